@@ -1,0 +1,23 @@
+//===- Dialect.h - TLX dialect ----------------------------------*- C++ -*-===//
+
+#ifndef TLX_DIALECT_TLX_IR_DIALECT_H
+#define TLX_DIALECT_TLX_IR_DIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tlx/Dialect/TLX/IR/Dialect.h.inc"
+#include "tlx/Dialect/TLX/IR/Enums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tlx/Dialect/TLX/IR/Types.h.inc"
+
+#define GET_OP_CLASSES
+#include "tlx/Dialect/TLX/IR/Ops.h.inc"
+
+#endif // TLX_DIALECT_TLX_IR_DIALECT_H

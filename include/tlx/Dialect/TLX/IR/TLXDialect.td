@@ -1,0 +1,36 @@
+//===- TLXDialect.td - TLX dialect definition --------------*- tablegen -*-===//
+//
+// The TLX dialect holds the explicit-control operations of TLX kernels
+// (buffers, mbarriers, asynchronous copies and MMA, warp specialization)
+// between the moment they are raised from their carriers and the moment they
+// are lowered to TritonGPU and NVVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLX_DIALECT_TD
+#define TLX_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def TLX_Dialect : Dialect {
+  let name = "tlx";
+  let cppNamespace = "::mlir::tlx";
+  let summary = "Triton Low-level Language Extensions";
+  let description = [{
+    Operations that give a Triton kernel explicit control over where tiles
+    live (shared or tensor memory), how warp groups synchronize (mbarriers,
+    named barriers) and which asynchronous engines move and multiply data.
+    Values of TLX types are handles: a `!tlx.buffers` names N equally shaped
+    buffers, a `!tlx.mbarriers` names N mbarriers in shared memory.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let dependentDialects = ["arith::ArithDialect"];
+  let extraClassDeclaration = [{
+    void registerTypes();
+  }];
+}
+
+class TLX_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TLX_Dialect, mnemonic, traits>;
+
+#endif // TLX_DIALECT_TD

@@ -1,0 +1,79 @@
+//===- TLXTypes.td - TLX types and enums -------------------*- tablegen -*-===//
+
+#ifndef TLX_TYPES_TD
+#define TLX_TYPES_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "tlx/Dialect/TLX/IR/TLXDialect.td"
+
+def TLX_StorageKind : I32EnumAttr<"StorageKind",
+    "memory that holds TLX buffers", [
+      I32EnumAttrCase<"smem", 0>,
+      I32EnumAttrCase<"tmem", 1>,
+      I32EnumAttrCase<"smemCluster", 2>,
+    ]> {
+  let cppNamespace = "::mlir::tlx";
+  let genSpecializedAttr = 0;
+}
+
+class TLX_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<TLX_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+def TLX_BuffersType : TLX_Type<"Buffers", "buffers"> {
+  let summary = "N equally shaped buffers in one storage kind";
+  let description = [{
+    The result of `tlx.local_alloc`: `count` buffers, each of `shape` elements
+    of `elementType`, in shared memory (`smem`), Blackwell tensor memory
+    (`tmem`) or cluster-shared memory (`smemCluster`).
+
+    Syntax: `!tlx.buffers<3, 128x64xf16, smem>` (three 128x64 f16 buffers).
+  }];
+  let parameters = (ins "int64_t":$count,
+                        ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType,
+                        EnumParameter<TLX_StorageKind>:$storage);
+  let assemblyFormat = [{
+    `<` $count `,` custom<ShapeAndElement>($shape, $elementType) `,` custom<StorageKind>($storage) `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The type of one of these buffers, as `tlx.local_view` returns it.
+    BufferType getBufferType() const;
+  }];
+}
+
+def TLX_BufferType : TLX_Type<"Buffer", "buffer"> {
+  let summary = "one buffer of a `!tlx.buffers`";
+  let description = [{
+    Syntax: `!tlx.buffer<128x64xf16, smem>`.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType,
+                        EnumParameter<TLX_StorageKind>:$storage);
+  let assemblyFormat = [{
+    `<` custom<ShapeAndElement>($shape, $elementType) `,` custom<StorageKind>($storage) `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def TLX_MBarriersType : TLX_Type<"MBarriers", "mbarriers"> {
+  let summary = "N mbarriers in shared memory";
+  let description = [{
+    The result of `tlx.alloc_barriers`. Syntax: `!tlx.mbarriers<4>`.
+  }];
+  let parameters = (ins "int64_t":$count);
+  let assemblyFormat = "`<` $count `>`";
+  let genVerifyDecl = 1;
+}
+
+def TLX_MBarrierType : TLX_Type<"MBarrier", "mbarrier"> {
+  let summary = "one mbarrier (a 64-bit word in shared memory)";
+}
+
+def TLX_BufferSet : AnyTypeOf<[TLX_BuffersType, TLX_MBarriersType],
+                              "TLX buffers or mbarriers">;
+
+#endif // TLX_TYPES_TD

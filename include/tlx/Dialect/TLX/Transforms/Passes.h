@@ -1,0 +1,19 @@
+//===- Passes.h - TLX dialect passes ----------------------------*- C++ -*-===//
+
+#ifndef TLX_DIALECT_TLX_TRANSFORMS_PASSES_H
+#define TLX_DIALECT_TLX_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+#include "tlx/Dialect/TLX/IR/Dialect.h"
+
+namespace mlir::tlx {
+
+#define GEN_PASS_DECL
+#include "tlx/Dialect/TLX/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tlx/Dialect/TLX/Transforms/Passes.h.inc"
+
+} // namespace mlir::tlx
+
+#endif // TLX_DIALECT_TLX_TRANSFORMS_PASSES_H

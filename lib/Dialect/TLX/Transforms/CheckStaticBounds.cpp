@@ -1,0 +1,68 @@
+//===- CheckStaticBounds.cpp - reject impossible constant operands -------===//
+
+#include "tlx/Dialect/TLX/Transforms/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::tlx {
+#define GEN_PASS_DEF_TLXCHECKSTATICBOUNDS
+#include "tlx/Dialect/TLX/Transforms/Passes.h.inc"
+} // namespace mlir::tlx
+
+using namespace mlir;
+using namespace mlir::tlx;
+
+namespace {
+
+/// The number of buffers or mbarriers a `tlx.local_view` selects from.
+int64_t getSetSize(Type set) {
+  if (auto buffers = dyn_cast<BuffersType>(set))
+    return buffers.getCount();
+  return cast<MBarriersType>(set).getCount();
+}
+
+LogicalResult checkViewIndex(LocalViewOp view) {
+  APInt index;
+  if (!matchPattern(view.getIndex(), m_ConstantInt(&index)))
+    return success();
+  int64_t size = getSetSize(view.getSource().getType());
+  int64_t value = index.getSExtValue();
+  if (value >= 0 && value < size)
+    return success();
+  bool isBarrier = isa<MBarriersType>(view.getSource().getType());
+  return view.emitOpError()
+         << "selects " << (isBarrier ? "mbarrier" : "buffer") << " " << value
+         << " of " << size << "; valid indices are 0.." << size - 1;
+}
+
+LogicalResult checkWaitPhase(BarrierWaitOp wait) {
+  APInt phase;
+  if (!matchPattern(wait.getPhase(), m_ConstantInt(&phase)))
+    return success();
+  int64_t value = phase.getSExtValue();
+  if (value == 0 || value == 1)
+    return success();
+  return wait.emitOpError() << "waits on phase " << value
+                            << "; an mbarrier phase parity is 0 or 1 (use "
+                               "`phase ^ 1` or `(iteration // stages) & 1`)";
+}
+
+struct CheckStaticBoundsPass
+    : tlx::impl::TLXCheckStaticBoundsBase<CheckStaticBoundsPass> {
+  void runOnOperation() override {
+    bool failed = false;
+    getOperation()->walk([&](Operation *op) {
+      LogicalResult result =
+          llvm::TypeSwitch<Operation *, LogicalResult>(op)
+              .Case<LocalViewOp>(checkViewIndex)
+              .Case<BarrierWaitOp>(checkWaitPhase)
+              .Default([](Operation *) { return success(); });
+      failed |= mlir::failed(result);
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,37 @@
+//===- InitAll.cpp - every dialect and pass TLX tools know ----------------===//
+
+#include "tlx/InitAll.h"
+
+#include "tlx/Dialect/TLX/IR/Dialect.h"
+#include "tlx/Dialect/TLX/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+#include <mutex>
+
+void mlir::tlx::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<TLXDialect, arith::ArithDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect,
+                  math::MathDialect, NVVM::NVVMDialect, scf::SCFDialect,
+                  ub::UBDialect>();
+}
+
+void mlir::tlx::registerAllPasses() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerTransformsPasses();
+    registerTLXPasses();
+  });
+}
+
+const char *mlir::tlx::getVersionString() { return TLX_VERSION; }

@@ -1,0 +1,222 @@
+//===- TLXCore.cpp - the C interface of the TLX compiler core -------------===//
+
+#include "TLXCore.h"
+
+#include "tlx/InitAll.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+using namespace mlir;
+
+namespace {
+
+struct DiagnosticRecord {
+  std::string severity;
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+  std::string message;
+};
+
+} // namespace
+
+struct TlxResult {
+  bool succeeded = false;
+  std::string stage;
+  std::string output;
+  std::vector<DiagnosticRecord> diagnostics;
+};
+
+namespace {
+
+const char *getSeverityName(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Note:
+    return "note";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  return "error";
+}
+
+/// The innermost file position of a location: a Python line behind a
+/// NameLoc, the caller of a CallSiteLoc, the first file in a FusedLoc.
+std::optional<FileLineColLoc> findFileLocation(Location loc) {
+  std::optional<FileLineColLoc> found;
+  loc->walk([&](Location inner) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(inner)) {
+      found = fileLoc;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+void record(TlxResult &result, Diagnostic &diag) {
+  DiagnosticRecord entry;
+  entry.severity = getSeverityName(diag.getSeverity());
+  if (std::optional<FileLineColLoc> fileLoc =
+          findFileLocation(diag.getLocation())) {
+    entry.file = fileLoc->getFilename().str();
+    entry.line = fileLoc->getLine();
+    entry.column = fileLoc->getColumn();
+  }
+  entry.message = diag.str();
+  result.diagnostics.push_back(std::move(entry));
+  for (Diagnostic &note : diag.getNotes())
+    record(result, note);
+}
+
+void run(TlxResult &result, llvm::StringRef ir, llvm::StringRef pipeline,
+         llvm::StringRef sourceName, bool printDebugInfo) {
+  tlx::registerAllPasses();
+  DialectRegistry registry;
+  tlx::registerAllDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    record(result, diag);
+    return success();
+  });
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(ir, sourceName), llvm::SMLoc());
+  ParserConfig config(&context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, config);
+  if (!module) {
+    result.stage = "parse";
+    return;
+  }
+
+  std::string pipelineErrors;
+  llvm::raw_string_ostream pipelineErrorStream(pipelineErrors);
+  PassManager pm(&context);
+  llvm::StringRef text = pipeline.trim();
+  // Accept both an anchored `builtin.module(...)` pipeline and a bare list.
+  LogicalResult parsed =
+      text.starts_with("builtin.module(")
+          ? [&]() -> LogicalResult {
+              FailureOr<OpPassManager> anchored =
+                  parsePassPipeline(text, pipelineErrorStream);
+              if (failed(anchored))
+                return failure();
+              static_cast<OpPassManager &>(pm) = std::move(*anchored);
+              return success();
+            }()
+          : parsePassPipeline(text, pm, pipelineErrorStream);
+  if (failed(parsed)) {
+    result.stage = "pipeline";
+    DiagnosticRecord entry;
+    entry.severity = "error";
+    entry.message = "invalid pass pipeline '" + text.str() + "': " +
+                    llvm::StringRef(pipelineErrors).trim().str();
+    result.diagnostics.push_back(std::move(entry));
+    return;
+  }
+  if (failed(pm.run(*module))) {
+    result.stage = "pass";
+    return;
+  }
+
+  llvm::raw_string_ostream os(result.output);
+  OpPrintingFlags flags;
+  if (printDebugInfo)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+  module->print(os, flags);
+  result.succeeded = true;
+}
+
+} // namespace
+
+extern "C" TlxResult *tlxRunPipeline(const char *ir, size_t irLength,
+                                     const char *pipeline,
+                                     const char *sourceName,
+                                     int printDebugInfo) {
+  auto *result = new TlxResult();
+  llvm::StringRef irText(ir ? ir : "", ir ? irLength : 0);
+  llvm::StringRef pipelineText(pipeline ? pipeline : "");
+  llvm::StringRef name(sourceName && *sourceName ? sourceName : "<ir>");
+
+  // A failed assertion or a fault inside MLIR must not take the user's Python
+  // process with it: report it as an internal error instead.
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext recovery;
+  bool completed = recovery.RunSafely([&] {
+    run(*result, irText, pipelineText, name, printDebugInfo != 0);
+  });
+  llvm::CrashRecoveryContext::Disable();
+  if (!completed) {
+    result->succeeded = false;
+    result->output.clear();
+    result->stage = "internal";
+    DiagnosticRecord entry;
+    entry.severity = "error";
+    entry.message = "internal compiler error (signal " +
+                    std::to_string(recovery.RetCode) +
+                    ") while running the TLX pipeline; please report it "
+                    "with the IR that caused it";
+    result->diagnostics.push_back(std::move(entry));
+  }
+  return result;
+}
+
+extern "C" int tlxResultSucceeded(const TlxResult *result) {
+  return result->succeeded ? 1 : 0;
+}
+
+extern "C" const char *tlxResultStage(const TlxResult *result) {
+  return result->stage.c_str();
+}
+
+extern "C" const char *tlxResultOutput(const TlxResult *result,
+                                       size_t *length) {
+  if (length)
+    *length = result->output.size();
+  return result->output.c_str();
+}
+
+extern "C" size_t tlxResultNumDiagnostics(const TlxResult *result) {
+  return result->diagnostics.size();
+}
+
+extern "C" void tlxResultGetDiagnostic(const TlxResult *result, size_t index,
+                                       const char **severity,
+                                       const char **file, unsigned *line,
+                                       unsigned *column,
+                                       const char **message) {
+  static const DiagnosticRecord outOfRange{"error", "", 0, 0,
+                                           "no such diagnostic"};
+  const DiagnosticRecord &entry = index < result->diagnostics.size()
+                                      ? result->diagnostics[index]
+                                      : outOfRange;
+  *severity = entry.severity.c_str();
+  *file = entry.file.c_str();
+  *line = entry.line;
+  *column = entry.column;
+  *message = entry.message.c_str();
+}
+
+extern "C" void tlxResultDestroy(TlxResult *result) { delete result; }
+
+extern "C" const char *tlxVersion(void) {
+  return mlir::tlx::getVersionString();
+}

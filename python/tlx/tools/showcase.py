@@ -1,0 +1,202 @@
+"""The main job: compile the showcase kernels for Hopper and write every IR stage.
+
+    python -m tlx.tools.showcase [--out DIR] [--arch 90]
+
+Each kernel is compiled on the CPU by stock Triton 3.6 for the target (no GPU
+needed); TTIR, TTGIR, LLVM IR, PTX and cubin land in DIR/<kernel>/. Where a
+CUDA GPU and PyTorch are present, each kernel also runs and is checked against
+a PyTorch reference on fresh random inputs with poisoned outputs.
+
+The kernels are plain Triton for now; the TLX showcase kernels join them as
+the TLX frontend lands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler.compiler import ASTSource
+
+import tlx
+from tlx.tools.tlx_opt import binary_path
+
+
+@triton.jit
+def vector_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, x + y, mask=mask)
+
+
+@triton.jit
+def matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+           BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        kk = k * BLOCK_K + rk
+        a = tl.load(a_ptr + rm[:, None] * stride_am + kk[None, :],
+                    mask=(rm[:, None] < M) & (kk[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + kk[:, None] * stride_bk + rn[None, :],
+                    mask=(kk[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+    c = acc.to(c_ptr.dtype.element_ty)
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], c, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@dataclasses.dataclass(frozen=True)
+class Showcase:
+    """A kernel, the signature and constants to compile it with, and its GPU check."""
+
+    name: str
+    kernel: triton.JITFunction
+    signature: dict[str, str]
+    constexprs: dict[str, int]
+    num_warps: int
+    # what the PTX must contain for the compile to count as the intended one
+    ptx_markers: tuple[str, ...]
+    run_on_gpu: Callable[[], str]
+
+
+def _check_vector_add() -> str:
+    import torch
+
+    n = 98_307  # ragged: not a multiple of BLOCK
+    x, y = (torch.randn(n, device="cuda") for _ in range(2))
+    out = torch.full_like(x, float("nan"))
+    vector_add[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+    ref = x.double() + y.double()
+    error = ((out.double() - ref).norm() / ref.norm()).item()
+    assert error < 1e-6, f"vector_add relative error {error}"
+    return f"n={n} rel.err={error:.1e}"
+
+
+def _check_matmul() -> str:
+    import torch
+
+    m, n, k = 1000, 776, 520  # ragged in every dimension
+    a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    b = torch.randn(k, n, device="cuda", dtype=torch.float16)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+    grid = (triton.cdiv(m, 128), triton.cdiv(n, 128))
+    matmul[grid](a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0),
+                 BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, num_warps=8)
+    ref = a.double() @ b.double()
+    error = ((c.double() - ref).norm() / ref.norm()).item()
+    assert error < 1e-2, f"matmul relative error {error}"
+    return f"{m}x{n}x{k} fp16 rel.err={error:.1e}"
+
+
+SHOWCASES = (
+    Showcase(
+        "vector_add",
+        vector_add,
+        {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"},
+        {"BLOCK": 1024},
+        4,
+        ("ld.global", "st.global"),
+        _check_vector_add,
+    ),
+    Showcase(
+        "matmul",
+        matmul,
+        {
+            "a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
+            "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32",
+            "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr",
+        },
+        {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64},
+        8,
+        ("wgmma.mma_async",),
+        _check_matmul,
+    ),
+)
+
+STAGE_FILES = {"ttir": "ttir.mlir", "ttgir": "ttgir.mlir", "llir": "llir.ll", "ptx": "kernel.ptx"}
+
+
+def compile_showcase(showcase: Showcase, arch: int) -> triton.compiler.CompiledKernel:
+    """Compile on the CPU for `arch` (no GPU needed)."""
+    constants = {(list(showcase.signature).index(name),): value for name, value in showcase.constexprs.items()}
+    source = ASTSource(showcase.kernel, showcase.signature, constants)
+    target = GPUTarget("cuda", arch, 32)
+    return triton.compile(source, target=target, options={"num_warps": showcase.num_warps})
+
+
+def write_stages(compiled: triton.compiler.CompiledKernel, directory: Path) -> list[Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for stage, filename in STAGE_FILES.items():
+        path = directory / filename
+        path.write_text(compiled.asm[stage])
+        written.append(path)
+    cubin = directory / "kernel.cubin"
+    cubin.write_bytes(compiled.asm["cubin"])
+    written.append(cubin)
+    cuobjdump = shutil.which("cuobjdump") or _triton_tool("cuobjdump")
+    if cuobjdump:
+        sass = subprocess.run([cuobjdump, "--dump-sass", str(cubin)], capture_output=True, text=True)
+        if sass.returncode == 0:
+            (directory / "kernel.sass").write_text(sass.stdout)
+            written.append(directory / "kernel.sass")
+    return written
+
+
+def _triton_tool(name: str) -> str | None:
+    path = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / name
+    return str(path) if path.exists() else None
+
+
+def _gpu_available() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("dumps"), help="where the IR dumps go (default: dumps)")
+    parser.add_argument("--arch", type=int, default=90, help="CUDA compute capability to compile for (default: 90)")
+    args = parser.parse_args(argv)
+
+    print(f"TLX {tlx.__version__} (tlx-opt: {binary_path()}), triton {triton.__version__}, target sm_{args.arch}")
+    gpu = _gpu_available()
+    rows = []
+    for showcase in SHOWCASES:
+        compiled = compile_showcase(showcase, args.arch)
+        written = write_stages(compiled, args.out / showcase.name)
+        ptx = compiled.asm["ptx"]
+        missing = [marker for marker in showcase.ptx_markers if marker not in ptx]
+        if missing:
+            print(f"{showcase.name}: PTX lacks {missing}", file=sys.stderr)
+            return 1
+        result = showcase.run_on_gpu() if gpu else "not run (no GPU)"
+        rows.append((showcase.name, len(compiled.asm["cubin"]), ", ".join(showcase.ptx_markers), result))
+        for path in written:
+            print(f"  wrote {path}")
+    print()
+    print(f"{'kernel':<12} {'cubin bytes':>11}  {'PTX has':<20} GPU check")
+    for name, size, markers, result in rows:
+        print(f"{name:<12} {size:>11}  {markers:<20} {result}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
