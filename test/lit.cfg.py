@@ -49,4 +49,4 @@ tlx_opt = find_tlx_opt()
 lit_config.note(f"tlx-opt: {tlx_opt}")
 config.substitutions.append(("tlx-opt", tlx_opt))
 for tool in ("FileCheck", "not", "split-file"):
-    config.substitutions.append((r"\b%s\b" % tool, find_llvm_tool(tool)))
+    config.substitutions.append((rf"\b{tool}\b", find_llvm_tool(tool)))

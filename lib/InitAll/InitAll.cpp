@@ -7,10 +7,12 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/InlinerInterfaceImpl.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -24,6 +26,11 @@ void mlir::tlx::registerAllDialects(DialectRegistry &registry) {
                   func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect,
                   math::MathDialect, NVVM::NVVMDialect, scf::SCFDialect,
                   ub::UBDialect>();
+  // Interfaces the dialects promise but implement out of line: without them
+  // the inliner aborts on the first func.call or llvm.call.
+  func::registerInlinerExtension(registry);
+  LLVM::registerInlinerInterface(registry);
+  NVVM::registerInlinerInterface(registry);
 }
 
 void mlir::tlx::registerAllPasses() {

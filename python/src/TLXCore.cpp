@@ -70,7 +70,26 @@ std::optional<FileLineColLoc> findFileLocation(Location loc) {
   return found;
 }
 
-void record(TlxResult &result, Diagnostic &diag) {
+/// The op name in `"dialect.op"(` just before `column` of `line` (1-based),
+/// or "" when the text there is not a generic op name.
+std::string findGenericOpNameBefore(llvm::StringRef source, unsigned line,
+                                    unsigned column) {
+  for (unsigned current = 1; current < line; ++current) {
+    size_t newline = source.find('\n');
+    if (newline == llvm::StringRef::npos)
+      return "";
+    source = source.drop_front(newline + 1);
+  }
+  llvm::StringRef head = source.take_front(column > 0 ? column - 1 : 0);
+  if (!head.consume_back("\""))
+    return "";
+  size_t open = head.rfind('"');
+  if (open == llvm::StringRef::npos)
+    return "";
+  return head.drop_front(open + 1).str();
+}
+
+void record(TlxResult &result, Diagnostic &diag, llvm::StringRef source) {
   DiagnosticRecord entry;
   entry.severity = getSeverityName(diag.getSeverity());
   if (std::optional<FileLineColLoc> fileLoc =
@@ -80,9 +99,20 @@ void record(TlxResult &result, Diagnostic &diag) {
     entry.column = fileLoc->getColumn();
   }
   entry.message = diag.str();
+  // MLIR does not say which operation it could not find; name it, since
+  // "not defined in the TLX world yet" is the usual reason.
+  if (llvm::StringRef(entry.message)
+          .starts_with("operation being parsed with an unregistered dialect")) {
+    std::string name =
+        findGenericOpNameBefore(source, entry.line, entry.column);
+    if (!name.empty())
+      entry.message = "unknown operation '" + name + "': its dialect '" +
+                      llvm::StringRef(name).split('.').first.str() +
+                      "' is not registered in TLX";
+  }
   result.diagnostics.push_back(std::move(entry));
   for (Diagnostic &note : diag.getNotes())
-    record(result, note);
+    record(result, note, source);
 }
 
 void run(TlxResult &result, llvm::StringRef ir, llvm::StringRef pipeline,
@@ -92,7 +122,7 @@ void run(TlxResult &result, llvm::StringRef ir, llvm::StringRef pipeline,
   tlx::registerAllDialects(registry);
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    record(result, diag);
+    record(result, diag, ir);
     return success();
   });
 
@@ -100,8 +130,7 @@ void run(TlxResult &result, llvm::StringRef ir, llvm::StringRef pipeline,
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(ir, sourceName), llvm::SMLoc());
   ParserConfig config(&context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, config);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
   if (!module) {
     result.stage = "parse";
     return;
@@ -113,22 +142,21 @@ void run(TlxResult &result, llvm::StringRef ir, llvm::StringRef pipeline,
   llvm::StringRef text = pipeline.trim();
   // Accept both an anchored `builtin.module(...)` pipeline and a bare list.
   LogicalResult parsed =
-      text.starts_with("builtin.module(")
-          ? [&]() -> LogicalResult {
-              FailureOr<OpPassManager> anchored =
-                  parsePassPipeline(text, pipelineErrorStream);
-              if (failed(anchored))
-                return failure();
-              static_cast<OpPassManager &>(pm) = std::move(*anchored);
-              return success();
-            }()
-          : parsePassPipeline(text, pm, pipelineErrorStream);
+      text.starts_with("builtin.module(") ? [&]() -> LogicalResult {
+    FailureOr<OpPassManager> anchored =
+        parsePassPipeline(text, pipelineErrorStream);
+    if (failed(anchored))
+      return failure();
+    static_cast<OpPassManager &>(pm) = std::move(*anchored);
+    return success();
+  }()
+      : parsePassPipeline(text, pm, pipelineErrorStream);
   if (failed(parsed)) {
     result.stage = "pipeline";
     DiagnosticRecord entry;
     entry.severity = "error";
-    entry.message = "invalid pass pipeline '" + text.str() + "': " +
-                    llvm::StringRef(pipelineErrors).trim().str();
+    entry.message = "invalid pass pipeline '" + text.str() +
+                    "': " + llvm::StringRef(pipelineErrors).trim().str();
     result.diagnostics.push_back(std::move(entry));
     return;
   }
@@ -160,9 +188,8 @@ extern "C" TlxResult *tlxRunPipeline(const char *ir, size_t irLength,
   // process with it: report it as an internal error instead.
   llvm::CrashRecoveryContext::Enable();
   llvm::CrashRecoveryContext recovery;
-  bool completed = recovery.RunSafely([&] {
-    run(*result, irText, pipelineText, name, printDebugInfo != 0);
-  });
+  bool completed = recovery.RunSafely(
+      [&] { run(*result, irText, pipelineText, name, printDebugInfo != 0); });
   llvm::CrashRecoveryContext::Disable();
   if (!completed) {
     result->succeeded = false;
@@ -199,9 +226,8 @@ extern "C" size_t tlxResultNumDiagnostics(const TlxResult *result) {
 }
 
 extern "C" void tlxResultGetDiagnostic(const TlxResult *result, size_t index,
-                                       const char **severity,
-                                       const char **file, unsigned *line,
-                                       unsigned *column,
+                                       const char **severity, const char **file,
+                                       unsigned *line, unsigned *column,
                                        const char **message) {
   static const DiagnosticRecord outOfRange{"error", "", 0, 0,
                                            "no such diagnostic"};

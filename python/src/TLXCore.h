@@ -29,8 +29,9 @@ typedef struct TlxResult TlxResult;
 /// internal failures both come back as a failed result with diagnostics.
 /// The result is owned by the caller: release it with tlxResultDestroy.
 TLX_CORE_API TlxResult *tlxRunPipeline(const char *ir, size_t irLength,
-                          const char *pipeline, const char *sourceName,
-                          int printDebugInfo);
+                                       const char *pipeline,
+                                       const char *sourceName,
+                                       int printDebugInfo);
 
 /// 1 when parsing, pipeline parsing and every pass succeeded, else 0.
 TLX_CORE_API int tlxResultSucceeded(const TlxResult *result);
@@ -40,7 +41,8 @@ TLX_CORE_API int tlxResultSucceeded(const TlxResult *result);
 TLX_CORE_API const char *tlxResultStage(const TlxResult *result);
 
 /// The printed module (empty on failure); its length goes to `*length`.
-TLX_CORE_API const char *tlxResultOutput(const TlxResult *result, size_t *length);
+TLX_CORE_API const char *tlxResultOutput(const TlxResult *result,
+                                         size_t *length);
 
 TLX_CORE_API size_t tlxResultNumDiagnostics(const TlxResult *result);
 
@@ -48,9 +50,10 @@ TLX_CORE_API size_t tlxResultNumDiagnostics(const TlxResult *result);
 /// "note" or "remark"; `file` is empty and `line`/`column` are 0 when the
 /// diagnostic has no file location. Strings live as long as the result.
 TLX_CORE_API void tlxResultGetDiagnostic(const TlxResult *result, size_t index,
-                            const char **severity, const char **file,
-                            unsigned *line, unsigned *column,
-                            const char **message);
+                                         const char **severity,
+                                         const char **file, unsigned *line,
+                                         unsigned *column,
+                                         const char **message);
 
 TLX_CORE_API void tlxResultDestroy(TlxResult *result);
 

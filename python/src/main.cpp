@@ -26,8 +26,8 @@ std::string formatDiagnostic(const std::string &severity,
                              unsigned column, const std::string &message) {
   std::string text;
   if (!file.empty())
-    text = file + ":" + std::to_string(line) + ":" + std::to_string(column) +
-           ": ";
+    text =
+        file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
   return text + severity + ": " + message;
 }
 
@@ -88,6 +88,7 @@ PYBIND11_MODULE(_C, m) {
 printed module. `pipeline` is either anchored (`builtin.module(...)`) or a
 bare pass list (`canonicalize,cse`). Raises PipelineError carrying every
 diagnostic with its line and column; bad input never ends the process.)doc");
-  m.def("version", [] { return std::string(tlxVersion()); },
-        "The TLX version compiled into this extension.");
+  m.def(
+      "version", [] { return std::string(tlxVersion()); },
+      "The TLX version compiled into this extension.");
 }

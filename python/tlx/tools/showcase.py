@@ -40,8 +40,20 @@ def vector_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
-           BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+def matmul(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    stride_am,
+    stride_bk,
+    stride_cm,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    BLOCK_K: tl.constexpr,
+):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
@@ -50,10 +62,12 @@ def matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k in range(0, tl.cdiv(K, BLOCK_K)):
         kk = k * BLOCK_K + rk
-        a = tl.load(a_ptr + rm[:, None] * stride_am + kk[None, :],
-                    mask=(rm[:, None] < M) & (kk[None, :] < K), other=0.0)
-        b = tl.load(b_ptr + kk[:, None] * stride_bk + rn[None, :],
-                    mask=(kk[:, None] < K) & (rn[None, :] < N), other=0.0)
+        a = tl.load(
+            a_ptr + rm[:, None] * stride_am + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K), other=0.0
+        )
+        b = tl.load(
+            b_ptr + kk[:, None] * stride_bk + rn[None, :], mask=(kk[:, None] < K) & (rn[None, :] < N), other=0.0
+        )
         acc = tl.dot(a, b, acc)
     c = acc.to(c_ptr.dtype.element_ty)
     tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], c, mask=(rm[:, None] < M) & (rn[None, :] < N))
@@ -94,8 +108,9 @@ def _check_matmul() -> str:
     b = torch.randn(k, n, device="cuda", dtype=torch.float16)
     c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
     grid = (triton.cdiv(m, 128), triton.cdiv(n, 128))
-    matmul[grid](a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0),
-                 BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, num_warps=8)
+    matmul[grid](
+        a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0), BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, num_warps=8
+    )
     ref = a.double() @ b.double()
     error = ((c.double() - ref).norm() / ref.norm()).item()
     assert error < 1e-2, f"matmul relative error {error}"
@@ -116,9 +131,18 @@ SHOWCASES = (
         "matmul",
         matmul,
         {
-            "a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
-            "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32",
-            "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr",
+            "a_ptr": "*fp16",
+            "b_ptr": "*fp16",
+            "c_ptr": "*fp16",
+            "M": "i32",
+            "N": "i32",
+            "K": "i32",
+            "stride_am": "i32",
+            "stride_bk": "i32",
+            "stride_cm": "i32",
+            "BLOCK_M": "constexpr",
+            "BLOCK_N": "constexpr",
+            "BLOCK_K": "constexpr",
         },
         {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64},
         8,

@@ -9,9 +9,8 @@ using namespace mlir;
 using namespace mlir::tlx;
 
 LogicalResult LocalViewOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location> location,
-    ValueRange operands, DictionaryAttr attributes,
-    OpaqueProperties properties, RegionRange regions,
+    MLIRContext *context, std::optional<Location> location, ValueRange operands,
+    DictionaryAttr attributes, OpaqueProperties properties, RegionRange regions,
     SmallVectorImpl<Type> &inferredReturnTypes) {
   Type source = operands[0].getType();
   if (auto buffers = dyn_cast<BuffersType>(source)) {
@@ -22,8 +21,9 @@ LogicalResult LocalViewOp::inferReturnTypes(
     inferredReturnTypes.push_back(MBarrierType::get(context));
     return success();
   }
-  return emitOptionalError(location, "'tlx.local_view' selects from "
-                                     "!tlx.buffers or !tlx.mbarriers, not ",
+  return emitOptionalError(location,
+                           "'tlx.local_view' selects from "
+                           "!tlx.buffers or !tlx.mbarriers, not ",
                            source);
 }
 

@@ -1,0 +1,42 @@
+# The two commands of the README work on a fresh machine:
+#   make showcase   set up, build, compile the showcase kernels, write IR dumps
+#   make test       set up, build, run every check (lint, lit, pytest)
+# Everything lands in $(VENV) and build/; `ninja -C build/cmake` rebuilds the
+# C++ alone after an edit (the editable install links to it).
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+DEPS_STAMP := $(VENV)/.tlx-build-deps
+DUMP_DIR ?= dumps
+CXX_SOURCES = $(shell find include lib tools python/src -name '*.cpp' -o -name '*.h')
+
+.PHONY: build showcase test lint lit pytest clean
+
+$(DEPS_STAMP): requirements-build.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements-build.txt
+	touch $@
+
+build: $(DEPS_STAMP)
+	$(BIN)/python -m pip install -q --no-build-isolation -e '.[test]'
+
+showcase: build
+	$(BIN)/python -m tlx.tools.showcase --out $(DUMP_DIR)
+
+lint: build
+	$(BIN)/ruff check python test setup.py
+	$(BIN)/ruff format --check python test setup.py
+	$(BIN)/clang-format --dry-run --Werror $(CXX_SOURCES)
+
+lit: build
+	$(BIN)/lit -sv test
+
+pytest: build
+	$(BIN)/python -m pytest python/test
+
+test: lint lit pytest
+
+clean:
+	rm -rf build $(DUMP_DIR) python/tlx/_C*.so python/tlx/bin

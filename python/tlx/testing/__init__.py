@@ -1,0 +1,1 @@
+"""Test helpers shipped with TLX (used by its own test suite and by users' CI)."""
