@@ -3,6 +3,7 @@
 #include "tlx/InitAll.h"
 
 #include "tlx/Dialect/TLX/IR/Dialect.h"
+#include "tlx/Dialect/Triton/IR/Dialect.h"
 #include "tlx/Dialect/TLX/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,7 +23,7 @@
 #include <mutex>
 
 void mlir::tlx::registerAllDialects(DialectRegistry &registry) {
-  registry.insert<TLXDialect, arith::ArithDialect, cf::ControlFlowDialect,
+  registry.insert<TLXDialect, triton::TritonDialect, arith::ArithDialect, cf::ControlFlowDialect,
                   func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect,
                   math::MathDialect, NVVM::NVVMDialect, scf::SCFDialect,
                   ub::UBDialect>();

@@ -167,6 +167,8 @@ void run(TlxResult &result, llvm::StringRef ir, llvm::StringRef pipeline,
 
   llvm::raw_string_ostream os(result.output);
   OpPrintingFlags flags;
+  // Name SSA values after their source variables, as Triton prints them.
+  flags.printNameLocAsPrefix(true);
   if (printDebugInfo)
     flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
   module->print(os, flags);

@@ -1,0 +1,52 @@
+//===- Dialect.h - the tt dialect -------------------------------*- C++ -*-===//
+
+#ifndef TLX_DIALECT_TRITON_IR_DIALECT_H
+#define TLX_DIALECT_TRITON_IR_DIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tlx/Dialect/Triton/IR/Dialect.h.inc"
+#include "tlx/Dialect/Triton/IR/Enums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tlx/Dialect/Triton/IR/Types.h.inc"
+
+namespace mlir::triton {
+
+/// The memory that tt.load/tt.store and friends read and write.
+struct GlobalMemory : public SideEffects::Resource::Base<GlobalMemory> {
+  StringRef getName() final { return "<GlobalMemory>"; }
+};
+
+/// What a pointer-like type points at: the pointee of `!tt.ptr<T>`, and for a
+/// tensor of pointers the tensor of pointees (same shape and encoding).
+Type getPointeeType(Type type);
+
+/// For a block pointer `!tt.ptr<tensor<...xT>>`, the scalar pointer
+/// `!tt.ptr<T>` in the same address space.
+Type getPointerTypeToElement(Type type);
+
+/// The i1 type of the same shape (and encoding) as `type`.
+Type getI1SameShape(Type type);
+
+} // namespace mlir::triton
+
+#define GET_OP_CLASSES
+#include "tlx/Dialect/Triton/IR/Ops.h.inc"
+
+#endif // TLX_DIALECT_TRITON_IR_DIALECT_H

@@ -1,0 +1,77 @@
+//===- Ops.cpp - tt operations --------------------------------------------===//
+
+#include "tlx/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace mlir::triton;
+
+#define GET_OP_CLASSES
+#include "tlx/Dialect/Triton/IR/Ops.cpp.inc"
+
+LogicalResult MakeRangeOp::verify() {
+  int64_t start = getStart(), end = getEnd();
+  if (end <= start)
+    return emitOpError("requires start < end, got [")
+           << start << ", " << end << ")";
+  auto type = getType();
+  if (type.getRank() != 1 || type.getDimSize(0) != end - start)
+    return emitOpError("result must be a 1-D tensor of ")
+           << end - start << " elements, got " << type;
+  return success();
+}
+
+ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFunctionType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildFunctionType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void FuncOp::print(OpAsmPrinter &printer) {
+  function_interface_impl::printFunctionOp(
+      printer, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee = symbolTable.lookupNearestSymbolFrom<FuncOp>(*this,
+                                                            getCalleeAttr());
+  if (!callee)
+    return emitOpError("'") << getCallee() << "' does not name a tt.func";
+  FunctionType type = callee.getFunctionType();
+  if (!llvm::equal(type.getInputs(), getOperandTypes()) ||
+      !llvm::equal(type.getResults(), getResultTypes()))
+    return emitOpError("operand or result types do not match '")
+           << getCallee() << "' of type " << type;
+  return success();
+}
+
+void ExternElementwiseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getPure())
+    return;
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Read::get(),
+                       SideEffects::DefaultResource::get());
+}
+
+void ElementwiseInlineAsmOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getPure())
+    return;
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Read::get(),
+                       SideEffects::DefaultResource::get());
+}
