@@ -4,6 +4,7 @@
 
 #include "tlx/Dialect/TLX/IR/Dialect.h"
 #include "tlx/Dialect/Triton/IR/Dialect.h"
+#include "tlx/Dialect/TritonGPU/IR/Dialect.h"
 #include "tlx/Dialect/TLX/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,7 +24,8 @@
 #include <mutex>
 
 void mlir::tlx::registerAllDialects(DialectRegistry &registry) {
-  registry.insert<TLXDialect, triton::TritonDialect, arith::ArithDialect, cf::ControlFlowDialect,
+  registry.insert<TLXDialect, triton::TritonDialect, triton::gpu::TritonGPUDialect,
+                  arith::ArithDialect, cf::ControlFlowDialect,
                   func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect,
                   math::MathDialect, NVVM::NVVMDialect, scf::SCFDialect,
                   ub::UBDialect>();

@@ -24,6 +24,12 @@ LogicalResult MakeRangeOp::verify() {
   return success();
 }
 
+LogicalResult UnsplatOp::verify() {
+  if (getSrc().getType().getNumElements() != 1)
+    return emitOpError("source tensor must have exactly one element");
+  return success();
+}
+
 ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
   auto buildFunctionType =
       [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,

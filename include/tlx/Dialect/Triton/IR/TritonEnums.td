@@ -70,8 +70,7 @@ def TT_ProgramDim : TT_I32Enum<"ProgramIDDim", "grid axis", [
 
 def TT_DescriptorReduceKindAttr : TT_I32Enum<"DescriptorReduceKind",
     "TMA reduction", [
-  I32EnumAttrCase<"NONE", 0, "none">, I32EnumAttrCase<"ADD", 1, "add">,
-  I32EnumAttrCase<"MIN", 2, "min">, I32EnumAttrCase<"MAX", 3, "max">,
+  I32EnumAttrCase<"ADD", 1, "add">, I32EnumAttrCase<"MIN", 2, "min">, I32EnumAttrCase<"MAX", 3, "max">,
   I32EnumAttrCase<"INC", 4, "inc">, I32EnumAttrCase<"DEC", 5, "dec">,
   I32EnumAttrCase<"AND", 6, "and">, I32EnumAttrCase<"OR", 7, "or">,
   I32EnumAttrCase<"XOR", 8, "xor">]>;

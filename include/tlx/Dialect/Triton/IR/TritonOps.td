@@ -29,7 +29,6 @@ class TT_PointeeOf<string ptr, string value>
     : TypesMatchWith<value # " matches the pointee of " # ptr, ptr, value,
                      "::mlir::triton::getPointeeType($_self)">;
 
-def TT_GlobalMemory : Resource<"::mlir::triton::GlobalMemory">;
 
 //===----------------------------------------------------------------------===//
 // Casts and elementwise math
@@ -207,10 +206,14 @@ def TT_SplatOp : TT_ShapeOp<"splat", [SameOperandsAndResultElementType]> {
   let results = (outs TT_Tensor:$result);
 }
 
-def TT_UnsplatOp : TT_ShapeOp<"unsplat"> {
+def TT_UnsplatOp : TT_Op<"unsplat", [Pure,
+    TypesMatchWith<"result is the element type of src", "src", "result",
+                   "::llvm::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
   let summary = "the one element of a one-element tensor";
   let arguments = (ins TT_Tensor:$src);
   let results = (outs TT_Type:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+  let hasVerifier = 1;
 }
 
 def TT_ExpandDimsOp : TT_ShapeOp<"expand_dims"> {

@@ -5,6 +5,7 @@
 
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/BuiltinTypeInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
 include "tlx/Dialect/Triton/IR/TritonDialect.td"
 
 class TT_TypeDef<string name, string typeMnemonic, list<Trait> traits = []>
@@ -52,7 +53,7 @@ def TT_FloatLike : AnyTypeOf<[TT_Float, TT_FloatTensor]>;
 def TT_BoolTensor : RankedTensorOf<[I1]>;
 def TT_BoolLike : AnyTypeOf<[I1, TT_BoolTensor]>;
 
-def TT_Int : AnyTypeOf<[I1, I8, I16, I32, I64], "integer">;
+def TT_Int : AnyTypeOf<[I1, I<4>, I8, I16, I32, I64], "integer">;
 def TT_IntTensor : RankedTensorOf<[TT_Int]>;
 def TT_IntLike : AnyTypeOf<[TT_Int, TT_IntTensor]>;
 
@@ -71,5 +72,8 @@ def TT_TensorDesc : DialectType<Triton_Dialect,
 
 def TT_Tensor : RankedTensorOf<[TT_Float, TT_Int, TT_Ptr]>;
 def TT_Type : AnyTypeOf<[TT_FloatLike, TT_IntLike, TT_PtrLike, TT_TensorDesc]>;
+
+/// The memory tt.load, tt.store and friends read and write.
+def TT_GlobalMemory : Resource<"::mlir::triton::GlobalMemory">;
 
 #endif // TLX_TRITON_TYPES_TD
