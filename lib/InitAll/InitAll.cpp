@@ -3,9 +3,10 @@
 #include "tlx/InitAll.h"
 
 #include "tlx/Dialect/TLX/IR/Dialect.h"
+#include "tlx/Dialect/TLX/Transforms/Passes.h"
 #include "tlx/Dialect/Triton/IR/Dialect.h"
 #include "tlx/Dialect/TritonGPU/IR/Dialect.h"
-#include "tlx/Dialect/TLX/Transforms/Passes.h"
+#include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -24,11 +25,12 @@
 #include <mutex>
 
 void mlir::tlx::registerAllDialects(DialectRegistry &registry) {
-  registry.insert<TLXDialect, triton::TritonDialect, triton::gpu::TritonGPUDialect,
-                  arith::ArithDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect,
-                  math::MathDialect, NVVM::NVVMDialect, scf::SCFDialect,
-                  ub::UBDialect>();
+  registry
+      .insert<TLXDialect, triton::TritonDialect, triton::gpu::TritonGPUDialect,
+              triton::nvidia_gpu::TritonNvidiaGPUDialect, arith::ArithDialect,
+              cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
+              LLVM::LLVMDialect, math::MathDialect, NVVM::NVVMDialect,
+              scf::SCFDialect, ub::UBDialect>();
   // Interfaces the dialects promise but implement out of line: without them
   // the inliner aborts on the first func.call or llvm.call.
   func::registerInlinerExtension(registry);

@@ -48,8 +48,8 @@ void FuncOp::print(OpAsmPrinter &printer) {
 }
 
 LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  auto callee = symbolTable.lookupNearestSymbolFrom<FuncOp>(*this,
-                                                            getCalleeAttr());
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<FuncOp>(*this, getCalleeAttr());
   if (!callee)
     return emitOpError("'") << getCallee() << "' does not name a tt.func";
   FunctionType type = callee.getFunctionType();

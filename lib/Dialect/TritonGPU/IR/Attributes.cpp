@@ -200,9 +200,9 @@ Attribute BlockedEncodingAttr::parse(AsmParser &parser, Type) {
     return {};
   if (parser.parseGreater())
     return {};
-  return parser.getChecked<BlockedEncodingAttr>(
-      parser.getContext(), sizePerThread, threadsPerWarp, warpsPerCTA, order,
-      cgaBases);
+  return parser.getChecked<BlockedEncodingAttr>(parser.getContext(),
+                                                sizePerThread, threadsPerWarp,
+                                                warpsPerCTA, order, cgaBases);
 }
 
 void BlockedEncodingAttr::print(AsmPrinter &printer) const {
@@ -218,13 +218,11 @@ void BlockedEncodingAttr::print(AsmPrinter &printer) const {
   printer << "}>";
 }
 
-LogicalResult
-BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                            ArrayRef<unsigned> sizePerThread,
-                            ArrayRef<unsigned> threadsPerWarp,
-                            ArrayRef<unsigned> warpsPerCTA,
-                            ArrayRef<unsigned> order,
-                            ArrayRef<unsigned> cgaBases) {
+LogicalResult BlockedEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> threadsPerWarp,
+    ArrayRef<unsigned> warpsPerCTA, ArrayRef<unsigned> order,
+    ArrayRef<unsigned> cgaBases) {
   size_t rank = order.size();
   if (sizePerThread.size() != rank || threadsPerWarp.size() != rank ||
       warpsPerCTA.size() != rank)
@@ -375,8 +373,8 @@ Attribute LinearEncodingAttr::parse(AsmParser &parser, Type) {
   }
   if (parser.parseGreater())
     return {};
-  return LinearEncodingAttr::get(parser.getContext(), rank, bases[0],
-                                 bases[1], bases[2], bases[3]);
+  return LinearEncodingAttr::get(parser.getContext(), rank, bases[0], bases[1],
+                                 bases[2], bases[3]);
 }
 
 void LinearEncodingAttr::print(AsmPrinter &printer) const {
@@ -622,11 +620,10 @@ Attribute PaddedSharedEncodingAttr::parse(AsmParser &parser, Type) {
 
 void PaddedSharedEncodingAttr::print(AsmPrinter &printer) const {
   printer << "<[";
-  llvm::interleaveComma(llvm::zip(getIntervals(), getPaddings()), printer,
-                        [&](auto pair) {
-                          printer << std::get<0>(pair) << ":+"
-                                  << std::get<1>(pair);
-                        });
+  llvm::interleaveComma(
+      llvm::zip(getIntervals(), getPaddings()), printer, [&](auto pair) {
+        printer << std::get<0>(pair) << ":+" << std::get<1>(pair);
+      });
   printer << "] {";
   SmallVector<unsigned> order, shape;
   if (getBlockBases().empty() &&
@@ -644,10 +641,11 @@ void PaddedSharedEncodingAttr::print(AsmPrinter &printer) const {
   printer << "}>";
 }
 
-LogicalResult PaddedSharedEncodingAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, ArrayRef<unsigned> intervals,
-    ArrayRef<unsigned> paddings, unsigned rank, ArrayRef<int32_t>,
-    ArrayRef<int32_t>) {
+LogicalResult
+PaddedSharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<unsigned> intervals,
+                                 ArrayRef<unsigned> paddings, unsigned rank,
+                                 ArrayRef<int32_t>, ArrayRef<int32_t>) {
   if (intervals.empty() || intervals.size() != paddings.size())
     return emitError() << "intervals and paddings must be non-empty and of "
                           "the same length";
@@ -704,9 +702,10 @@ void SharedLinearEncodingAttr::print(AsmPrinter &printer) const {
   printer << "}, alignment = " << getAlignment() << ">";
 }
 
-LogicalResult SharedLinearEncodingAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, unsigned rank,
-    ArrayRef<int32_t>, ArrayRef<int32_t>, unsigned alignment) {
+LogicalResult
+SharedLinearEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 unsigned rank, ArrayRef<int32_t>,
+                                 ArrayRef<int32_t>, unsigned alignment) {
   if (!llvm::isPowerOf2_32(alignment))
     return emitError() << "alignment must be a positive power of two, got "
                        << alignment;

@@ -43,10 +43,9 @@ static LogicalResult verifyTensorMatchesBuffer(Operation *op,
                                                MemDescType buffer,
                                                StringRef tensorRole) {
   if (tensor.getElementType() != buffer.getElementType())
-    return op->emitOpError() << tensorRole << " element type "
-                             << tensor.getElementType()
-                             << " must match buffer element type "
-                             << buffer.getElementType();
+    return op->emitOpError()
+           << tensorRole << " element type " << tensor.getElementType()
+           << " must match buffer element type " << buffer.getElementType();
   if (tensor.getShape() != buffer.getShape())
     return op->emitOpError()
            << tensorRole << " shape [" << tensor.getShape()
@@ -124,7 +123,8 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
   if (parser.parseRegion(*defaultRegion, /*arguments=*/{}))
     return failure();
 
-  auto partitionRegions = std::make_unique<SmallVector<std::unique_ptr<Region>>>();
+  auto partitionRegions =
+      std::make_unique<SmallVector<std::unique_ptr<Region>>>();
   SmallVector<int32_t> partitionNumWarps;
   for (unsigned index = 0;; ++index) {
     std::string keyword = "partition" + std::to_string(index);
@@ -151,9 +151,9 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
                              captureValues))
     return failure();
   result.addTypes(type.getResults());
-  result.addAttribute(getPartitionNumWarpsAttrName(result.name),
-                      parser.getBuilder().getDenseI32ArrayAttr(
-                          partitionNumWarps));
+  result.addAttribute(
+      getPartitionNumWarpsAttrName(result.name),
+      parser.getBuilder().getDenseI32ArrayAttr(partitionNumWarps));
 
   Region *holder = result.addRegion();
   Block *holderBlock = new Block();
@@ -178,15 +178,13 @@ void WarpSpecializeOp::print(OpAsmPrinter &printer) {
   printer.printNewline();
   printer << "default ";
   printer.printRegion(getDefaultRegion(), /*printEntryBlockArgs=*/false);
-  for (auto [index, region, numWarps] :
-       llvm::enumerate(getPartitionOp().getPartitionRegions(),
-                       getPartitionNumWarps())) {
+  for (auto [index, region, numWarps] : llvm::enumerate(
+           getPartitionOp().getPartitionRegions(), getPartitionNumWarps())) {
     printer.printNewline();
     printer << "partition" << index << "(";
-    llvm::interleaveComma(region.getArguments(), printer,
-                          [&](BlockArgument argument) {
-                            printer.printRegionArgument(argument);
-                          });
+    llvm::interleaveComma(
+        region.getArguments(), printer,
+        [&](BlockArgument argument) { printer.printRegionArgument(argument); });
     printer << ") num_warps(" << numWarps << ") ";
     printer.printRegion(region, /*printEntryBlockArgs=*/false);
   }
@@ -203,20 +201,18 @@ LogicalResult WarpSpecializeOp::verify() {
                        "ttg.warp_specialize.partitions op");
   auto partitions = getPartitionOp();
   if (partitions.getPartitionRegions().size() != getPartitionNumWarps().size())
-    return emitOpError("has ") << partitions.getPartitionRegions().size()
-                               << " partitions but "
-                               << getPartitionNumWarps().size()
-                               << " partition warp counts";
+    return emitOpError("has ")
+           << partitions.getPartitionRegions().size() << " partitions but "
+           << getPartitionNumWarps().size() << " partition warp counts";
   for (auto [index, numWarps] : llvm::enumerate(getPartitionNumWarps()))
     if (numWarps <= 0 || !llvm::isPowerOf2_32(numWarps))
-      return emitOpError("partition #")
-             << index << " number of warps (" << numWarps
-             << ") must be a power of 2";
+      return emitOpError("partition #") << index << " number of warps ("
+                                        << numWarps << ") must be a power of 2";
   if (std::optional<ArrayRef<int32_t>> startIds = getWarpGroupStartIds())
     if (startIds->size() != getPartitionNumWarps().size())
-      return emitOpError("has ") << startIds->size()
-                                 << " warp group start IDs but expected "
-                                 << getPartitionNumWarps().size();
+      return emitOpError("has ")
+             << startIds->size() << " warp group start IDs but expected "
+             << getPartitionNumWarps().size();
   if ((*this)->getParentOfType<WarpSpecializeOp>())
     return emitOpError("cannot be nested inside another "
                        "`ttg.warp_specialize` op");

@@ -44,9 +44,9 @@ Type MemDescType::parse(AsmParser &parser) {
     return Type();
   if (allocShape.empty())
     allocShape = shape;
-  return parser.getChecked<MemDescType>(parser.getContext(), shape,
-                                        elementType, encoding, memorySpace,
-                                        mutableMemory, allocShape);
+  return parser.getChecked<MemDescType>(parser.getContext(), shape, elementType,
+                                        encoding, memorySpace, mutableMemory,
+                                        allocShape);
 }
 
 void MemDescType::print(AsmPrinter &printer) const {
@@ -82,8 +82,7 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (allocShape.size() < shape.size())
     return emitError() << "alloc shape must have at least as many dimensions "
                           "as the shape";
-  for (auto [dim, alloc] :
-       llvm::zip(shape, allocShape.take_back(shape.size())))
+  for (auto [dim, alloc] : llvm::zip(shape, allocShape.take_back(shape.size())))
     if (dim > alloc)
       return emitError() << "shape must not exceed the alloc shape";
   if (isSharedEncoding(encoding)) {

@@ -14,16 +14,6 @@ include "tlx/Dialect/TritonGPU/IR/TritonGPUAttrDefs.td"
 include "tlx/Dialect/TritonGPU/IR/TritonGPUDialect.td"
 include "tlx/Dialect/TritonGPU/IR/TritonGPUTypes.td"
 
-def TTG_MemDesc : DialectType<TritonGPU_Dialect,
-    CPred<"::llvm::isa<::mlir::triton::gpu::MemDescType>($_self)">,
-    "memory descriptor", "::mlir::triton::gpu::MemDescType">;
-def TTG_AsyncTokenT : DialectType<TritonGPU_Dialect,
-    CPred<"::llvm::isa<::mlir::triton::gpu::AsyncTokenType>($_self)">,
-    "async token", "::mlir::triton::gpu::AsyncTokenType">,
-    BuildableType<"$_builder.getType<::mlir::triton::gpu::AsyncTokenType>()">;
-def TT_TensorOrMemDesc : AnyTypeOf<[TT_Tensor, TTG_MemDesc],
-                                   "tensor or memory descriptor">;
-
 def TTG_SharedMemory : Resource<"::mlir::triton::gpu::SharedMemory">;
 
 //===----------------------------------------------------------------------===//

@@ -5,6 +5,7 @@
 
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/BuiltinTypeInterfaces.td"
+include "tlx/Dialect/Triton/IR/TritonTypes.td"
 include "tlx/Dialect/TritonGPU/IR/TritonGPUDialect.td"
 
 class TTG_TypeDef<string name, string typeMnemonic, list<Trait> traits = []>
@@ -58,5 +59,19 @@ def TTG_MemDescType : TTG_TypeDef<"MemDesc", "memdesc", [ShapedTypeInterface]> {
   let genVerifyDecl = 1;
   let skipDefaultBuilders = 1;
 }
+
+//===----------------------------------------------------------------------===//
+// Constraints (here, not with the ops, so ttng can use them too)
+//===----------------------------------------------------------------------===//
+
+def TTG_MemDesc : DialectType<TritonGPU_Dialect,
+    CPred<"::llvm::isa<::mlir::triton::gpu::MemDescType>($_self)">,
+    "memory descriptor", "::mlir::triton::gpu::MemDescType">;
+def TTG_AsyncTokenT : DialectType<TritonGPU_Dialect,
+    CPred<"::llvm::isa<::mlir::triton::gpu::AsyncTokenType>($_self)">,
+    "async token", "::mlir::triton::gpu::AsyncTokenType">,
+    BuildableType<"$_builder.getType<::mlir::triton::gpu::AsyncTokenType>()">;
+def TT_TensorOrMemDesc : AnyTypeOf<[TT_Tensor, TTG_MemDesc],
+                                   "tensor or memory descriptor">;
 
 #endif // TLX_TRITONGPU_TYPES_TD
