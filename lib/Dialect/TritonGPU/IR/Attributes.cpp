@@ -449,7 +449,7 @@ Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
   DictionaryAttr dict;
   if (parseDictionaryBody(parser, dict))
     return {};
-  unsigned swizzlingByteWidth = 0, elementBitWidth = 0, rank = 2;
+  unsigned swizzlingByteWidth = 0, elementBitWidth = 0, rank = 0;
   bool transposed = false, fp4Padded = false;
   SmallVector<unsigned> cgaBases;
   std::optional<NamedAttribute> cga;
@@ -473,9 +473,13 @@ Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
     if (failed(result))
       return {};
   }
-  // The CTA layout is checked against `rank` (2 unless given), as in Triton.
+  // Without a `rank` key the rank is that of the CGALayout entries, else 2.
+  // (Triton 3.6 assumes 2 even with entries, so it cannot read back its own
+  // print of a multi-CTA rank-3 layout; we print the same text but read it.)
   if (cga && readBases(parser, *cga, rank, cgaBases))
     return {};
+  if (rank == 0)
+    rank = 2;
   if (parser.parseGreater())
     return {};
   return NVMMASharedEncodingAttr::get(parser.getContext(), swizzlingByteWidth,
@@ -741,6 +745,8 @@ unsigned mlir::triton::gpu::getEncodingRank(Attribute encoding) {
           [](auto attr) { return attr.getOrder().size(); })
       .Default([](Attribute) { return 0u; });
 }
+
+#include "tlx/Dialect/TritonGPU/IR/AttrInterfaces.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "tlx/Dialect/TritonGPU/IR/Attributes.cpp.inc"

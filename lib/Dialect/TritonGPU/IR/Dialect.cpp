@@ -50,3 +50,86 @@ void TritonGPUDialect::initialize() {
       >();
   addInterfaces<TritonGPUOpAsmInterface>();
 }
+
+//===----------------------------------------------------------------------===//
+// Module attributes and the layouts they constrain
+//===----------------------------------------------------------------------===//
+
+/// The warps that run `op`: its partition's inside ttg.warp_specialize, else
+/// its function's or module's "ttg.num-warps".
+static std::optional<int64_t> lookupNumWarps(Operation *op) {
+  for (Operation *current = op; current; current = current->getParentOp()) {
+    if (auto partitions = dyn_cast<WarpSpecializePartitionsOp>(
+            current->getParentOp() ? current->getParentOp() : current)) {
+      if (current != partitions.getOperation()) {
+        unsigned index = current->getParentRegion()->getRegionNumber();
+        auto ws = cast<WarpSpecializeOp>(partitions->getParentOp());
+        return ws.getPartitionNumWarps()[index];
+      }
+    }
+    if (auto numWarps = current->getAttrOfType<IntegerAttr>("ttg.num-warps"))
+      return numWarps.getInt();
+  }
+  return std::nullopt;
+}
+
+static std::optional<int64_t> getWarpsPerCTA(Attribute encoding) {
+  ArrayRef<unsigned> warps;
+  if (auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(encoding))
+    warps = blocked.getWarpsPerCTA();
+  else if (auto mma = dyn_cast_or_null<NvidiaMmaEncodingAttr>(encoding))
+    warps = mma.getWarpsPerCTA();
+  else if (auto slice = dyn_cast_or_null<SliceEncodingAttr>(encoding))
+    return getWarpsPerCTA(slice.getParent());
+  else if (auto dot = dyn_cast_or_null<DotOperandEncodingAttr>(encoding))
+    return getWarpsPerCTA(dot.getParent());
+  else
+    return std::nullopt;
+  int64_t product = 1;
+  for (unsigned value : warps)
+    product *= value;
+  return product;
+}
+
+/// Every tensor layout in the module must use the warps that run it.
+static LogicalResult verifyTensorLayouts(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    for (Type type : op->getResultTypes()) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor)
+        continue;
+      std::optional<int64_t> layoutWarps = getWarpsPerCTA(tensor.getEncoding());
+      if (!layoutWarps)
+        continue;
+      std::optional<int64_t> contextWarps = lookupNumWarps(op);
+      if (contextWarps && *contextWarps != *layoutWarps) {
+        op->emitOpError("Result has an invalid layout: ")
+            << tensor.getEncoding() << ". Layout has " << *layoutWarps
+            << " warps per CTA, but the context requires " << *contextWarps
+            << " warps per CTA.";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult
+TritonGPUDialect::verifyOperationAttribute(Operation *op,
+                                           NamedAttribute attribute) {
+  StringRef name = attribute.getName().strref();
+  if ((name == "ttg.num-ctas" || name == "ttg.target" ||
+       name == "ttg.threads-per-warp") &&
+      !isa<ModuleOp>(op))
+    return op->emitOpError("has unexpected attribute \"")
+           << name << "\" which is expected only on `module` ops";
+  if (name == "ttg.num-warps" && !isa<ModuleOp, triton::FuncOp>(op))
+    return op->emitOpError("has unexpected attribute \"ttg.num-warps\" "
+                           "which is expected only on `module` or `tt.func` "
+                           "ops");
+  if (name == "ttg.num-warps")
+    if (auto module = dyn_cast<ModuleOp>(op))
+      return verifyTensorLayouts(module);
+  return success();
+}

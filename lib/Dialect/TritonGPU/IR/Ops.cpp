@@ -97,6 +97,70 @@ LogicalResult MemDescIndexOp::verify() {
   return success();
 }
 
+LogicalResult MemDescSubsliceOp::verify() {
+  MemDescType src = getSrc().getType(), result = getType();
+  if (src.getElementType() != result.getElementType())
+    return emitOpError("source and result element types must match");
+  if (src.getRank() != result.getRank())
+    return emitOpError("source and result must have the same rank");
+  ArrayRef<int32_t> offsets = getOffsets();
+  if (offsets.size() != static_cast<size_t>(src.getRank()))
+    return emitOpError("expected ")
+           << src.getRank() << " offsets, got " << offsets.size();
+  for (auto [dim, offset, srcSize, resultSize] :
+       llvm::enumerate(offsets, src.getShape(), result.getShape())) {
+    if (resultSize > srcSize)
+      return emitOpError("result dimension ")
+             << dim << " is larger than the source";
+    if (resultSize == srcSize ? offset != 0 : offset % resultSize != 0)
+      return emitOpError("The split offset may not touch the tile");
+  }
+  return success();
+}
+
+LogicalResult MemDescTransOp::verify() {
+  MemDescType src = getSrc().getType(), result = getType();
+  ArrayRef<int32_t> order = getOrder();
+  SmallVector<unsigned> permutation(order.begin(), order.end());
+  if (order.size() != static_cast<size_t>(src.getRank()) ||
+      !llvm::all_of(
+          order, [&](int32_t dim) { return dim >= 0 && dim < src.getRank(); }))
+    return emitOpError("order must be a permutation of the source dimensions");
+  SmallVector<int64_t> expectedShape;
+  for (int32_t dim : order)
+    expectedShape.push_back(src.getShape()[dim]);
+  if (result.getShape() != ArrayRef<int64_t>(expectedShape) ||
+      result.getElementType() != src.getElementType())
+    return emitOpError("result shape must be the source shape permuted by "
+                       "order, with the same element type");
+  // The layout must follow the permutation: swizzled layouts permute their
+  // order; 2-D NVMMA layouts flip `transposed`.
+  if (auto srcLayout =
+          dyn_cast<SwizzledSharedEncodingAttr>(src.getEncoding())) {
+    auto resultLayout =
+        dyn_cast<SwizzledSharedEncodingAttr>(result.getEncoding());
+    SmallVector<unsigned> inverse(order.size());
+    for (auto [index, dim] : llvm::enumerate(order))
+      inverse[dim] = index;
+    SmallVector<unsigned> expectedOrder;
+    for (unsigned dim : srcLayout.getOrder())
+      expectedOrder.push_back(inverse[dim]);
+    if (!resultLayout ||
+        resultLayout.getOrder() != ArrayRef<unsigned>(expectedOrder))
+      return emitOpError("result layout must be the source layout with its "
+                         "order permuted");
+  }
+  if (auto srcLayout = dyn_cast<NVMMASharedEncodingAttr>(src.getEncoding())) {
+    auto resultLayout = dyn_cast<NVMMASharedEncodingAttr>(result.getEncoding());
+    if (src.getRank() == 2 && order == ArrayRef<int32_t>{1, 0} &&
+        (!resultLayout ||
+         resultLayout.getTransposed() == srcLayout.getTransposed()))
+      return emitOpError("transposing a 2-D NVMMA shared layout flips its "
+                         "`transposed` flag");
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // ttg.warp_specialize
 //===----------------------------------------------------------------------===//

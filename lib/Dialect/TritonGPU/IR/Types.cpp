@@ -97,8 +97,8 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                          << shape.size() << " and " << rank;
     return success();
   }
-  // Tensor-memory encodings belong to ttng, which checks them.
-  if (encoding && encoding.getDialect().getNamespace() == "ttng")
-    return success();
+  if (auto external = dyn_cast_or_null<MemDescEncodingAttrInterface>(encoding))
+    return external.verifyMemDesc(emitError, shape, elementType, memorySpace,
+                                  allocShape);
   return emitError() << encoding << " is not a valid encoding";
 }

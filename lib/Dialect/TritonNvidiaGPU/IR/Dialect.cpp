@@ -68,3 +68,44 @@ TensorMemoryEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "and a power of 2";
   return success();
 }
+
+LogicalResult TensorMemoryEncodingAttr::verifyMemDesc(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
+    Type elementType, Attribute memorySpace,
+    ArrayRef<int64_t> allocShape) const {
+  if (!isa_and_nonnull<TensorMemorySpaceAttr>(memorySpace))
+    return emitError() << "memorySpace must be TensorMemory for tensor memory "
+                          "encoding. Got "
+                       << memorySpace;
+  if (shape.size() != 2 && shape.size() != 3)
+    return emitError() << "tensor memory buffers are 2-D or 3-D, got rank "
+                       << shape.size();
+  unsigned bitwidth = elementType.getIntOrFloatBitWidth();
+  if (bitwidth * getColStride() > 32)
+    return emitError() << "bitwidth * colStride must be less than or equal to "
+                          "32. Got "
+                       << bitwidth << " and " << getColStride();
+  int64_t minRows = getBlockM() * getCTASplitM();
+  int64_t minCols = getBlockN() * getCTASplitN();
+  ArrayRef<int64_t> tile = allocShape.take_back(2);
+  if (tile[0] < minRows || tile[1] < minCols)
+    return emitError() << "the allocation shape must be at least " << minRows
+                       << "x" << minCols << ". Got " << tile[0] << ", "
+                       << tile[1];
+  return success();
+}
+
+LogicalResult TensorMemoryScalesEncodingAttr::verifyMemDesc(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t>,
+    Type elementType, Attribute memorySpace,
+    ArrayRef<int64_t> allocShape) const {
+  if (!isa_and_nonnull<TensorMemorySpaceAttr>(memorySpace))
+    return emitError() << "memorySpace must be TensorMemory for tensor memory "
+                          "encoding. Got "
+                       << memorySpace;
+  if (allocShape.size() != 2)
+    return emitError() << "Scales don't currently support multibuffering";
+  if (elementType.getIntOrFloatBitWidth() != 8)
+    return emitError() << "tensor memory scales are 8-bit, got " << elementType;
+  return success();
+}

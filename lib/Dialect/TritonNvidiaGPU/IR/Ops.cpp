@@ -188,8 +188,34 @@ static LogicalResult verifyTCGen5(Operation *op, MemDescType a, MemDescType b,
 }
 
 LogicalResult TCGen5MMAOp::verify() {
-  return verifyTCGen5(*this, getA().getType(), getB().getType(),
-                      getD().getType(), getIsAsync(), !getBarriers().empty());
+  if (failed(verifyTCGen5(*this, getA().getType(), getB().getType(),
+                          getD().getType(), getIsAsync(),
+                          !getBarriers().empty())))
+    return failure();
+  MemDescType d = getD().getType();
+  unsigned bitwidth = d.getElementType().getIntOrFloatBitWidth();
+  auto encoding = cast<TensorMemoryEncodingAttr>(d.getEncoding());
+  if (encoding.getColStride() != 32 / bitwidth)
+    return emitOpError("The col stride of the return operand must be 32 / ")
+           << bitwidth << " but got " << encoding.getColStride();
+  return success();
+}
+
+LogicalResult TMEMSubSliceOp::verify() {
+  MemDescType src = getSrc().getType(), result = getResult().getType();
+  auto srcEncoding = dyn_cast<TensorMemoryEncodingAttr>(src.getEncoding());
+  if (!isTensorMemory(src) || !srcEncoding)
+    return emitOpError("The source must be a tensor memory buffer.");
+  auto resultEncoding =
+      dyn_cast<TensorMemoryEncodingAttr>(result.getEncoding());
+  if (!isTensorMemory(result) || !resultEncoding)
+    return emitOpError("The destination must be a tensor memory buffer.");
+  if (srcEncoding.getBlockM() != resultEncoding.getBlockM() ||
+      srcEncoding.getCTASplitM() != resultEncoding.getCTASplitM() ||
+      srcEncoding.getCTASplitN() != resultEncoding.getCTASplitN())
+    return emitOpError("The destination must have the same block size and "
+                       "CTASplit size as the source.");
+  return success();
 }
 
 LogicalResult TCGen5MMAScaledOp::verify() {

@@ -11,6 +11,8 @@
 
 #include "tlx/Dialect/TritonGPU/IR/Dialect.h.inc"
 
+#include "tlx/Dialect/TritonGPU/IR/AttrInterfaces.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "tlx/Dialect/TritonGPU/IR/Attributes.h.inc"
 

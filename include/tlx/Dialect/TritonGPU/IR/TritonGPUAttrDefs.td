@@ -11,6 +11,7 @@
 #define TLX_TRITONGPU_ATTRDEFS_TD
 
 include "mlir/IR/AttrTypeBase.td"
+include "tlx/Dialect/TritonGPU/IR/TritonGPUAttrInterfaces.td"
 include "tlx/Dialect/TritonGPU/IR/TritonGPUDialect.td"
 
 class TTG_Attr<string name, string attrMnemonic, list<Trait> traits = []>

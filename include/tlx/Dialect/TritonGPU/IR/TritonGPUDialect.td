@@ -12,6 +12,7 @@ def TritonGPU_Dialect : Dialect {
   let dependentDialects = ["triton::TritonDialect"];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
     void registerAttributes();

@@ -74,6 +74,7 @@ def TTG_MemDescSubsliceOp : TTG_Op<"memdesc_subslice", [Pure]> {
     $src `[` custom<Offsets>($offsets) `]` attr-dict `:` qualified(type($src))
     `->` qualified(type($result))
   }];
+  let hasVerifier = 1;
 }
 
 def TTG_MemDescTransOp : TTG_Op<"memdesc_trans", [Pure]> {
@@ -83,6 +84,7 @@ def TTG_MemDescTransOp : TTG_Op<"memdesc_trans", [Pure]> {
   let assemblyFormat = [{
     $src attr-dict `:` qualified(type($src)) `->` qualified(type($result))
   }];
+  let hasVerifier = 1;
 }
 
 def TTG_MemDescReshapeOp : TTG_Op<"memdesc_reshape", [Pure]> {

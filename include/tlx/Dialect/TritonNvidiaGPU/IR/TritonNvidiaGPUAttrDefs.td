@@ -4,6 +4,7 @@
 #define TLX_TRITONNVIDIAGPU_ATTRDEFS_TD
 
 include "mlir/IR/AttrTypeBase.td"
+include "tlx/Dialect/TritonGPU/IR/TritonGPUAttrDefs.td"
 include "tlx/Dialect/TritonNvidiaGPU/IR/TritonNvidiaGPUDialect.td"
 
 class TTNG_Attr<string name, string attrMnemonic, list<Trait> traits = []>
@@ -12,7 +13,8 @@ class TTNG_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 }
 
 def TTNG_TensorMemoryEncodingAttr
-    : TTNG_Attr<"TensorMemoryEncoding", "tensor_memory_encoding"> {
+    : TTNG_Attr<"TensorMemoryEncoding", "tensor_memory_encoding",
+                [DeclareAttrInterfaceMethods<TTG_MemDescEncodingAttrInterface>]> {
   let summary = "layout of a tcgen05 accumulator or operand in tensor memory";
   let description = [{
     Blocks of blockM lanes by blockN columns; colStride is 32 over the
@@ -28,7 +30,8 @@ def TTNG_TensorMemoryEncodingAttr
 }
 
 def TTNG_TensorMemoryScalesEncodingAttr
-    : TTNG_Attr<"TensorMemoryScalesEncoding", "tensor_memory_scales_encoding"> {
+    : TTNG_Attr<"TensorMemoryScalesEncoding", "tensor_memory_scales_encoding",
+                [DeclareAttrInterfaceMethods<TTG_MemDescEncodingAttrInterface>]> {
   let summary = "layout of block scales in tensor memory";
   let parameters = (ins DefaultValuedParameter<"unsigned", "1">:$CTASplitM,
                         DefaultValuedParameter<"unsigned", "1">:$CTASplitN);

@@ -332,6 +332,7 @@ def TTNG_TMEMSubSliceOp : TTNG_Op<"tmem_subslice", [Pure]> {
   let assemblyFormat = [{
     $src attr-dict `:` qualified(type($src)) `->` qualified(type($result))
   }];
+  let hasVerifier = 1;
 }
 
 def TTNG_TMEMCopyOp : TTNG_Op<"tmem_copy", [

@@ -1,0 +1,94 @@
+// tt verifiers reject what stock Triton 3.6 rejects.
+// RUN: tlx-opt %s -split-input-file -verify-diagnostics
+
+tt.func @range_backwards() {
+  // expected-error @below {{'tt.make_range' op requires start < end, got [8, 0)}}
+  %r = tt.make_range {end = 0 : i32, start = 8 : i32} : tensor<8xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @range_size() {
+  // expected-error @below {{'tt.make_range' op result must be a 1-D tensor of 8 elements, got 'tensor<16xi32>'}}
+  %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<16xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @unsplat_many(%t: tensor<4xi32>) {
+  // expected-error @below {{'tt.unsplat' op source tensor must have exactly one element}}
+  %s = tt.unsplat %t : tensor<4xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @call_unknown(%x: i32) {
+  // expected-error @below {{'tt.call' op 'missing' does not name a tt.func}}
+  %r = tt.call @missing(%x) : (i32) -> i32
+  tt.return
+}
+
+// -----
+
+tt.func private @callee(%x: i32) -> i32 {
+  tt.return %x : i32
+}
+tt.func @call_mismatch(%x: i64) {
+  // expected-error @below {{'tt.call' op operand or result types do not match 'callee'}}
+  %r = tt.call @callee(%x) : (i64) -> i32
+  tt.return
+}
+
+// -----
+
+tt.func @load_mask_shape(%p: tensor<8x!tt.ptr<f32>>, %m: tensor<4xi1>) {
+  // expected-error @below {{'tt.load' op failed to verify that mask is i1 of the shape of ptr}}
+  %v = "tt.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<8x!tt.ptr<f32>>, tensor<4xi1>) -> tensor<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @store_value_type(%p: tensor<8x!tt.ptr<f32>>, %v: tensor<8xf16>) {
+  // expected-error @below {{'tt.store' op failed to verify that value matches the pointee of ptr}}
+  "tt.store"(%p, %v) : (tensor<8x!tt.ptr<f32>>, tensor<8xf16>) -> ()
+  tt.return
+}
+
+// -----
+
+tt.func @dot_result(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @below {{'tt.dot' op failed to verify that result type matches accumulator}}
+  %d = "tt.dot"(%a, %b, %c) : (tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf16>
+  tt.return
+}
+
+// -----
+
+// expected-error @below {{unregistered operation 'tt.no_such_op' found in dialect ('tt')}}
+"tt.no_such_op"() : () -> ()
+
+// -----
+
+tt.func @unknown_custom_op() {
+  // expected-error @below {{custom op 'tt.frobnicate' is unknown}}
+  tt.frobnicate
+  tt.return
+}
+
+// -----
+
+// expected-error @below {{unknown  type `widget` in dialect `tt`}}
+tt.func @unknown_type(%x: !tt.widget<f32>) {
+  tt.return
+}
+
+// -----
+
+// expected-error @below {{unknown attribute `zigzag` in dialect `ttg`}}
+tt.func @unknown_attr(%x: tensor<4xf32, #ttg.zigzag<{}>>) {
+  tt.return
+}
