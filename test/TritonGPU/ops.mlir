@@ -317,3 +317,35 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 2 : i32} {
 // CHECK-NEXT:     tt.return
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @barriers_and_returns(%x: i32) -> i32 {
+    ttg.local_barrier
+    %r = ttg.warp_specialize(%x)
+    default {
+      ttg.warp_yield %x : i32
+    }
+    partition0(%a: i32) num_warps(4) {
+      ttg.local_barrier
+      ttg.warp_return
+    } : (i32) -> i32
+    tt.return %r : i32
+  }
+}
+
+// CHECK: module attributes {"ttg.num-warps" = 4 : i32} {
+// CHECK-NEXT:   tt.func @barriers_and_returns(%arg0: i32) -> i32 {
+// CHECK-NEXT:     ttg.local_barrier
+// CHECK-NEXT:     %0 = ttg.warp_specialize(%arg0)
+// CHECK-NEXT:     default {
+// CHECK-NEXT:       ttg.warp_yield %arg0 : i32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     partition0(%arg1: i32) num_warps(4) {
+// CHECK-NEXT:       ttg.local_barrier
+// CHECK-NEXT:       ttg.warp_return
+// CHECK-NEXT:     } : (i32) -> i32
+// CHECK-NEXT:     tt.return %0 : i32
+// CHECK-NEXT:   }
+// CHECK-NEXT: }

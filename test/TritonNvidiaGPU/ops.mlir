@@ -240,3 +240,23 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // CHECK-NEXT:     tt.return
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @cluster() {
+    ttng.cluster_arrive {relaxed = true}
+    ttng.cluster_arrive {relaxed = false}
+    ttng.cluster_wait
+    tt.return
+  }
+}
+
+// CHECK: module attributes {"ttg.num-warps" = 4 : i32} {
+// CHECK-NEXT:   tt.func @cluster() {
+// CHECK-NEXT:     ttng.cluster_arrive {relaxed = true}
+// CHECK-NEXT:     ttng.cluster_arrive {relaxed = false}
+// CHECK-NEXT:     ttng.cluster_wait
+// CHECK-NEXT:     tt.return
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
