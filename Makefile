@@ -9,7 +9,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 DEPS_STAMP := $(VENV)/.tlx-build-deps
 DUMP_DIR ?= dumps
-CXX_SOURCES = $(shell find include lib tools python/src -name '*.cpp' -o -name '*.h')
+CXX_SOURCES = $(shell find include lib tools python/src test/lib -name '*.cpp' -o -name '*.h')
 
 .PHONY: build showcase test lint lit pytest clean
 

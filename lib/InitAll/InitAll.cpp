@@ -24,6 +24,10 @@
 
 #include <mutex>
 
+namespace mlir::tlx::test {
+void registerTestLayoutPasses();
+} // namespace mlir::tlx::test
+
 void mlir::tlx::registerAllDialects(DialectRegistry &registry) {
   registry
       .insert<TLXDialect, triton::TritonDialect, triton::gpu::TritonGPUDialect,
@@ -43,6 +47,7 @@ void mlir::tlx::registerAllPasses() {
   std::call_once(once, [] {
     registerTransformsPasses();
     registerTLXPasses();
+    test::registerTestLayoutPasses();
   });
 }
 

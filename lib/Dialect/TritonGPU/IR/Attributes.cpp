@@ -14,6 +14,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::triton::gpu;
 
@@ -744,6 +746,80 @@ unsigned mlir::triton::gpu::getEncodingRank(Attribute encoding) {
       .Case<SwizzledSharedEncodingAttr>(
           [](auto attr) { return attr.getOrder().size(); })
       .Default([](Attribute) { return 0u; });
+}
+
+//===----------------------------------------------------------------------===//
+// Layout choices and relations
+//===----------------------------------------------------------------------===//
+
+BlockedEncodingAttr mlir::triton::gpu::getDefaultBlockedEncoding(
+    MLIRContext *context, ArrayRef<int64_t> shape, unsigned numWarps,
+    unsigned threadsPerWarp) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> sizePerThread(rank, 1), order, lanes(rank, 1),
+      warps(rank, 1);
+  for (unsigned dim = rank; dim-- > 0;)
+    order.push_back(dim);
+  unsigned remainingLanes = threadsPerWarp;
+  unsigned remainingWarps = numWarps;
+  unsigned remainingThreads = numWarps * threadsPerWarp;
+  unsigned usedLanes = 1, usedWarps = 1;
+  // Fastest dimension first; the slowest takes whatever is left.
+  for (unsigned index = 0; index + 1 < rank; ++index) {
+    unsigned dim = order[index];
+    unsigned extent = std::max<int64_t>(1, shape[dim] / sizePerThread[dim]);
+    unsigned threads = std::clamp<unsigned>(remainingThreads, 1, extent);
+    lanes[dim] = std::clamp<unsigned>(threads, 1, remainingLanes);
+    warps[dim] = std::clamp<unsigned>(threads / lanes[dim], 1, remainingWarps);
+    remainingWarps /= warps[dim];
+    remainingLanes /= lanes[dim];
+    remainingThreads /= threads;
+    usedLanes *= lanes[dim];
+    usedWarps *= warps[dim];
+  }
+  lanes[order.back()] = threadsPerWarp / usedLanes;
+  warps[order.back()] = numWarps / usedWarps;
+  return BlockedEncodingAttr::get(context, sizePerThread, lanes, warps, order,
+                                  /*cgaBases=*/{});
+}
+
+NVMMASharedEncodingAttr mlir::triton::gpu::getDefaultNVMMASharedEncoding(
+    MLIRContext *context, ArrayRef<int64_t> shape, unsigned elementBitWidth,
+    bool transposed, bool fp4Padded) {
+  SmallVector<int64_t> logical(shape);
+  if (transposed && !logical.empty())
+    std::rotate(logical.begin(), logical.begin() + 1, logical.end());
+  int64_t packing = fp4Padded ? 2 : 1;
+  int64_t contiguousBytes =
+      logical.empty() ? 0 : logical.back() * packing * elementBitWidth / 8;
+  unsigned swizzle = 0;
+  for (unsigned candidate : {128u, 64u, 32u})
+    if (contiguousBytes >= candidate && contiguousBytes % candidate == 0) {
+      swizzle = candidate;
+      break;
+    }
+  int64_t outerRows = 1;
+  for (int64_t size : ArrayRef<int64_t>(logical).drop_back())
+    outerRows *= size;
+  // A swizzle repeats every 8 rows: fewer rows leave nothing to swizzle.
+  if (shape.size() < 2 || outerRows < 8)
+    swizzle = 0;
+  return NVMMASharedEncodingAttr::get(context, swizzle, transposed,
+                                      elementBitWidth, fp4Padded, shape.size(),
+                                      /*cgaBases=*/{});
+}
+
+FailureOr<Attribute>
+mlir::triton::gpu::inferExpandDimsEncoding(Attribute encoding, unsigned axis) {
+  auto slice = dyn_cast_or_null<SliceEncodingAttr>(encoding);
+  if (!slice || slice.getDim() != axis)
+    return failure();
+  return slice.getParent();
+}
+
+SliceEncodingAttr mlir::triton::gpu::inferReduceEncoding(Attribute encoding,
+                                                         unsigned axis) {
+  return SliceEncodingAttr::get(encoding.getContext(), axis, encoding);
 }
 
 #include "tlx/Dialect/TritonGPU/IR/AttrInterfaces.cpp.inc"

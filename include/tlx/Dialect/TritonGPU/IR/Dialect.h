@@ -33,6 +33,31 @@ bool isSharedEncoding(Attribute encoding);
 /// The rank a layout encoding describes, or 0 when unknown.
 unsigned getEncodingRank(Attribute encoding);
 
+/// The blocked layout Triton gives a tensor of `shape` when nothing better is
+/// known (what convert-triton-to-tritongpu assigns): one element per thread,
+/// lanes then warps spread from the fastest dimension, single CTA.
+BlockedEncodingAttr getDefaultBlockedEncoding(MLIRContext *context,
+                                              ArrayRef<int64_t> shape,
+                                              unsigned numWarps,
+                                              unsigned threadsPerWarp);
+
+/// The NVMMA shared layout with the widest swizzle a `shape` buffer of
+/// `elementBitWidth` allows: the layout TMA and wgmma/tcgen05 both read
+/// fastest. With `transposed` the leading dimension is the contiguous one.
+NVMMASharedEncodingAttr getDefaultNVMMASharedEncoding(MLIRContext *context,
+                                                      ArrayRef<int64_t> shape,
+                                                      unsigned elementBitWidth,
+                                                      bool transposed = false,
+                                                      bool fp4Padded = false);
+
+/// The encoding of `tt.expand_dims` along `axis` of a tensor with `encoding`:
+/// the parent of a slice along that axis, or failure when the encoding is
+/// not such a slice.
+FailureOr<Attribute> inferExpandDimsEncoding(Attribute encoding, unsigned axis);
+
+/// The encoding of a reduction of a tensor with `encoding` along `axis`.
+SliceEncodingAttr inferReduceEncoding(Attribute encoding, unsigned axis);
+
 } // namespace mlir::triton::gpu
 
 #define GET_OP_CLASSES
