@@ -29,3 +29,74 @@ LogicalResult LocalViewOp::inferReturnTypes(
 
 #define GET_OP_CLASSES
 #include "tlx/Dialect/TLX/IR/Ops.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Verifiers: a buffer and the tensor, block or pointers it exchanges with
+// must agree in shape and element type.
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifySharedBuffer(Operation *op, BufferType buffer) {
+  if (buffer.getStorage() != StorageKind::smem)
+    return op->emitOpError("needs a shared-memory buffer (storage smem), got ")
+           << stringifyStorageKind(buffer.getStorage());
+  return success();
+}
+
+static LogicalResult verifyMatchesBuffer(Operation *op, BufferType buffer,
+                                         ArrayRef<int64_t> shape,
+                                         Type elementType, StringRef what) {
+  if (buffer.getShape() != shape)
+    return op->emitOpError()
+           << what << " shape [" << shape
+           << "] does not match the buffer shape [" << buffer.getShape() << "]";
+  if (buffer.getElementType() != elementType)
+    return op->emitOpError() << what << " element type " << elementType
+                             << " does not match the buffer element type "
+                             << buffer.getElementType();
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  RankedTensorType result = getResult().getType();
+  return verifyMatchesBuffer(*this, getBuffer().getType(), result.getShape(),
+                             result.getElementType(), "loaded tensor");
+}
+
+LogicalResult LocalStoreOp::verify() {
+  RankedTensorType value = getValue().getType();
+  return verifyMatchesBuffer(*this, getBuffer().getType(), value.getShape(),
+                             value.getElementType(), "stored tensor");
+}
+
+/// The TMA block of `desc` must be the buffer, addressed by one offset per
+/// dimension.
+static LogicalResult verifyTMA(Operation *op, triton::TensorDescType desc,
+                               size_t numOffsets, BufferType buffer) {
+  if (failed(verifySharedBuffer(op, buffer)))
+    return failure();
+  RankedTensorType block = desc.getBlockType();
+  if (numOffsets != static_cast<size_t>(block.getRank()))
+    return op->emitOpError("needs one offset per descriptor dimension: ")
+           << block.getRank() << " expected, " << numOffsets << " given";
+  return verifyMatchesBuffer(op, buffer, block.getShape(),
+                             block.getElementType(), "descriptor block");
+}
+
+LogicalResult AsyncDescriptorLoadOp::verify() {
+  return verifyTMA(*this, getDesc().getType(), getOffsets().size(),
+                   getBuffer().getType());
+}
+
+LogicalResult AsyncDescriptorStoreOp::verify() {
+  return verifyTMA(*this, getDesc().getType(), getOffsets().size(),
+                   getBuffer().getType());
+}
+
+LogicalResult AsyncLoadOp::verify() {
+  if (failed(verifySharedBuffer(*this, getBuffer().getType())))
+    return failure();
+  RankedTensorType src = getSrc().getType();
+  return verifyMatchesBuffer(*this, getBuffer().getType(), src.getShape(),
+                             triton::getPointeeType(src.getElementType()),
+                             "pointed-to");
+}

@@ -10,6 +10,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tlx/Dialect/Triton/IR/Dialect.h"
 
 #include "tlx/Dialect/TLX/IR/Dialect.h.inc"
 #include "tlx/Dialect/TLX/IR/Enums.h.inc"

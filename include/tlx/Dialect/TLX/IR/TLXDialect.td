@@ -24,7 +24,7 @@ def TLX_Dialect : Dialect {
     buffers, a `!tlx.mbarriers` names N mbarriers in shared memory.
   }];
   let useDefaultTypePrinterParser = 1;
-  let dependentDialects = ["arith::ArithDialect"];
+  let dependentDialects = ["arith::ArithDialect", "triton::TritonDialect"];
   let extraClassDeclaration = [{
     void registerTypes();
   }];

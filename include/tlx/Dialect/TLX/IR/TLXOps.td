@@ -6,6 +6,8 @@
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "tlx/Dialect/Triton/IR/TritonEnums.td"
+include "tlx/Dialect/Triton/IR/TritonTypes.td"
 include "tlx/Dialect/TLX/IR/TLXDialect.td"
 include "tlx/Dialect/TLX/IR/TLXTypes.td"
 
@@ -25,6 +27,7 @@ def TLX_LocalAllocOp : TLX_Op<"local_alloc",
     %a = tlx.local_alloc : !tlx.buffers<3, 128x64xf16, smem>
     ```
   }];
+  let arguments = (ins OptionalAttr<AnyAttr>:$layout);
   let results = (outs TLX_BuffersType:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
 }
@@ -124,6 +127,156 @@ def TLX_BarrierArriveOp : TLX_Op<"barrier_arrive"> {
   let assemblyFormat = [{
     $barrier `,` $count attr-dict `:` qualified(type($barrier))
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Registers <-> buffers
+//===----------------------------------------------------------------------===//
+
+def TLX_LocalLoadOp : TLX_Op<"local_load"> {
+  let summary = "load a shared-memory buffer into registers";
+  let description = [{
+    `tlx.local_load(buf)` in Python: `ld.shared` (or `ldmatrix`) in the
+    layout of the result tensor.
+  }];
+  let arguments = (ins TLX_BufferType:$buffer);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = [{
+    $buffer attr-dict `:` qualified(type($buffer)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_LocalStoreOp : TLX_Op<"local_store"> {
+  let summary = "store registers into a shared-memory buffer";
+  let description = [{
+    `tlx.local_store(buf, value)` in Python: `st.shared` (or `stmatrix`).
+  }];
+  let arguments = (ins TT_Tensor:$value, TLX_BufferType:$buffer);
+  let assemblyFormat = [{
+    $value `,` $buffer attr-dict `:` type($value) `->` qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// TMA
+//===----------------------------------------------------------------------===//
+
+def TLX_AsyncDescriptorLoadOp : TLX_Op<"async_descriptor_load",
+    [AttrSizedOperandSegments]> {
+  let summary = "TMA load of one block into a buffer, completing on an mbarrier";
+  let description = [{
+    `tlx.async_descriptor_load(desc, buf, offsets, barrier, pred)` in Python:
+    `cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes`.
+    The barrier's phase completes once the block's bytes have landed (the
+    kernel announces them with `tlx.barrier_expect_bytes`).
+  }];
+  let arguments = (ins
+    TT_TensorDesc:$desc, Variadic<I32>:$offsets, TLX_BufferType:$buffer,
+    TLX_MBarrierType:$barrier, Optional<I1>:$pred,
+    DefaultValuedAttr<TT_CacheModifierAttr, "::mlir::triton::CacheModifier::NONE">:$cache,
+    DefaultValuedAttr<TT_EvictionPolicyAttr, "::mlir::triton::EvictionPolicy::NORMAL">:$evict);
+  let assemblyFormat = [{
+    $desc `[` $offsets `]` `,` $buffer `,` $barrier (`,` $pred^)? attr-dict
+    `:` qualified(type($desc)) `,` qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_AsyncDescriptorStoreOp : TLX_Op<"async_descriptor_store"> {
+  let summary = "TMA store of a buffer to one block";
+  let description = [{
+    `tlx.async_descriptor_store(desc, buf, offsets)` in Python:
+    `cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group`. Writes to the
+    buffer by ordinary stores must be fenced first (`tlx.fence_async_shared`).
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$offsets,
+                       TLX_BufferType:$buffer);
+  let assemblyFormat = [{
+    $desc `[` $offsets `]` `,` $buffer attr-dict `:` qualified(type($desc)) `,`
+    qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_AsyncDescriptorStoreWaitOp : TLX_Op<"async_descriptor_store_wait"> {
+  let summary = "wait until at most `pendings` TMA stores still read shared memory";
+  let description = [{
+    `tlx.async_descriptor_store_wait(pendings)`: `cp.async.bulk.wait_group.read`.
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let assemblyFormat = "$pendings attr-dict";
+}
+
+def TLX_FenceAsyncSharedOp : TLX_Op<"fence_async_shared"> {
+  let summary = "order shared-memory writes before async-proxy reads";
+  let description = [{
+    `tlx.fence_async_shared()`: `fence.proxy.async.shared::cta`.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// cp.async
+//===----------------------------------------------------------------------===//
+
+def TLX_AsyncLoadOp : TLX_Op<"async_load", [AttrSizedOperandSegments,
+    TypesMatchWith<"mask is i1 of the shape of src", "src", "mask",
+                   "::mlir::triton::getI1SameShape($_self)",
+                   "($_op.getOperands().size() <= 2) || std::equal_to<>()">,
+    TypesMatchWith<"other matches the pointee of src", "src", "other",
+                   "::mlir::triton::getPointeeType($_self)",
+                   "($_op.getOperands().size() <= 3) || std::equal_to<>()">]> {
+  let summary = "cp.async copies of pointed-to elements into a buffer";
+  let description = [{
+    `tlx.async_load(src_ptrs, buf, mask, other)` in Python: `cp.async.ca/cg`
+    per thread; commit with `tlx.async_load_commit_group()` and wait with
+    `tlx.async_load_wait_group(n)`.
+  }];
+  let arguments = (ins
+    TT_PtrTensor:$src, TLX_BufferType:$buffer,
+    Optional<RankedTensorOf<[I1]>>:$mask, Optional<TT_Type>:$other,
+    DefaultValuedAttr<TT_CacheModifierAttr, "::mlir::triton::CacheModifier::NONE">:$cache,
+    DefaultValuedAttr<TT_EvictionPolicyAttr, "::mlir::triton::EvictionPolicy::NORMAL">:$evict,
+    DefaultValuedAttr<BoolAttr, "false">:$isVolatile);
+  let assemblyFormat = [{
+    $src `,` $buffer (`mask` $mask^)? (`other` $other^)? attr-dict
+    `:` type($src) `->` qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_AsyncLoadCommitGroupOp : TLX_Op<"async_load_commit_group"> {
+  let summary = "close the current group of cp.async copies";
+  let description = [{`cp.async.commit_group`.}];
+  let assemblyFormat = "attr-dict";
+}
+
+def TLX_AsyncLoadWaitGroupOp : TLX_Op<"async_load_wait_group"> {
+  let summary = "wait until at most `pendings` cp.async groups are in flight";
+  let description = [{`cp.async.wait_group pendings`.}];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let assemblyFormat = "$pendings attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Special registers
+//===----------------------------------------------------------------------===//
+
+def TLX_ThreadIdOp : TLX_Op<"thread_id", [Pure]> {
+  let summary = "the thread's index in the CTA along an axis";
+  let description = [{`tlx.thread_id(axis)`: `%tid.x`, `%tid.y` or `%tid.z`.}];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<2>]>:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+}
+
+def TLX_Clock64Op : TLX_Op<"clock64"> {
+  let summary = "the SM's 64-bit cycle counter";
+  let description = [{`tlx.clock64()`: `%clock64`.}];
+  let results = (outs I64:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
 }
 
 #endif // TLX_OPS_TD

@@ -18,4 +18,18 @@ def TLXCheckStaticBounds : Pass<"tlx-check-static-bounds"> {
   let dependentDialects = ["::mlir::tlx::TLXDialect"];
 }
 
+def TLXRaiseCarriers : Pass<"tlx-raise-carriers", "::mlir::ModuleOp"> {
+  let summary = "Turn the carriers of tlx.* ops into TLX dialect ops";
+  let description = [{
+    TLX operations cross stock Triton's TTIR passes and its TTIR -> TTGIR
+    conversion as carriers (docs/carriers.md): calls to private `tlx.*`
+    functions and `tt.elementwise_inline_asm "tlx.<op>"`, with `i64` handles
+    for buffers and mbarriers. This pass replaces each carrier by its TLX op,
+    the handles by typed TLX values, and removes the carrier functions.
+    Malformed carriers and handles that cross control flow are reported at
+    the carrier's location (the user's Python line).
+  }];
+  let dependentDialects = ["::mlir::tlx::TLXDialect"];
+}
+
 #endif // TLX_TRANSFORMS_PASSES_TD

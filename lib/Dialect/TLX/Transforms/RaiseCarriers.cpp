@@ -1,0 +1,360 @@
+//===- RaiseCarriers.cpp - carriers of tlx.* ops -> TLX dialect -----------===//
+//
+// The encoding is specified in docs/carriers.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlx/Dialect/TLX/Transforms/Passes.h"
+
+#include "tlx/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::tlx {
+#define GEN_PASS_DEF_TLXRAISECARRIERS
+#include "tlx/Dialect/TLX/Transforms/Passes.h.inc"
+} // namespace mlir::tlx
+
+using namespace mlir;
+using namespace mlir::tlx;
+
+namespace {
+
+/// One carrier: its op name, operands (splat handles already unwrapped) and
+/// the `tlx.*` attributes, whatever form carried it.
+struct Carrier {
+  Operation *op;
+  StringRef name;
+  SmallVector<Value> operands;
+};
+
+class Raiser {
+public:
+  explicit Raiser(ModuleOp module) : module(module), builder(module) {}
+
+  LogicalResult run();
+
+private:
+  std::optional<Carrier> matchCarrier(Operation *op);
+  LogicalResult raise(Carrier &carrier);
+  FailureOr<Value> handle(Carrier &carrier, unsigned index);
+  FailureOr<Type> parseTypeAttr(Carrier &carrier);
+  FailureOr<int32_t> intAttr(Carrier &carrier, StringRef name,
+                             std::optional<int32_t> fallback = std::nullopt);
+  bool boolAttr(Carrier &carrier, StringRef name);
+  InFlightDiagnostic malformed(Carrier &carrier) {
+    return carrier.op->emitError("malformed TLX carrier for tlx.")
+           << carrier.name << ": ";
+  }
+
+  ModuleOp module;
+  OpBuilder builder;
+  /// i64 handle -> the TLX value it stands for.
+  DenseMap<Value, Value> handles;
+  SmallVector<Operation *> raised;
+};
+
+std::optional<Carrier> Raiser::matchCarrier(Operation *op) {
+  auto name = op->getAttrOfType<StringAttr>("tlx.op");
+  if (!name)
+    return std::nullopt;
+  Carrier carrier{op, name.getValue(), {}};
+  if (auto call = dyn_cast<triton::CallOp>(op)) {
+    llvm::append_range(carrier.operands, call.getOperands());
+    return carrier;
+  }
+  if (auto asmOp = dyn_cast<triton::ElementwiseInlineAsmOp>(op)) {
+    // Handles and scalars ride as splats to the carrier's tensor shape.
+    for (Value operand : asmOp.getArgs()) {
+      if (auto splat = operand.getDefiningOp<triton::SplatOp>())
+        if (splat.getSrc().getType().isInteger(64)) {
+          carrier.operands.push_back(splat.getSrc());
+          continue;
+        }
+      carrier.operands.push_back(operand);
+    }
+    return carrier;
+  }
+  return std::nullopt;
+}
+
+FailureOr<Value> Raiser::handle(Carrier &carrier, unsigned index) {
+  if (index >= carrier.operands.size()) {
+    malformed(carrier) << "missing operand #" << index;
+    return failure();
+  }
+  Value value = carrier.operands[index];
+  auto found = handles.find(value);
+  if (found != handles.end())
+    return found->second;
+  carrier.op->emitError("tlx.")
+      << carrier.name
+      << " uses a buffer or barrier handle that does not come straight from "
+         "tlx.local_alloc / tlx.alloc_barriers / indexing; handles cannot "
+         "cross loop-carried values, if results or function arguments";
+  return failure();
+}
+
+FailureOr<Type> Raiser::parseTypeAttr(Carrier &carrier) {
+  auto text = carrier.op->getAttrOfType<StringAttr>("tlx.type");
+  if (!text) {
+    malformed(carrier) << "no tlx.type attribute";
+    return failure();
+  }
+  Type type = parseType(text.getValue(), module.getContext());
+  if (!type) {
+    malformed(carrier) << "invalid tlx.type '" << text.getValue() << "'";
+    return failure();
+  }
+  return type;
+}
+
+FailureOr<int32_t> Raiser::intAttr(Carrier &carrier, StringRef name,
+                                   std::optional<int32_t> fallback) {
+  auto attr = carrier.op->getAttrOfType<IntegerAttr>(name);
+  if (attr)
+    return static_cast<int32_t>(attr.getInt());
+  if (fallback)
+    return *fallback;
+  malformed(carrier) << "no " << name << " attribute";
+  return failure();
+}
+
+bool Raiser::boolAttr(Carrier &carrier, StringRef name) {
+  if (auto attr = carrier.op->getAttrOfType<BoolAttr>(name))
+    return attr.getValue();
+  if (auto attr = carrier.op->getAttrOfType<IntegerAttr>(name))
+    return attr.getInt() != 0;
+  return false;
+}
+
+LogicalResult Raiser::raise(Carrier &carrier) {
+  Operation *op = carrier.op;
+  Location loc = op->getLoc();
+  builder.setInsertionPoint(op);
+  StringRef name = carrier.name;
+  auto i32Attr = [&](int32_t value) {
+    return builder.getI32IntegerAttr(value);
+  };
+  auto mapHandleResult = [&](Value typed) {
+    handles[op->getResult(0)] = typed;
+  };
+  // Optional trailing `i1` predicate: present when the carrier says so.
+  auto optionalPred = [&](unsigned index, bool present) -> Value {
+    return present && index < carrier.operands.size() ? carrier.operands[index]
+                                                      : Value();
+  };
+
+  if (name == "local_alloc") {
+    FailureOr<Type> type = parseTypeAttr(carrier);
+    if (failed(type))
+      return failure();
+    auto buffers = dyn_cast<BuffersType>(*type);
+    if (!buffers)
+      return malformed(carrier) << "tlx.type must be a !tlx.buffers type";
+    auto alloc = LocalAllocOp::create(builder, loc, buffers, Attribute());
+    if (auto layout = op->getAttrOfType<StringAttr>("tlx.layout")) {
+      Attribute parsed = parseAttribute(layout.getValue(), module.getContext());
+      if (!parsed)
+        return op->emitError("invalid layout for tlx.local_alloc: ")
+               << layout.getValue();
+      alloc.setLayoutAttr(parsed);
+    }
+    mapHandleResult(alloc);
+  } else if (name == "alloc_barriers") {
+    FailureOr<Type> type = parseTypeAttr(carrier);
+    FailureOr<int32_t> count = intAttr(carrier, "tlx.arrive_count", 1);
+    if (failed(type) || failed(count))
+      return failure();
+    auto barriers = dyn_cast<MBarriersType>(*type);
+    if (!barriers)
+      return malformed(carrier) << "tlx.type must be a !tlx.mbarriers type";
+    mapHandleResult(
+        AllocBarriersOp::create(builder, loc, barriers, i32Attr(*count)));
+  } else if (name == "local_view") {
+    FailureOr<Value> source = handle(carrier, 0);
+    if (failed(source) || carrier.operands.size() != 2)
+      return failed(source) ? failure()
+                            : malformed(carrier) << "expected 2 operands";
+    mapHandleResult(
+        LocalViewOp::create(builder, loc, *source, carrier.operands[1]));
+  } else if (name == "barrier_expect_bytes") {
+    FailureOr<Value> barrier = handle(carrier, 0);
+    FailureOr<int32_t> bytes = intAttr(carrier, "tlx.bytes");
+    if (failed(barrier) || failed(bytes))
+      return failure();
+    BarrierExpectBytesOp::create(builder, loc, *barrier, i32Attr(*bytes),
+                                 optionalPred(1, true));
+  } else if (name == "barrier_wait") {
+    FailureOr<Value> barrier = handle(carrier, 0);
+    if (failed(barrier))
+      return failure();
+    if (carrier.operands.size() < 2)
+      return malformed(carrier) << "missing the phase";
+    BarrierWaitOp::create(builder, loc, *barrier, carrier.operands[1],
+                          optionalPred(2, true));
+  } else if (name == "barrier_arrive") {
+    FailureOr<Value> barrier = handle(carrier, 0);
+    FailureOr<int32_t> count = intAttr(carrier, "tlx.count", 1);
+    if (failed(barrier) || failed(count))
+      return failure();
+    BarrierArriveOp::create(builder, loc, *barrier, i32Attr(*count));
+  } else if (name == "async_descriptor_load") {
+    // desc, buffer, barrier, offsets..., [pred]
+    if (carrier.operands.size() < 3)
+      return malformed(carrier) << "expected desc, buffer and barrier";
+    FailureOr<Value> buffer = handle(carrier, 1);
+    FailureOr<Value> barrier = handle(carrier, 2);
+    FailureOr<int32_t> cache = intAttr(carrier, "tlx.cache", 1);
+    FailureOr<int32_t> evict = intAttr(carrier, "tlx.evict", 1);
+    if (failed(buffer) || failed(barrier) || failed(cache) || failed(evict))
+      return failure();
+    bool hasPred = boolAttr(carrier, "tlx.has_pred");
+    ArrayRef<Value> rest = ArrayRef<Value>(carrier.operands).drop_front(3);
+    Value pred = hasPred && !rest.empty() ? rest.back() : Value();
+    ArrayRef<Value> offsets = hasPred ? rest.drop_back() : rest;
+    auto load = AsyncDescriptorLoadOp::create(builder, loc, carrier.operands[0],
+                                              offsets, *buffer, *barrier, pred);
+    load.setCacheAttr(triton::CacheModifierAttr::get(
+        builder.getContext(), static_cast<triton::CacheModifier>(*cache)));
+    load.setEvictAttr(triton::EvictionPolicyAttr::get(
+        builder.getContext(), static_cast<triton::EvictionPolicy>(*evict)));
+  } else if (name == "async_descriptor_store") {
+    if (carrier.operands.size() < 2)
+      return malformed(carrier) << "expected desc and buffer";
+    FailureOr<Value> buffer = handle(carrier, 1);
+    if (failed(buffer))
+      return failure();
+    AsyncDescriptorStoreOp::create(
+        builder, loc, carrier.operands[0],
+        ArrayRef<Value>(carrier.operands).drop_front(2), *buffer);
+  } else if (name == "async_descriptor_store_wait") {
+    FailureOr<int32_t> pendings = intAttr(carrier, "tlx.pendings");
+    if (failed(pendings))
+      return failure();
+    AsyncDescriptorStoreWaitOp::create(builder, loc, i32Attr(*pendings));
+  } else if (name == "fence_async_shared") {
+    FenceAsyncSharedOp::create(builder, loc);
+  } else if (name == "thread_id") {
+    FailureOr<int32_t> axis = intAttr(carrier, "tlx.axis");
+    if (failed(axis))
+      return failure();
+    op->getResult(0).replaceAllUsesWith(
+        ThreadIdOp::create(builder, loc, builder.getI32Type(), i32Attr(*axis)));
+  } else if (name == "clock64") {
+    op->getResult(0).replaceAllUsesWith(
+        Clock64Op::create(builder, loc, builder.getI64Type()));
+  } else if (name == "local_load") {
+    FailureOr<Value> buffer = handle(carrier, 0);
+    if (failed(buffer))
+      return failure();
+    op->getResult(0).replaceAllUsesWith(
+        LocalLoadOp::create(builder, loc, op->getResult(0).getType(), *buffer));
+  } else if (name == "local_store") {
+    if (carrier.operands.size() != 2)
+      return malformed(carrier) << "expected value and buffer";
+    FailureOr<Value> buffer = handle(carrier, 1);
+    if (failed(buffer))
+      return failure();
+    LocalStoreOp::create(builder, loc, carrier.operands[0], *buffer);
+  } else if (name == "async_load") {
+    // pointers, buffer, [mask], [other]
+    if (carrier.operands.size() < 2)
+      return malformed(carrier) << "expected pointers and buffer";
+    FailureOr<Value> buffer = handle(carrier, 1);
+    FailureOr<int32_t> cache = intAttr(carrier, "tlx.cache", 1);
+    FailureOr<int32_t> evict = intAttr(carrier, "tlx.evict", 1);
+    if (failed(buffer) || failed(cache) || failed(evict))
+      return failure();
+    unsigned next = 2;
+    Value mask =
+        boolAttr(carrier, "tlx.has_mask") && next < carrier.operands.size()
+            ? carrier.operands[next++]
+            : Value();
+    Value other =
+        boolAttr(carrier, "tlx.has_other") && next < carrier.operands.size()
+            ? carrier.operands[next++]
+            : Value();
+    auto load = AsyncLoadOp::create(builder, loc, carrier.operands[0], *buffer,
+                                    mask, other);
+    load.setCacheAttr(triton::CacheModifierAttr::get(
+        builder.getContext(), static_cast<triton::CacheModifier>(*cache)));
+    load.setEvictAttr(triton::EvictionPolicyAttr::get(
+        builder.getContext(), static_cast<triton::EvictionPolicy>(*evict)));
+    load.setIsVolatile(boolAttr(carrier, "tlx.is_volatile"));
+  } else if (name == "async_load_commit_group") {
+    AsyncLoadCommitGroupOp::create(builder, loc);
+  } else if (name == "async_load_wait_group") {
+    FailureOr<int32_t> pendings = intAttr(carrier, "tlx.pendings");
+    if (failed(pendings))
+      return failure();
+    AsyncLoadWaitGroupOp::create(builder, loc, i32Attr(*pendings));
+  } else {
+    return op->emitError("unknown TLX operation tlx.")
+           << name << " (this TLX compiler does not implement it)";
+  }
+  raised.push_back(op);
+  return success();
+}
+
+LogicalResult Raiser::run() {
+  bool failed = false;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    std::optional<Carrier> carrier = matchCarrier(op);
+    if (carrier && mlir::failed(raise(*carrier)))
+      failed = true;
+  });
+  if (failed)
+    return failure();
+
+  // Every remaining use of a handle must belong to a raised carrier (or a
+  // splat feeding one): anything else means a handle escaped into user code.
+  DenseSet<Operation *> raisedSet(raised.begin(), raised.end());
+  for (auto [handleValue, typed] : handles)
+    for (OpOperand &use : handleValue.getUses()) {
+      Operation *user = use.getOwner();
+      if (raisedSet.contains(user))
+        continue;
+      if (isa<triton::SplatOp>(user) &&
+          llvm::all_of(user->getUsers(), [&](Operation *splatUser) {
+            return raisedSet.contains(splatUser);
+          }))
+        continue;
+      user->emitError("a TLX buffer or barrier handle is used by an "
+                      "operation that is not a tlx op");
+      return failure();
+    }
+
+  // Erase in reverse order so that users go before what they use.
+  SmallVector<Operation *> splats;
+  for (Operation *op : llvm::reverse(raised)) {
+    if (auto asmOp = dyn_cast<triton::ElementwiseInlineAsmOp>(op))
+      for (Value arg : asmOp.getArgs())
+        if (auto splat = arg.getDefiningOp<triton::SplatOp>())
+          splats.push_back(splat);
+    op->dropAllUses();
+    op->erase();
+  }
+  for (Operation *splat : splats)
+    if (splat->use_empty())
+      splat->erase();
+
+  // The carrier functions are now unused.
+  SymbolTable symbols(module);
+  for (auto func : llvm::make_early_inc_range(module.getOps<triton::FuncOp>()))
+    if (func.getSymName().starts_with("tlx.") && func.isPrivate() &&
+        SymbolTable::symbolKnownUseEmpty(func, module))
+      symbols.erase(func);
+  return success();
+}
+
+struct RaiseCarriersPass : tlx::impl::TLXRaiseCarriersBase<RaiseCarriersPass> {
+  void runOnOperation() override {
+    if (failed(Raiser(getOperation()).run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace

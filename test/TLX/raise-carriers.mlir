@@ -1,0 +1,80 @@
+// RUN: tlx-opt %s -split-input-file --tlx-raise-carriers | FileCheck %s
+
+// Carriers as docs/carriers.md specifies them, after stock TTGIR conversion.
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  // CHECK-LABEL: tt.func public @tma_copy
+  // CHECK-SAME:    (%[[DESC:.*]]: !tt.tensordesc<tensor<64x64xf16>>, %[[X:.*]]: i32)
+  tt.func public @tma_copy(%desc: !tt.tensordesc<tensor<64x64xf16>>, %x: i32) {
+    %c0 = arith.constant 0 : i32
+    %true = arith.constant true
+    // CHECK:      %[[BUFS:.*]] = tlx.local_alloc : !tlx.buffers<2, 64x64xf16, smem>
+    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<2, 64x64xf16, smem>"} : () -> i64
+    // CHECK-NEXT: %[[BARS:.*]] = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+    %b = tt.call @tlx.alloc_barriers.r_i64() {tlx.op = "alloc_barriers", tlx.type = "!tlx.mbarriers<2>", tlx.arrive_count = 1 : i32} : () -> i64
+    // CHECK-NEXT: %[[BUF:.*]] = tlx.local_view %[[BUFS]][%{{.*}}] : !tlx.buffers<2, 64x64xf16, smem>
+    %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view"} : (i64, i32) -> i64
+    // CHECK-NEXT: %[[BAR:.*]] = tlx.local_view %[[BARS]][%{{.*}}] : !tlx.mbarriers<2>
+    %m = tt.call @tlx.local_view.a_i64_i32_r_i64(%b, %c0) {tlx.op = "local_view"} : (i64, i32) -> i64
+    // CHECK-NEXT: tlx.barrier_expect_bytes %[[BAR]], 8192 : !tlx.mbarrier
+    tt.call @tlx.barrier_expect_bytes.a_i64(%m) {tlx.op = "barrier_expect_bytes", tlx.bytes = 8192 : i32} : (i64) -> ()
+    // CHECK-NEXT: tlx.async_descriptor_load %[[DESC]][%[[X]], %{{.*}}], %[[BUF]], %[[BAR]], %{{.*}} {cache = 3 : i32}
+    tt.call @tlx.async_descriptor_load.a_d_i64_i64_i32_i32_i1(%desc, %v, %m, %x, %c0, %true) {tlx.op = "async_descriptor_load", tlx.has_pred = true, tlx.cache = 3 : i32} : (!tt.tensordesc<tensor<64x64xf16>>, i64, i64, i32, i32, i1) -> ()
+    // CHECK-NEXT: tlx.barrier_wait %[[BAR]], %{{.*}} : !tlx.mbarrier
+    tt.call @tlx.barrier_wait.a_i64_i32(%m, %c0) {tlx.op = "barrier_wait"} : (i64, i32) -> ()
+    // CHECK-NEXT: %[[T:.*]] = tlx.local_load %[[BUF]] : !tlx.buffer<64x64xf16, smem> -> tensor<64x64xf16, #blocked>
+    %hs = tt.splat %v : i64 -> tensor<64x64xi64, #blocked>
+    %t = tt.elementwise_inline_asm "tlx.local_load" {constraints = "=r,r", packed_element = 1 : i32, pure = false, tlx.op = "local_load"} %hs : tensor<64x64xi64, #blocked> -> tensor<64x64xf16, #blocked>
+    // CHECK-NEXT: tlx.local_store %[[T]], %[[BUF]] : tensor<64x64xf16, #blocked> -> !tlx.buffer<64x64xf16, smem>
+    %d = tt.elementwise_inline_asm "tlx.local_store" {constraints = "=r,r,r", packed_element = 1 : i32, pure = false, tlx.op = "local_store"} %t, %hs : tensor<64x64xf16, #blocked>, tensor<64x64xi64, #blocked> -> tensor<64x64xi1, #blocked>
+    // CHECK-NEXT: tlx.fence_async_shared
+    tt.call @tlx.fence_async_shared() {tlx.op = "fence_async_shared"} : () -> ()
+    // CHECK-NEXT: tlx.async_descriptor_store %[[DESC]][%[[X]], %{{.*}}], %[[BUF]]
+    tt.call @tlx.async_descriptor_store.a_d_i64_i32_i32(%desc, %v, %x, %c0) {tlx.op = "async_descriptor_store"} : (!tt.tensordesc<tensor<64x64xf16>>, i64, i32, i32) -> ()
+    // CHECK-NEXT: tlx.async_descriptor_store_wait 0
+    tt.call @tlx.async_descriptor_store_wait() {tlx.op = "async_descriptor_store_wait", tlx.pendings = 0 : i32} : () -> ()
+    // CHECK-NEXT: %[[TID:.*]] = tlx.thread_id 0 : i32
+    %tid = tt.call @tlx.thread_id.r_i32() {tlx.op = "thread_id", tlx.axis = 0 : i32} : () -> i32
+    // CHECK-NEXT: arith.addi %[[TID]], %[[X]]
+    %sum = arith.addi %tid, %x : i32
+    // CHECK-NEXT: tt.return
+    tt.return
+  }
+  // The carrier functions are gone.
+  // CHECK-NOT: tt.func private @tlx.
+  tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
+    %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+    tt.return %0 : i64
+  }
+  tt.func private @tlx.alloc_barriers.r_i64() -> i64 attributes {noinline = true} {
+    %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+    tt.return %0 : i64
+  }
+  tt.func private @tlx.local_view.a_i64_i32_r_i64(%h: i64, %i: i32) -> i64 attributes {noinline = true} {
+    %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+    tt.return %0 : i64
+  }
+  tt.func private @tlx.barrier_expect_bytes.a_i64(%h: i64) attributes {noinline = true} {
+    tt.return
+  }
+  tt.func private @tlx.async_descriptor_load.a_d_i64_i64_i32_i32_i1(%d: !tt.tensordesc<tensor<64x64xf16>>, %b: i64, %m: i64, %x: i32, %y: i32, %p: i1) attributes {noinline = true} {
+    tt.return
+  }
+  tt.func private @tlx.barrier_wait.a_i64_i32(%h: i64, %p: i32) attributes {noinline = true} {
+    tt.return
+  }
+  tt.func private @tlx.fence_async_shared() attributes {noinline = true} {
+    tt.return
+  }
+  tt.func private @tlx.async_descriptor_store.a_d_i64_i32_i32(%d: !tt.tensordesc<tensor<64x64xf16>>, %b: i64, %x: i32, %y: i32) attributes {noinline = true} {
+    tt.return
+  }
+  tt.func private @tlx.async_descriptor_store_wait() attributes {noinline = true} {
+    tt.return
+  }
+  tt.func private @tlx.thread_id.r_i32() -> i32 attributes {noinline = true} {
+    %0 = tt.elementwise_inline_asm "" {constraints = "=r", packed_element = 1 : i32, pure = false} -> i32
+    tt.return %0 : i32
+  }
+}
