@@ -2,6 +2,7 @@
 
 #include "tlx/InitAll.h"
 
+#include "tlx/Conversion/TLXToTritonGPU/Passes.h"
 #include "tlx/Dialect/TLX/IR/Dialect.h"
 #include "tlx/Dialect/TLX/Transforms/Passes.h"
 #include "tlx/Dialect/Triton/IR/Dialect.h"
@@ -47,6 +48,7 @@ void mlir::tlx::registerAllPasses() {
   std::call_once(once, [] {
     registerTransformsPasses();
     registerTLXPasses();
+    registerTLXToTritonGPUPasses();
     test::registerTestLayoutPasses();
   });
 }

@@ -82,3 +82,30 @@ tt.func private @tlx.local_view.a_i64_i32_r_i64(%h: i64, %i: i32) -> i64 attribu
 tt.func private @tlx.async_descriptor_load.a_d_i64_i64_i32_i32(%d: !tt.tensordesc<tensor<64x32xf16>>, %b: i64, %m: i64, %x: i32, %y: i32) attributes {noinline = true} {
   tt.return
 }
+
+// -----
+
+tt.func @tma_cache_modifier(%desc: !tt.tensordesc<tensor<64x64xf16>>, %x: i32) {
+  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
+  %b = tt.call @tlx.alloc_barriers.r_i64() {tlx.op = "alloc_barriers", tlx.type = "!tlx.mbarriers<1>", tlx.arrive_count = 1 : i32} : () -> i64
+  %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %x) {tlx.op = "local_view"} : (i64, i32) -> i64
+  %m = tt.call @tlx.local_view.a_i64_i32_r_i64(%b, %x) {tlx.op = "local_view"} : (i64, i32) -> i64
+  // expected-error @below {{'tlx.async_descriptor_load' op cache modifiers and eviction policies are not supported on TMA loads (Triton 3.6 cannot lower them)}}
+  tt.call @tlx.async_descriptor_load.a_d_i64_i64_i32_i32(%desc, %v, %m, %x, %x) {tlx.op = "async_descriptor_load", tlx.cache = 3 : i32} : (!tt.tensordesc<tensor<64x64xf16>>, i64, i64, i32, i32) -> ()
+  tt.return
+}
+tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
+  %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+  tt.return %0 : i64
+}
+tt.func private @tlx.alloc_barriers.r_i64() -> i64 attributes {noinline = true} {
+  %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+  tt.return %0 : i64
+}
+tt.func private @tlx.local_view.a_i64_i32_r_i64(%h: i64, %i: i32) -> i64 attributes {noinline = true} {
+  %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+  tt.return %0 : i64
+}
+tt.func private @tlx.async_descriptor_load.a_d_i64_i64_i32_i32(%d: !tt.tensordesc<tensor<64x64xf16>>, %b: i64, %m: i64, %x: i32, %y: i32) attributes {noinline = true} {
+  tt.return
+}

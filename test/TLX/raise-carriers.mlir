@@ -19,8 +19,8 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
     %m = tt.call @tlx.local_view.a_i64_i32_r_i64(%b, %c0) {tlx.op = "local_view"} : (i64, i32) -> i64
     // CHECK-NEXT: tlx.barrier_expect_bytes %[[BAR]], 8192 : !tlx.mbarrier
     tt.call @tlx.barrier_expect_bytes.a_i64(%m) {tlx.op = "barrier_expect_bytes", tlx.bytes = 8192 : i32} : (i64) -> ()
-    // CHECK-NEXT: tlx.async_descriptor_load %[[DESC]][%[[X]], %{{.*}}], %[[BUF]], %[[BAR]], %{{.*}} {cache = 3 : i32}
-    tt.call @tlx.async_descriptor_load.a_d_i64_i64_i32_i32_i1(%desc, %v, %m, %x, %c0, %true) {tlx.op = "async_descriptor_load", tlx.has_pred = true, tlx.cache = 3 : i32} : (!tt.tensordesc<tensor<64x64xf16>>, i64, i64, i32, i32, i1) -> ()
+    // CHECK-NEXT: tlx.async_descriptor_load %[[DESC]][%[[X]], %{{.*}}], %[[BUF]], %[[BAR]], %{{.*}} :
+    tt.call @tlx.async_descriptor_load.a_d_i64_i64_i32_i32_i1(%desc, %v, %m, %x, %c0, %true) {tlx.op = "async_descriptor_load", tlx.has_pred = true} : (!tt.tensordesc<tensor<64x64xf16>>, i64, i64, i32, i32, i1) -> ()
     // CHECK-NEXT: tlx.barrier_wait %[[BAR]], %{{.*}} : !tlx.mbarrier
     tt.call @tlx.barrier_wait.a_i64_i32(%m, %c0) {tlx.op = "barrier_wait"} : (i64, i32) -> ()
     // CHECK-NEXT: %[[T:.*]] = tlx.local_load %[[BUF]] : !tlx.buffer<64x64xf16, smem> -> tensor<64x64xf16, #blocked>

@@ -83,6 +83,12 @@ static LogicalResult verifyTMA(Operation *op, triton::TensorDescType desc,
 }
 
 LogicalResult AsyncDescriptorLoadOp::verify() {
+  // Triton 3.6's TMA lowering rejects both ("not supported yet").
+  if (getCache() != triton::CacheModifier::NONE ||
+      getEvict() != triton::EvictionPolicy::NORMAL)
+    return emitOpError("cache modifiers and eviction policies are not "
+                       "supported on TMA loads (Triton 3.6 cannot lower "
+                       "them); leave cache_modifier and eviction_policy unset");
   return verifyTMA(*this, getDesc().getType(), getOffsets().size(),
                    getBuffer().getType());
 }

@@ -1,0 +1,304 @@
+//===- LowerToTritonGPU.cpp - TLX ops -> ttg / ttng / NVVM ----------------===//
+
+#include "tlx/Conversion/TLXToTritonGPU/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::tlx {
+#define GEN_PASS_DEF_TLXLOWERTOTRITONGPU
+#include "tlx/Conversion/TLXToTritonGPU/Passes.h.inc"
+} // namespace mlir::tlx
+
+using namespace mlir;
+using namespace mlir::tlx;
+namespace ttg = mlir::triton::gpu;
+namespace ttng = mlir::triton::nvidia_gpu;
+
+namespace {
+
+/// Lowers the TLX ops of one module. TLX values (buffers, mbarriers) are
+/// replaced by memory descriptors; the TLX ops go once all are lowered.
+class Lowering {
+public:
+  explicit Lowering(ModuleOp module)
+      : module(module), builder(module.getContext()),
+        sharedMemory(ttg::SharedMemorySpaceAttr::get(module.getContext())) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult lower(Operation *op);
+  LogicalResult lowerAlloc(LocalAllocOp alloc);
+  LogicalResult lowerBarriers(AllocBarriersOp alloc);
+  FailureOr<Attribute> chooseLayout(LocalAllocOp alloc);
+  LogicalResult giveDescriptorLayout(Operation *user, Value desc,
+                                     Attribute layout);
+  Value memdesc(Value tlxValue) { return memdescs.lookup(tlxValue); }
+  Value predicateOrTrue(Location loc, Value pred) {
+    return pred ? pred
+                : arith::ConstantIntOp::create(builder, loc, /*value=*/1,
+                                               /*width=*/1)
+                      .getResult();
+  }
+
+  ModuleOp module;
+  OpBuilder builder;
+  Attribute sharedMemory;
+  DenseMap<Value, Value> memdescs;
+  SmallVector<Operation *> lowered;
+};
+
+ttg::MemDescType getMemDesc(ArrayRef<int64_t> shape, Type elementType,
+                            Attribute layout, Attribute memorySpace) {
+  return ttg::MemDescType::get(shape, elementType, layout, memorySpace,
+                               /*mutableMemory=*/true);
+}
+
+FailureOr<Attribute> Lowering::chooseLayout(LocalAllocOp alloc) {
+  BuffersType type = alloc.getType();
+  MLIRContext *context = alloc.getContext();
+  if (Attribute explicitLayout = alloc.getLayoutAttr()) {
+    if (!ttg::isSharedEncoding(explicitLayout))
+      return alloc.emitOpError("layout ")
+             << explicitLayout << " is not a shared-memory layout";
+    if (ttg::getEncodingRank(explicitLayout) != type.getShape().size())
+      return alloc.emitOpError("layout ")
+             << explicitLayout << " has rank "
+             << ttg::getEncodingRank(explicitLayout)
+             << " but the buffers have rank " << type.getShape().size();
+    return explicitLayout;
+  }
+  if (type.getShape().size() >= 2)
+    return Attribute(ttg::getDefaultNVMMASharedEncoding(
+        context, type.getShape(),
+        type.getElementType().getIntOrFloatBitWidth()));
+  return Attribute(ttg::SwizzledSharedEncodingAttr::get(
+      context, /*vec=*/1, /*perPhase=*/1, /*maxPhase=*/1, /*order=*/{0},
+      /*cgaBases=*/{}));
+}
+
+LogicalResult Lowering::lowerAlloc(LocalAllocOp alloc) {
+  BuffersType type = alloc.getType();
+  if (type.getStorage() != StorageKind::smem)
+    return alloc.emitOpError("lowering of ")
+           << stringifyStorageKind(type.getStorage())
+           << " buffers is not implemented yet; use storage smem";
+  FailureOr<Attribute> layout = chooseLayout(alloc);
+  if (failed(layout))
+    return failure();
+  SmallVector<int64_t> shape{type.getCount()};
+  llvm::append_range(shape, type.getShape());
+  auto memdescType =
+      getMemDesc(shape, type.getElementType(), *layout, sharedMemory);
+  memdescs[alloc] =
+      ttg::LocalAllocOp::create(builder, alloc.getLoc(), memdescType, Value(),
+                                /*alignment=*/IntegerAttr());
+  return success();
+}
+
+LogicalResult Lowering::lowerBarriers(AllocBarriersOp alloc) {
+  MLIRContext *context = alloc.getContext();
+  Location loc = alloc.getLoc();
+  auto layout = ttg::SwizzledSharedEncodingAttr::get(context, 1, 1, 1, {0},
+                                                     /*cgaBases=*/{});
+  int64_t count = alloc.getType().getCount();
+  Type i64 = builder.getI64Type();
+  auto all = ttg::LocalAllocOp::create(
+      builder, loc, getMemDesc({count, 1}, i64, layout, sharedMemory), Value(),
+      IntegerAttr());
+  auto oneType = getMemDesc({1}, i64, layout, sharedMemory);
+  for (int64_t index = 0; index < count; ++index) {
+    Value position = arith::ConstantIntOp::create(builder, loc, index, 32);
+    Value barrier =
+        ttg::MemDescIndexOp::create(builder, loc, oneType, all, position);
+    ttng::InitBarrierOp::create(builder, loc, barrier,
+                                alloc.getArriveCountAttr());
+  }
+  // One thread initializes; every thread must see it before the first use.
+  ttg::LocalBarrierOp::create(builder, loc);
+  memdescs[alloc] = all;
+  return success();
+}
+
+LogicalResult Lowering::giveDescriptorLayout(Operation *user, Value desc,
+                                             Attribute layout) {
+  auto type = cast<triton::TensorDescType>(desc.getType());
+  RankedTensorType block = type.getBlockType();
+  if (block.getEncoding()) {
+    if (block.getEncoding() != layout)
+      return user->emitOpError("this descriptor is also used with a buffer "
+                               "of another layout (")
+             << block.getEncoding() << "); use one buffer layout per "
+             << "descriptor";
+    return success();
+  }
+  auto newType = triton::TensorDescType::get(
+      desc.getContext(),
+      RankedTensorType::get(block.getShape(), block.getElementType(), layout));
+  if (auto argument = dyn_cast<BlockArgument>(desc)) {
+    auto func = dyn_cast<triton::FuncOp>(argument.getOwner()->getParentOp());
+    if (!func || argument.getOwner() != &func.getBody().front())
+      return user->emitOpError("TMA descriptors must come from a kernel "
+                               "argument or tl.make_tensor_descriptor");
+    argument.setType(newType);
+    SmallVector<Type> inputs(func.getArgumentTypes());
+    inputs[argument.getArgNumber()] = newType;
+    func.setFunctionType(
+        FunctionType::get(desc.getContext(), inputs, func.getResultTypes()));
+    return success();
+  }
+  if (auto make = desc.getDefiningOp<triton::MakeTensorDescOp>()) {
+    make.getResult().setType(newType);
+    return success();
+  }
+  return user->emitOpError("TMA descriptors must come from a kernel argument "
+                           "or tl.make_tensor_descriptor");
+}
+
+LogicalResult Lowering::lower(Operation *op) {
+  Location loc = op->getLoc();
+  builder.setInsertionPoint(op);
+  auto viewType = [&](Value set) {
+    auto type = cast<ttg::MemDescType>(set.getType());
+    return getMemDesc(type.getShape().drop_front(), type.getElementType(),
+                      type.getEncoding(), type.getMemorySpace());
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<LocalAllocOp>([&](auto alloc) { return lowerAlloc(alloc); })
+      .Case<AllocBarriersOp>([&](auto alloc) { return lowerBarriers(alloc); })
+      .Case<LocalViewOp>([&](LocalViewOp view) {
+        Value set = memdesc(view.getSource());
+        memdescs[view] = ttg::MemDescIndexOp::create(
+            builder, loc, viewType(set), set, view.getIndex());
+        return success();
+      })
+      .Case<BarrierExpectBytesOp>([&](BarrierExpectBytesOp expect) {
+        ttng::BarrierExpectOp::create(
+            builder, loc, memdesc(expect.getBarrier()), expect.getBytesAttr(),
+            predicateOrTrue(loc, expect.getPred()));
+        return success();
+      })
+      .Case<BarrierWaitOp>([&](BarrierWaitOp wait) {
+        ttng::WaitBarrierOp::create(builder, loc, memdesc(wait.getBarrier()),
+                                    wait.getPhase(), wait.getPred(),
+                                    ValueRange());
+        return success();
+      })
+      .Case<BarrierArriveOp>([&](BarrierArriveOp arrive) {
+        ttng::ArriveBarrierOp::create(builder, loc,
+                                      memdesc(arrive.getBarrier()),
+                                      arrive.getCountAttr(), Value());
+        return success();
+      })
+      .Case<AsyncDescriptorLoadOp>([&](AsyncDescriptorLoadOp load) {
+        Value buffer = memdesc(load.getBuffer());
+        auto layout = cast<ttg::MemDescType>(buffer.getType()).getEncoding();
+        if (failed(giveDescriptorLayout(load, load.getDesc(), layout)))
+          return failure();
+        ttng::AsyncTMACopyGlobalToLocalOp::create(
+            builder, loc, load.getDesc(), load.getOffsets(),
+            memdesc(load.getBarrier()), buffer,
+            predicateOrTrue(loc, load.getPred()), load.getCacheAttr(),
+            load.getEvictAttr(), builder.getBoolAttr(false));
+        return success();
+      })
+      .Case<AsyncDescriptorStoreOp>([&](AsyncDescriptorStoreOp store) {
+        Value buffer = memdesc(store.getBuffer());
+        auto layout = cast<ttg::MemDescType>(buffer.getType()).getEncoding();
+        if (failed(giveDescriptorLayout(store, store.getDesc(), layout)))
+          return failure();
+        ttng::AsyncTMACopyLocalToGlobalOp::create(builder, loc, store.getDesc(),
+                                                  store.getOffsets(), buffer);
+        return success();
+      })
+      .Case<AsyncDescriptorStoreWaitOp>([&](AsyncDescriptorStoreWaitOp wait) {
+        ttng::TMAStoreWaitOp::create(builder, loc, wait.getPendingsAttr());
+        return success();
+      })
+      .Case<FenceAsyncSharedOp>([&](auto) {
+        ttng::FenceAsyncSharedOp::create(builder, loc,
+                                         builder.getBoolAttr(false));
+        return success();
+      })
+      .Case<LocalLoadOp>([&](LocalLoadOp load) {
+        load.getResult().replaceAllUsesWith(ttg::LocalLoadOp::create(
+            builder, loc, load.getType(), memdesc(load.getBuffer()), Value()));
+        return success();
+      })
+      .Case<LocalStoreOp>([&](LocalStoreOp store) {
+        ttg::LocalStoreOp::create(builder, loc, store.getValue(),
+                                  memdesc(store.getBuffer()));
+        return success();
+      })
+      .Case<AsyncLoadOp>([&](AsyncLoadOp load) {
+        ttg::AsyncCopyGlobalToLocalOp::create(
+            builder, loc, load.getSrc(), memdesc(load.getBuffer()),
+            load.getMask(), load.getOther(), load.getCacheAttr(),
+            load.getEvictAttr(), load.getIsVolatileAttr(),
+            builder.getI32IntegerAttr(1));
+        return success();
+      })
+      .Case<AsyncLoadCommitGroupOp>([&](auto) {
+        ttg::AsyncCommitGroupOp::create(builder, loc, ValueRange());
+        return success();
+      })
+      .Case<AsyncLoadWaitGroupOp>([&](AsyncLoadWaitGroupOp wait) {
+        ttg::AsyncWaitOp::create(builder, loc, ValueRange(),
+                                 wait.getPendingsAttr());
+        return success();
+      })
+      .Case<ThreadIdOp>([&](ThreadIdOp tid) {
+        Type i32 = builder.getI32Type();
+        Value value;
+        switch (tid.getAxis()) {
+        case 0:
+          value = NVVM::ThreadIdXOp::create(builder, loc, i32);
+          break;
+        case 1:
+          value = NVVM::ThreadIdYOp::create(builder, loc, i32);
+          break;
+        default:
+          value = NVVM::ThreadIdZOp::create(builder, loc, i32);
+          break;
+        }
+        tid.getResult().replaceAllUsesWith(value);
+        return success();
+      })
+      .Case<Clock64Op>([&](Clock64Op clock) {
+        clock.getResult().replaceAllUsesWith(
+            NVVM::Clock64Op::create(builder, loc, builder.getI64Type()));
+        return success();
+      })
+      .Default([](Operation *other) {
+        return other->emitOpError("has no lowering to TritonGPU yet");
+      });
+}
+
+LogicalResult Lowering::run() {
+  bool failed = false;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!isa<TLXDialect>(op->getDialect()))
+      return;
+    if (mlir::failed(lower(op)))
+      failed = true;
+    lowered.push_back(op);
+  });
+  if (failed)
+    return failure();
+  for (Operation *op : llvm::reverse(lowered)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  return success();
+}
+
+struct LowerToTritonGPUPass
+    : tlx::impl::TLXLowerToTritonGPUBase<LowerToTritonGPUPass> {
+  void runOnOperation() override {
+    if (failed(Lowering(getOperation()).run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace

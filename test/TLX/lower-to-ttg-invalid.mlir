@@ -1,0 +1,39 @@
+// RUN: tlx-opt %s -split-input-file --tlx-lower-to-ttg -verify-diagnostics
+
+tt.func @tmem() {
+  // expected-error @below {{'tlx.local_alloc' op lowering of tmem buffers is not implemented yet; use storage smem}}
+  %t = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+  tt.return
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @register_layout() {
+  // expected-error @below {{'tlx.local_alloc' op layout #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}> is not a shared-memory layout}}
+  %b = tlx.local_alloc {layout = #blocked} : !tlx.buffers<1, 64x64xf16, smem>
+  tt.return
+}
+
+// -----
+
+#sw = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+tt.func @layout_rank() {
+  // expected-error @below {{'tlx.local_alloc' op layout #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}> has rank 1 but the buffers have rank 2}}
+  %b = tlx.local_alloc {layout = #sw} : !tlx.buffers<1, 64x64xf16, smem>
+  tt.return
+}
+
+// -----
+
+#sw = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tt.func @two_layouts(%desc: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
+  %a = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %b = tlx.local_alloc {layout = #sw} : !tlx.buffers<1, 64x64xf16, smem>
+  %va = tlx.local_view %a[%i] : !tlx.buffers<1, 64x64xf16, smem>
+  %vb = tlx.local_view %b[%i] : !tlx.buffers<1, 64x64xf16, smem>
+  tlx.async_descriptor_store %desc[%i, %i], %va : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  // expected-error @below {{'tlx.async_descriptor_store' op this descriptor is also used with a buffer of another layout}}
+  tlx.async_descriptor_store %desc[%i, %i], %vb : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  tt.return
+}

@@ -1,0 +1,88 @@
+// RUN: tlx-opt %s -split-input-file --tlx-lower-to-ttg | FileCheck %s
+
+// CHECK-DAG: #[[NVMMA:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-DAG: #[[BARL:.*]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // The descriptor argument takes the layout of the buffer it fills.
+  // CHECK-LABEL: tt.func public @tma(
+  // CHECK-SAME:    %[[DESC:.*]]: !tt.tensordesc<tensor<64x64xf16, #[[NVMMA]]>>, %[[I:.*]]: i32, %[[P:.*]]: i1)
+  tt.func public @tma(%desc: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %p: i1) {
+    // CHECK: %[[BUFS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #[[NVMMA]], #smem, mutable>
+    %bufs = tlx.local_alloc : !tlx.buffers<3, 64x64xf16, smem>
+    // CHECK: %[[BARS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x1xi64, #[[BARL]], #smem, mutable>
+    // CHECK: %[[B0:.*]] = ttg.memdesc_index %[[BARS]][%{{.*}}] : {{.*}} -> !ttg.memdesc<1xi64, #[[BARL]], #smem, mutable>
+    // CHECK-NEXT: ttng.init_barrier %[[B0]], 2
+    // CHECK: ttng.init_barrier %{{.*}}, 2
+    // CHECK-NEXT: ttg.local_barrier
+    %bars = tlx.alloc_barriers arrive_count = 2 : !tlx.mbarriers<2>
+    // CHECK-NEXT: %[[BUF:.*]] = ttg.memdesc_index %[[BUFS]][%[[I]]] : !ttg.memdesc<3x64x64xf16, #[[NVMMA]], #smem, mutable> -> !ttg.memdesc<64x64xf16, #[[NVMMA]], #smem, mutable>
+    %buf = tlx.local_view %bufs[%i] : !tlx.buffers<3, 64x64xf16, smem>
+    // CHECK-NEXT: %[[BAR:.*]] = ttg.memdesc_index %[[BARS]][%[[I]]]
+    %bar = tlx.local_view %bars[%i] : !tlx.mbarriers<2>
+    // CHECK-NEXT: %[[TRUE:.*]] = arith.constant true
+    // CHECK-NEXT: ttng.barrier_expect %[[BAR]], 8192, %[[TRUE]]
+    tlx.barrier_expect_bytes %bar, 8192 : !tlx.mbarrier
+    // CHECK-NEXT: ttng.barrier_expect %[[BAR]], 8192, %[[P]]
+    tlx.barrier_expect_bytes %bar, 8192, %p : !tlx.mbarrier
+    // CHECK-NEXT: ttng.async_tma_copy_global_to_local %[[DESC]][%[[I]], %[[I]]] %[[BUF]], %[[BAR]], %[[P]] :
+    tlx.async_descriptor_load %desc[%i, %i], %buf, %bar, %p : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+    // CHECK-NEXT: ttng.wait_barrier %[[BAR]], %[[I]] :
+    tlx.barrier_wait %bar, %i : !tlx.mbarrier
+    // CHECK-NEXT: ttng.wait_barrier %[[BAR]], %[[I]], %[[P]] :
+    tlx.barrier_wait %bar, %i, %p : !tlx.mbarrier
+    // CHECK-NEXT: ttng.arrive_barrier %[[BAR]], 2 :
+    tlx.barrier_arrive %bar, 2 : !tlx.mbarrier
+    // CHECK-NEXT: %[[V:.*]] = ttg.local_load %[[BUF]] : !ttg.memdesc<64x64xf16, #[[NVMMA]], #smem, mutable> -> tensor<64x64xf16, #blocked>
+    %v = tlx.local_load %buf : !tlx.buffer<64x64xf16, smem> -> tensor<64x64xf16, #blocked>
+    // CHECK-NEXT: ttg.local_store %[[V]], %[[BUF]]
+    tlx.local_store %v, %buf : tensor<64x64xf16, #blocked> -> !tlx.buffer<64x64xf16, smem>
+    // CHECK-NEXT: ttng.fence_async_shared {bCluster = false}
+    tlx.fence_async_shared
+    // CHECK-NEXT: ttng.async_tma_copy_local_to_global %[[DESC]][%[[I]], %[[I]]] %[[BUF]]
+    tlx.async_descriptor_store %desc[%i, %i], %buf : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+    // CHECK-NEXT: ttng.async_tma_store_wait {pendings = 1 : i32}
+    tlx.async_descriptor_store_wait 1
+    // CHECK-NEXT: nvvm.read.ptx.sreg.tid.y : i32
+    %tid = tlx.thread_id 1 : i32
+    // CHECK-NEXT: nvvm.read.ptx.sreg.clock64 : i64
+    %clock = tlx.clock64 : i64
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sw = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // cp.async into an explicit layout; a device-side descriptor takes its layout.
+  // CHECK-LABEL: tt.func public @cp_async
+  tt.func public @cp_async(%ptrs: tensor<64x64x!tt.ptr<f16>, #blocked>, %mask: tensor<64x64xi1, #blocked>, %i: i32, %base: !tt.ptr<f16>, %n: i32, %s: i64) {
+    // CHECK: %[[BUFS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16, #[[SW:.*]], #smem, mutable>
+    %bufs = tlx.local_alloc {layout = #sw} : !tlx.buffers<2, 64x64xf16, smem>
+    %buf = tlx.local_view %bufs[%i] : !tlx.buffers<2, 64x64xf16, smem>
+    // CHECK: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %{{.*}} cacheModifier = cg : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #[[SW]], #smem, mutable>
+    tlx.async_load %ptrs, %buf mask %mask {cache = 3 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> !tlx.buffer<64x64xf16, smem>
+    // CHECK-NEXT: ttg.async_commit_group
+    tlx.async_load_commit_group
+    // CHECK-NEXT: ttg.async_wait {num = 0 : i32}
+    tlx.async_load_wait_group 0
+    // CHECK: tt.make_tensor_descriptor {{.*}} : <f16>, <tensor<64x64xf16, #[[NV:.*]]>>
+    %desc = tt.make_tensor_descriptor %base, [%n, %n], [%s, %s] : <f16>, <tensor<64x64xf16>>
+    %tma = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+    %one = tlx.local_view %tma[%i] : !tlx.buffers<1, 64x64xf16, smem>
+    tlx.async_descriptor_store %desc[%i, %i], %one : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+    tt.return
+  }
+}
+
+// -----
+
+// Rank-1 buffers default to an unswizzled layout.
+// CHECK-LABEL: tt.func @vector
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<4x128xf32, #{{.*}}, #smem, mutable>
+tt.func @vector() {
+  %v = tlx.local_alloc : !tlx.buffers<4, 128xf32, smem>
+  tt.return
+}
