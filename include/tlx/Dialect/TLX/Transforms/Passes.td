@@ -18,6 +18,22 @@ def TLXCheckStaticBounds : Pass<"tlx-check-static-bounds"> {
   let dependentDialects = ["::mlir::tlx::TLXDialect"];
 }
 
+def TLXCheckAsyncHazards : Pass<"tlx-check-async-hazards"> {
+  let summary = "Reject mbarrier byte counts and buffer accesses that race "
+                "with TMA";
+  let description = [{
+    Two mistakes that hang or corrupt on the GPU, caught at compile time
+    where the code makes them visible (one block, straight-line):
+
+    * `tlx.barrier_expect_bytes(bar, N)` followed by TMA loads completing on
+      `bar` whose blocks add up to a different number of bytes: the phase
+      never completes (hang) or completes early (reads of torn data).
+    * `tlx.local_load` / `tlx.local_store` of a buffer that a TMA load is
+      still filling: no `tlx.barrier_wait` on that load's barrier in between.
+  }];
+  let dependentDialects = ["::mlir::tlx::TLXDialect"];
+}
+
 def TLXRaiseCarriers : Pass<"tlx-raise-carriers", "::mlir::ModuleOp"> {
   let summary = "Turn the carriers of tlx.* ops into TLX dialect ops";
   let description = [{
