@@ -11,7 +11,7 @@ DEPS_STAMP := $(VENV)/.tlx-build-deps
 DUMP_DIR ?= dumps
 CXX_SOURCES = $(shell find include lib tools python/src test/lib -name '*.cpp' -o -name '*.h')
 
-.PHONY: build showcase test lint lit pytest clean
+.PHONY: build showcase test lint lit pytest clean gpu-bundle
 
 $(DEPS_STAMP): requirements-build.txt
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,12 @@ pytest: build
 	$(BIN)/python -m pytest python/test
 
 test: lint lit pytest
+
+# The compiler core for the GPU machine (scripts/gpu.sh builds the binding there).
+gpu-bundle: $(DEPS_STAMP)
+	$(BIN)/cmake -S . -B build/cmake -DTLX_BUILD_CORE_LIBRARY=ON > /dev/null
+	$(BIN)/ninja -C build/cmake tlx_core
+	mkdir -p .gpu && cp build/cmake/python/libtlx_core.so .gpu/
 
 clean:
 	rm -rf build $(DUMP_DIR) python/tlx/_C*.so python/tlx/bin

@@ -1,0 +1,121 @@
+"""On a GPU: check every tutorial against PyTorch, then time the matmuls against cuBLAS.
+
+    python -m tlx.tools.gpu_check [--quick]
+
+Correctness uses fresh random inputs, NaN-poisoned outputs and a float64 reference, at several shapes
+including ragged ones. Timing uses triton.testing.do_bench (median), with cuBLAS (torch.matmul) and a
+stock Triton tl.dot matmul measured in the same run. Prints a table last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import torch
+import triton
+import triton.language as tl
+
+from tlx.tutorials import cp_async_matmul, tma_copy, tma_matmul
+
+
+@triton.jit
+def stock_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    group = pid // (GROUP_M * num_pid_n)
+    first_m = group * GROUP_M
+    group_size = tl.minimum(num_pid_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % group_size)
+    pid_n = (pid % (GROUP_M * num_pid_n)) // group_size
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k * BLOCK_K, other=0.0)
+        b = tl.load(b_ptrs, mask=rk[:, None] < K - k * BLOCK_K, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K * stride_bk
+    c = acc.to(tl.float16)
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], c, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def stock_matmul(a, b):
+    m, k = a.shape
+    _, n = b.shape
+    c = torch.empty((m, n), device=a.device, dtype=torch.float16)
+    grid = (triton.cdiv(m, 128) * triton.cdiv(n, 128),)
+    stock_matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0),
+                              BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=4)
+    return c
+
+
+def relative_error(out, ref) -> float:
+    out = out.double()
+    if torch.isnan(out).any():
+        return float("inf")
+    return ((out - ref).norm() / ref.norm()).item()
+
+
+def check(rows: list, name: str, shape: str, error: float, tolerance: float) -> bool:
+    ok = error < tolerance
+    rows.append((name, shape, f"{error:.1e}", "ok" if ok else "FAIL"))
+    return ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="skip the 8192^3 timing")
+    args = parser.parse_args(argv)
+    torch.manual_seed(torch.seed())
+    device = "cuda"
+    rows: list = []
+    ok = True
+
+    for m, n in [(64, 64), (1000, 776), (4096, 4096)]:
+        x = torch.randn(m, n, device=device, dtype=torch.float16)
+        alpha = float(torch.rand(()).item() + 0.5)
+        out = tma_copy.run(x, alpha)
+        ok &= check(rows, "tma_copy (scale)", f"{m}x{n}", relative_error(out, x.double() * alpha), 1e-3)
+
+    for module in (tma_matmul, cp_async_matmul):
+        for m, n, k in [(128, 128, 64), (1000, 776, 520), (512, 384, 1032), (2048, 2048, 2048)]:
+            a = torch.randn(m, k, device=device, dtype=torch.float16)
+            b = torch.randn(k, n, device=device, dtype=torch.float16)
+            out = module.run(a, b)
+            ok &= check(rows, module.__name__.split(".")[-1], f"{m}x{n}x{k}",
+                        relative_error(out, a.double() @ b.double()), 1e-2)
+
+    timing = []
+    sizes = [4096] if args.quick else [4096, 8192]
+    for size in sizes:
+        a = torch.randn(size, size, device=device, dtype=torch.float16)
+        b = torch.randn(size, size, device=device, dtype=torch.float16)
+        flops = 2 * size**3
+        results = {}
+        for name, fn in [("cuBLAS", lambda: torch.matmul(a, b)), ("stock Triton", lambda: stock_matmul(a, b)),
+                         ("TLX tma_matmul", lambda: tma_matmul.run(a, b)),
+                         ("TLX cp_async_matmul", lambda: cp_async_matmul.run(a, b))]:
+            ms = triton.testing.do_bench(fn, warmup=50, rep=300, return_mode="median")
+            results[name] = flops / ms * 1e-9
+        for name, tflops in results.items():
+            timing.append((f"{size}^3 fp16", name, f"{tflops:7.1f}", f"{tflops / results['cuBLAS']:.2f}x"))
+
+    print(f"\nGPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  triton {triton.__version__}")
+    print(f"{'kernel':<22} {'shape':<16} {'rel.err':>9}  result")
+    for row in rows:
+        print(f"{row[0]:<22} {row[1]:<16} {row[2]:>9}  {row[3]}")
+    print(f"\n{'problem':<12} {'implementation':<22} {'TFLOP/s':>8}  vs cuBLAS")
+    for row in timing:
+        print(f"{row[0]:<12} {row[1]:<22} {row[2]:>8}  {row[3]}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The GPU harness, run ON the GPU machine from the repository root:
+#   bash scripts/gpu.sh [pytest args...]
+# That machine has its own Python (3.12), PyTorch and triton 3.6 but no MLIR and no network, so the
+# compiler core comes prebuilt: .gpu/libtlx_core.so (made here by `make gpu-bundle`, carried along).
+# Only the thin pybind11 binding is compiled there, against that Python (seconds).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+core=.gpu/libtlx_core.so
+[ -f "$core" ] || { echo "missing $core: run 'make gpu-bundle' here first and carry .gpu" >&2; exit 2; }
+stage=$(mktemp -d)
+mkdir -p "$stage/tlx"
+(cd python/tlx && find . -name '*.py' -exec cp --parents {} "$stage/tlx/" \;)
+cp "$core" "$stage/tlx/"
+suffix=$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+g++ -O2 -std=c++17 -shared -fPIC -fvisibility=hidden $(python3 -m pybind11 --includes) \
+  python/src/main.cpp -o "$stage/tlx/_C$suffix" -L"$stage/tlx" -ltlx_core -Wl,-rpath,'$ORIGIN'
+export PYTHONPATH="$stage:$PWD/python/test${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONUNBUFFERED=1
+python3 -c "import tlx; print('tlx', tlx.__version__, 'core', tlx._C.version())"
+status=0
+python3 -m pytest -q -p no:cacheprovider python/test -m gpu "$@" || status=$?
+python3 -m tlx.tools.gpu_check || status=$?
+exit $status
