@@ -10,6 +10,7 @@ stock Triton tl.dot matmul measured in the same run. Prints a table last.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 
 import torch
@@ -20,8 +21,21 @@ from tlx.tutorials import cp_async_matmul, tma_copy, tma_matmul
 
 
 @triton.jit
-def stock_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
-                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+def stock_matmul_kernel(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    stride_am,
+    stride_bk,
+    stride_cm,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    BLOCK_K: tl.constexpr,
+    GROUP_M: tl.constexpr,
+):
     pid = tl.program_id(0)
     num_pid_m = tl.cdiv(M, BLOCK_M)
     num_pid_n = tl.cdiv(N, BLOCK_N)
@@ -51,8 +65,23 @@ def stock_matmul(a, b):
     _, n = b.shape
     c = torch.empty((m, n), device=a.device, dtype=torch.float16)
     grid = (triton.cdiv(m, 128) * triton.cdiv(n, 128),)
-    stock_matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0),
-                              BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=4)
+    stock_matmul_kernel[grid](
+        a,
+        b,
+        c,
+        m,
+        n,
+        k,
+        a.stride(0),
+        b.stride(0),
+        c.stride(0),
+        BLOCK_M=128,
+        BLOCK_N=128,
+        BLOCK_K=64,
+        GROUP_M=8,
+        num_warps=8,
+        num_stages=4,
+    )
     return c
 
 
@@ -89,8 +118,9 @@ def main(argv: list[str] | None = None) -> int:
             a = torch.randn(m, k, device=device, dtype=torch.float16)
             b = torch.randn(k, n, device=device, dtype=torch.float16)
             out = module.run(a, b)
-            ok &= check(rows, module.__name__.split(".")[-1], f"{m}x{n}x{k}",
-                        relative_error(out, a.double() @ b.double()), 1e-2)
+            ok &= check(
+                rows, module.__name__.split(".")[-1], f"{m}x{n}x{k}", relative_error(out, a.double() @ b.double()), 1e-2
+            )
 
     timing = []
     sizes = [4096] if args.quick else [4096, 8192]
@@ -98,11 +128,15 @@ def main(argv: list[str] | None = None) -> int:
         a = torch.randn(size, size, device=device, dtype=torch.float16)
         b = torch.randn(size, size, device=device, dtype=torch.float16)
         flops = 2 * size**3
+        implementations = {
+            "cuBLAS": torch.matmul,
+            "stock Triton": stock_matmul,
+            "TLX tma_matmul": tma_matmul.run,
+            "TLX cp_async_matmul": cp_async_matmul.run,
+        }
         results = {}
-        for name, fn in [("cuBLAS", lambda: torch.matmul(a, b)), ("stock Triton", lambda: stock_matmul(a, b)),
-                         ("TLX tma_matmul", lambda: tma_matmul.run(a, b)),
-                         ("TLX cp_async_matmul", lambda: cp_async_matmul.run(a, b))]:
-            ms = triton.testing.do_bench(fn, warmup=50, rep=300, return_mode="median")
+        for name, matmul in implementations.items():
+            ms = triton.testing.do_bench(functools.partial(matmul, a, b), warmup=50, rep=300, return_mode="median")
             results[name] = flops / ms * 1e-9
         for name, tflops in results.items():
             timing.append((f"{size}^3 fp16", name, f"{tflops:7.1f}", f"{tflops / results['cuBLAS']:.2f}x"))
