@@ -2,9 +2,21 @@
 
 Explicit control for Triton kernels on Hopper and Blackwell: warp-specialized
 tasks, buffers in shared and tensor memory, mbarriers, asynchronous copies and
-MMA. This release holds the compiler core: the TLX MLIR dialect and its
-passes, reachable from Python through :func:`run_pipeline` and from the shell
-through ``tlx-opt``.
+MMA. Use it from ``@triton.jit`` kernels::
+
+    import tlx                                  # or: import triton.language.extra.tlx as tlx
+
+    @triton.jit
+    def kernel(...):
+        bufs = tlx.local_alloc((128, 64), tl.float16, 2)
+        bars = tlx.alloc_barriers(2)
+        ...
+
+Importing ``tlx`` (under either name) installs the TLX compiler into Triton:
+kernels that use ``tlx.*`` compile through the TLX pass pipeline (the C++
+core, :func:`run_pipeline`, ``tlx-opt`` on the shell), every other kernel
+through stock Triton unchanged. ``triton.language.extra.tlx`` is this package
+(the same module object) once ``tlx`` has been imported.
 """
 
 from ._version import __version__
@@ -24,4 +36,14 @@ if _core_version() != __version__:  # pragma: no cover - depends on the build
         "rebuild with `ninja -C build/cmake` or `pip install -e .`"
     )
 
-__all__ = ["PipelineError", "__version__", "run_pipeline"]
+from . import compiler, language  # noqa: E402
+from .language import *  # noqa: E402,F403
+from .language import __all__ as _language_all  # noqa: E402
+
+compiler.install()
+
+from . import _alias  # noqa: E402
+
+_alias.install()
+
+__all__ = ["PipelineError", "__version__", "compiler", "language", "run_pipeline", *_language_all]

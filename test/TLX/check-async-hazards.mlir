@@ -85,3 +85,40 @@ tt.func @other_buffer(%a: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
   tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
   tt.return
 }
+
+// -----
+
+// The frontend makes a fresh view for every `bars[0]`: views of one allocation
+// at one constant index are the same barrier and the same buffer.
+tt.func @fresh_views(%a: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffers<2, 64x64xf16, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %bar1 = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  tlx.barrier_expect_bytes %bar1, 8192 : !tlx.mbarrier
+  %x1 = tlx.local_view %bufs[%c0] : !tlx.buffers<2, 64x64xf16, smem>
+  %bar2 = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  tlx.async_descriptor_load %a[%i, %i], %x1, %bar2 : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  %bar3 = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  tlx.barrier_wait %bar3, %c0 : !tlx.mbarrier
+  %x2 = tlx.local_view %bufs[%c0] : !tlx.buffers<2, 64x64xf16, smem>
+  %t = tlx.local_load %x2 : !tlx.buffer<64x64xf16, smem> -> tensor<64x64xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @fresh_views_wrong_bytes(%a: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffers<2, 64x64xf16, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %bar1 = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  // expected-error @below {{expects 4096 bytes but the TMA loads completing on this mbarrier deliver 8192}}
+  tlx.barrier_expect_bytes %bar1, 4096 : !tlx.mbarrier
+  %x1 = tlx.local_view %bufs[%c0] : !tlx.buffers<2, 64x64xf16, smem>
+  %bar2 = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  tlx.async_descriptor_load %a[%i, %i], %x1, %bar2 : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  %bar3 = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  tlx.barrier_wait %bar3, %c0 : !tlx.mbarrier
+  tt.return
+}

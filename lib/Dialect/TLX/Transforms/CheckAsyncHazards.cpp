@@ -3,7 +3,6 @@
 #include "tlx/Dialect/TLX/Transforms/Passes.h"
 
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/MapVector.h"
 
 namespace mlir::tlx {
 #define GEN_PASS_DEF_TLXCHECKASYNCHAZARDS
@@ -32,6 +31,17 @@ std::pair<Value, std::optional<int64_t>> identifyBuffer(Value buffer) {
   return {buffer, std::nullopt};
 }
 
+/// Whether two buffer or barrier values certainly name the same one: the
+/// same value, or views of one allocation at the same constant index (the
+/// frontend makes a fresh view for every `bufs[i]`).
+bool mustAlias(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto [allocA, indexA] = identifyBuffer(a);
+  auto [allocB, indexB] = identifyBuffer(b);
+  return allocA == allocB && indexA && indexB && *indexA == *indexB;
+}
+
 /// Whether two buffer values may name the same buffer.
 bool mayAlias(Value a, Value b) {
   if (a == b)
@@ -48,8 +58,13 @@ LogicalResult checkBlock(Block &block) {
     BarrierExpectBytesOp op;
     int64_t delivered = 0;
   };
-  // Barrier value -> the open expectation on it.
-  llvm::MapVector<Value, Expectation> expectations;
+  // The open expectations, one per barrier (compared with mustAlias).
+  SmallVector<std::pair<Value, Expectation>> expectations;
+  auto findExpectation = [&](Value barrier) {
+    return llvm::find_if(expectations, [&](auto &entry) {
+      return mustAlias(entry.first, barrier);
+    });
+  };
   // TMA loads not yet waited for: (buffer, barrier).
   SmallVector<AsyncDescriptorLoadOp> inFlight;
   bool failed = false;
@@ -57,7 +72,7 @@ LogicalResult checkBlock(Block &block) {
   // When the loads may lie beyond what this block shows (`complete` false),
   // only a count that already overshoots is certain to be wrong.
   auto closeExpectation = [&](Value barrier, bool complete) {
-    auto it = expectations.find(barrier);
+    auto it = findExpectation(barrier);
     if (it == expectations.end())
       return;
     Expectation &expectation = it->second;
@@ -80,16 +95,16 @@ LogicalResult checkBlock(Block &block) {
   for (Operation &op : block) {
     if (auto expect = dyn_cast<BarrierExpectBytesOp>(op)) {
       closeExpectation(expect.getBarrier(), /*complete=*/false);
-      expectations.insert({expect.getBarrier(), Expectation{expect, 0}});
+      expectations.push_back({expect.getBarrier(), Expectation{expect, 0}});
     } else if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op)) {
-      auto it = expectations.find(load.getBarrier());
+      auto it = findExpectation(load.getBarrier());
       if (it != expectations.end())
         it->second.delivered += getBlockBytes(load.getDesc().getType());
       inFlight.push_back(load);
     } else if (auto wait = dyn_cast<BarrierWaitOp>(op)) {
       closeExpectation(wait.getBarrier(), /*complete=*/true);
       llvm::erase_if(inFlight, [&](AsyncDescriptorLoadOp load) {
-        return load.getBarrier() == wait.getBarrier();
+        return mustAlias(load.getBarrier(), wait.getBarrier());
       });
     } else if (isa<LocalLoadOp, LocalStoreOp>(op)) {
       Value buffer = isa<LocalLoadOp>(op) ? cast<LocalLoadOp>(op).getBuffer()

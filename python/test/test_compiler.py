@@ -1,0 +1,369 @@
+"""The TLX compiler inside stock Triton: the stage hook, the C++ pipeline's errors, the cache key, dumps.
+
+Tests marked `needs_tlx_passes` compile through the TLX C++ passes to a cubin (on the CPU, for sm_90);
+they are skipped only while tlx._C does not register tlx-raise-carriers.
+"""
+
+import inspect
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import triton
+import triton.language as tl
+from triton._C.libtriton import ir
+from triton.backends.compiler import GPUTarget
+from triton.backends.nvidia.compiler import CUDABackend
+from triton.compiler.compiler import ASTSource, make_backend
+from triton.compiler.errors import CompilationError
+from triton.runtime.cache import get_cache_key
+
+import tlx
+import tlx.compiler.cache_key as cache_key
+import tlx.compiler.hook as hook
+import tlx.compiler.pipeline as pipeline
+from tlx.compiler import TLXCompilationError, frontend_ir
+from tlx.tools.tlx_opt import binary_path
+
+HERE = Path(__file__).resolve()
+SM90 = GPUTarget("cuda", 90, 32)
+
+
+@triton.jit
+def tlx_copy(desc, out_desc, Y, BLOCK: tl.constexpr):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 2)
+    bars = tlx.alloc_barriers(2)
+    tlx.barrier_expect_bytes(bars[0], 64 * 64 * 2)
+    tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0])
+    tlx.barrier_wait(bars[0], 0)
+    tile = tlx.local_load(bufs[0])
+    tlx.local_store(bufs[1], tile * 2)
+    tlx.fence_async_shared()
+    tlx.async_descriptor_store(out_desc, bufs[1], [0, 0])
+    tlx.async_descriptor_store_wait(0)
+    c = tlx.local_alloc((BLOCK,), tl.float32, 1)
+    offs = tl.arange(0, BLOCK)
+    tlx.async_load(Y + offs, c[0], mask=offs < 100, other=0.0)
+    tlx.async_load_commit_group()
+    tlx.async_load_wait_group(0)
+    v = tlx.local_load(c[0])
+    tl.store(Y + offs, v + tlx.thread_id(0) + tlx.clock64().to(tl.float32))
+
+
+TLX_COPY = (tlx_copy, {"desc": "tensordesc<fp16[64, 64]>", "out_desc": "tensordesc<fp16[64, 64]>", "Y": "*fp32"})
+
+
+@triton.jit
+def plain_add(X, Y, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(Y + offs, tl.load(X + offs) + 1)
+
+
+def source(kernel, signature, constexprs=None):
+    names = list(signature) + [k for k in (constexprs or {}) if k not in signature]
+    signature = dict(signature, **{k: "constexpr" for k in constexprs or {}})
+    return ASTSource(kernel, signature, {(names.index(k),): v for k, v in (constexprs or {}).items()})
+
+
+def compile_sm90(kernel, signature, constexprs=None, **options):
+    return triton.compile(source(kernel, signature, constexprs), target=SM90, options=options)
+
+
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch):
+    monkeypatch.setattr(triton.knobs.cache, "dir", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+@pytest.fixture
+def missing_pass(monkeypatch):
+    """A PIPELINE naming a pass no tlx._C registers: what every compile saw before the C++ passes existed."""
+    broken = "builtin.module(tlx-raise-carriers,tlx-pass-from-the-future)"
+    monkeypatch.setattr(pipeline, "PIPELINE", broken)
+    monkeypatch.setattr(pipeline, "RAISE_PIPELINE", "builtin.module(tlx-raise-carriers)")
+    monkeypatch.setattr(pipeline, "LOWER_PIPELINE", "builtin.module(tlx-pass-from-the-future)")
+    monkeypatch.setattr(pipeline, "PASSES", ("tlx-raise-carriers", "tlx-pass-from-the-future"))
+    return broken
+
+
+# ---------------------------------------------------------------- the hook and the stock path
+
+
+def test_import_installs_the_hook_once():
+    assert tlx.compiler.installed()
+    assert triton.knobs.runtime.add_stages_inspection_hook is hook.stages_hook
+    tlx.compiler.install()
+    assert triton.knobs.runtime.add_stages_inspection_hook is hook.stages_hook
+
+
+def test_carrier_detection():
+
+    context = ir.context()
+    ir.load_dialects(context)
+    for kernel, signature, constexprs, expected in [
+        (*TLX_COPY, {"BLOCK": 128}, True),
+        (plain_add, {"X": "*fp32", "Y": "*fp32"}, {"BLOCK": 128}, False),
+    ]:
+        text = frontend_ir(kernel, dict(signature, BLOCK="constexpr"), constexprs, stage="ttir")
+        module = hook.parse_module(text, context, kernel.__name__)
+        assert hook.has_carriers(module) is expected
+
+
+def test_stock_kernels_compile_to_identical_ptx_with_and_without_tlx(tmp_path):
+    """Plain kernels (sm_90 and sm_100, tl.dot, TMA descriptors, reductions) in fresh interpreters."""
+    script = HERE.parent / "stock_kernels.py"
+    runs = {}
+    for label, extra in (("stock", []), ("tlx", ["--tlx"])):
+        env = {**os.environ, "TRITON_CACHE_DIR": str(tmp_path / label), "TLX_DUMP_DIR": str(tmp_path / "d")}
+        child = subprocess.run(
+            [sys.executable, str(script), *extra], capture_output=True, text=True, env=env, timeout=600
+        )
+        assert child.returncode == 0, child.stderr[-4000:]
+        runs[label] = json.loads(child.stdout)
+    stock, with_tlx = runs["stock"], runs["tlx"]
+    assert stock["kernels"].keys() == with_tlx["kernels"].keys() and len(stock["kernels"]) == 5
+    for name, compiled in stock["kernels"].items():
+        # ptxas for sm_100a is not deterministic (measured: two compiles of one PTX in one process give
+        # cubins with swapped registers), so cubins are compared for sm_90 only
+        fields = ("ptx", "ttgir", "cache_key", "hash") + (("cubin",) if name.endswith("sm90") else ())
+        for field in fields:
+            assert compiled[field] == with_tlx["kernels"][name][field], f"{name}: {field} differs with tlx imported"
+    # the TLX stage did run, looked, and handed every kernel to the stock stage
+    assert sorted(with_tlx["hook_saw"]) == sorted(["vector_add", "softmax", "matmul", "matmul", "tma_copy"])
+    assert not (tmp_path / "d").exists(), "no dumps for kernels without TLX"
+
+
+def test_a_hook_installed_before_tlx_keeps_running(monkeypatch, fresh_cache):
+    seen = []
+
+    def user_hook(backend, stages, options, language, capability):
+        seen.append(sorted(stages))
+
+    monkeypatch.setattr(triton.knobs.runtime, "add_stages_inspection_hook", user_hook)
+    monkeypatch.setattr(hook, "_previous_hook", None)
+    tlx.compiler.install()
+    assert triton.knobs.runtime.add_stages_inspection_hook is hook.stages_hook
+    compile_sm90(plain_add, {"X": "*fp32", "Y": "*fp32"}, {"BLOCK": 128})
+    assert seen == [["cubin", "llir", "ptx", "ttgir", "ttir"]]
+
+
+def test_ttgir_pass_list_is_stock_minus_the_dropped_passes():
+    """Guards a Triton upgrade: every pass of stock make_ttgir is either in TTGIR_PASSES or in DROPPED."""
+    stock = set(re.findall(r"\badd_(\w+)\(pm", inspect.getsource(CUDABackend.make_ttgir)))
+    ours = {p.name for p in tlx.compiler.TTGIR_PASSES}
+    dropped = set(tlx.compiler.DROPPED)
+    assert ours | dropped == stock, (ours | dropped) ^ stock
+    assert not ours & dropped
+    assert {"pipeline", "hopper_warpspec", "warp_specialize", "assign_latencies", "schedule_loops"} <= dropped
+
+
+# ---------------------------------------------------------------- pipeline failures
+
+
+def test_a_missing_pass_is_a_compilation_error_naming_the_kernel(missing_pass, fresh_cache):
+    with pytest.raises(TLXCompilationError) as info:
+        compile_sm90(*TLX_COPY, {"BLOCK": 128})
+    error = info.value
+    assert isinstance(error, CompilationError)
+    text = str(error)
+    assert error.kernel == "tlx_copy"
+    assert "TLX could not compile kernel `tlx_copy`" in text
+    defined = inspect.getsourcelines(tlx_copy.fn)[1] + 1  # the `def` line, after @triton.jit
+    assert f"(defined at {HERE}:{defined})" in text, text
+    assert "does not register tlx-pass-from-the-future" in text, text
+
+
+def test_every_pipeline_pass_is_registered_and_the_split_covers_it():
+    from tlx.compiler.pipeline import pass_registered
+
+    passes = tlx.compiler.PIPELINE.removeprefix("builtin.module(").removesuffix(")").split(",")
+    assert passes[0] == "tlx-raise-carriers" and passes[-1] == "tlx-lower-to-ttg"
+    assert all(pass_registered(name) for name in passes), passes
+    raised = tlx.compiler.RAISE_PIPELINE.removeprefix("builtin.module(").removesuffix(")").split(",")
+    rest = tlx.compiler.LOWER_PIPELINE.removeprefix("builtin.module(").removesuffix(")").split(",")
+    assert raised + rest == passes
+
+
+def test_dumps_up_to_the_failure(missing_pass, fresh_cache, tmp_path, monkeypatch):
+    monkeypatch.setenv("TLX_DUMP_DIR", str(tmp_path / "dumps"))
+    with pytest.raises(TLXCompilationError):
+        compile_sm90(*TLX_COPY, {"BLOCK": 128})
+    directory = tmp_path / "dumps" / "tlx_copy"
+    assert "tlx.op" in (directory / "01-ttir.mlir").read_text()
+    converted = (directory / "02-ttgir-converted.mlir").read_text()
+    assert '"ttg.num-warps" = 4' in converted and "tlx.op" in converted and f'loc("{HERE}"' in converted
+    assert "tlx-pass-from-the-future" in (directory / "error.txt").read_text()
+    assert "tlx-opt 02-ttgir-converted.mlir --pass-pipeline=" in (directory / "README.md").read_text()
+
+
+# ---------------------------------------------------------------- cache key
+
+
+def test_tlx_kernels_key_on_the_tlx_compiler_and_plain_kernels_do_not(monkeypatch):
+    backend = make_backend(SM90)
+    options = backend.parse_options({})
+
+    def keys():
+        tlx_copy.hash = plain_add.hash = None  # JITFunction memoizes its key for the process
+        tlx_src = source(*TLX_COPY, {"BLOCK": 128})
+        plain_src = source(plain_add, {"X": "*fp32", "Y": "*fp32"}, {"BLOCK": 128})
+        return tuple(get_cache_key(s, backend, options, {}) for s in (tlx_src, plain_src))
+
+    before = keys()
+    monkeypatch.setattr(cache_key, "compiler_fingerprint", lambda: "another TLX compiler")
+    after = keys()
+    assert before[0] != after[0], "changing the TLX compiler must change a TLX kernel's key"
+    assert before[1] == after[1], "a kernel without TLX keeps its key"
+    monkeypatch.setattr(tlx._version, "__version__", "99.0.0")
+    assert keys()[0] not in (before[0], after[0]), "the TLX version is part of the key"
+    monkeypatch.undo()
+    assert keys() == before
+
+
+def test_the_fingerprint_covers_the_compiler_core_and_the_pipeline(monkeypatch, tmp_path):
+    cache_key.compiler_fingerprint.cache_clear()
+    original = cache_key.compiler_fingerprint()
+    rebuilt = tmp_path / "rebuilt_C.so"
+    (extension,) = cache_key.compiler_libraries()  # the dev build links the core statically
+    rebuilt.write_bytes(extension.read_bytes() + b"\0")
+    monkeypatch.setattr(cache_key, "compiler_libraries", lambda: [rebuilt])
+    cache_key.compiler_fingerprint.cache_clear()
+    assert cache_key.compiler_fingerprint() != original, "a rebuilt tlx._C must change the key"
+    monkeypatch.undo()
+    monkeypatch.setattr(cache_key, "PIPELINE", tlx.compiler.PIPELINE + " ")
+    cache_key.compiler_fingerprint.cache_clear()
+    assert cache_key.compiler_fingerprint() != original, "another pipeline must change the key"
+    monkeypatch.undo()
+    cache_key.compiler_fingerprint.cache_clear()
+    assert cache_key.compiler_fingerprint() == original
+    assert tlx.compiler.COMPILER_KEY.cache_key == f"tlx-{tlx.__version__}-{original}"
+
+
+def test_helpers_using_tlx_carry_the_key_into_their_callers(monkeypatch):
+    @triton.jit
+    def helper(bufs):
+        tlx.local_load(bufs[0])
+
+    @triton.jit
+    def caller(n):
+        helper(tlx.local_alloc((64,), tl.float16, 1))
+
+    before = caller.cache_key
+    caller.hash = helper.hash = None
+    monkeypatch.setattr(cache_key, "compiler_fingerprint", lambda: "another TLX compiler")
+    assert caller.cache_key != before
+
+
+# ---------------------------------------------------------------- through the C++ passes
+
+
+PROMISED_PTX = [
+    "cp.async.bulk.tensor.2d.shared::cluster.global",  # async_descriptor_load
+    "mbarrier.try_wait",  # barrier_wait
+    "expect_tx",  # barrier_expect_bytes
+    "fence.proxy.async",  # fence_async_shared
+    "cp.async.bulk.tensor.2d.global.shared",  # async_descriptor_store
+    "cp.async.bulk.wait_group",  # async_descriptor_store_wait
+    "cp.async.ca.shared.global",  # async_load (4-byte elements)
+    "cp.async.commit_group",
+    "cp.async.wait_group",
+    "%tid.x",
+    "%clock64",
+]
+
+
+@pytest.mark.needs_tlx_passes
+def test_a_tlx_kernel_compiles_to_cubin(fresh_cache):
+    compiled = compile_sm90(*TLX_COPY, {"BLOCK": 128})
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+    assert "tlx." not in compiled.asm["ttgir"], "a carrier or TLX op survived into the final TTGIR"
+    missing = [marker for marker in PROMISED_PTX if marker not in compiled.asm["ptx"]]
+    assert not missing, missing
+
+
+@triton.jit
+def constant_out_of_range(Y, n):
+    bufs = tlx.local_alloc((64,), tl.float32, 2)
+    i = n * 0 + 2  # folded to 2 by stock canonicalization: only the C++ check sees the constant
+    tl.store(Y + tl.arange(0, 64), tlx.local_load(bufs[i]))  # @oob
+
+
+@pytest.mark.needs_tlx_passes
+def test_cpp_diagnostics_name_the_user_line(fresh_cache):
+    with pytest.raises(TLXCompilationError) as info:
+        compile_sm90(constant_out_of_range, {"Y": "*fp32", "n": "i32"})
+    line = next(i + 1 for i, t in enumerate(HERE.read_text().splitlines()) if t.endswith("# @oob"))
+    text = str(info.value)
+    assert "TLX could not compile kernel `constant_out_of_range`" in text
+    assert re.search(rf"{re.escape(str(HERE))}:{line}:\d+: error: .*selects buffer 2 of 2", text), text
+    assert "tl.store(Y + tl.arange(0, 64), tlx.local_load(bufs[i]))" in text  # the source line
+    severity, file, diag_line, _, message = info.value.diagnostics[0]
+    assert (severity, file, diag_line) == ("error", str(HERE), line)
+
+
+@pytest.mark.needs_tlx_passes
+def test_a_rebuilt_tlx_compiler_misses_the_cache(fresh_cache, monkeypatch):
+    events = []
+    monkeypatch.setattr(triton.knobs.compilation, "listener", lambda **kw: events.append(kw["cache_hit"]))
+
+    def compile_both():
+        tlx_copy.hash = plain_add.hash = None
+        compile_sm90(*TLX_COPY, {"BLOCK": 128})
+        compile_sm90(plain_add, {"X": "*fp32", "Y": "*fp32"}, {"BLOCK": 128})
+
+    compile_both()
+    compile_both()
+    monkeypatch.setattr(cache_key, "compiler_fingerprint", lambda: "a rebuilt TLX compiler")
+    compile_both()
+    assert events == [False, False, True, True, False, True]
+
+
+@pytest.mark.needs_tlx_passes
+def test_dumps_of_every_stage(fresh_cache, tmp_path, monkeypatch):
+    monkeypatch.setenv("TLX_DUMP_DIR", str(tmp_path / "dumps"))
+    compile_sm90(*TLX_COPY, {"BLOCK": 128})
+    directory = tmp_path / "dumps" / "tlx_copy"
+    files = sorted(p.name for p in directory.iterdir())
+    expected = [
+        "01-ttir.mlir",
+        "02-ttgir-converted.mlir",
+        "03-tlx-raised.mlir",
+        "04-ttgir-lowered.mlir",
+        "05-ttgir-final.mlir",
+        "06-llir.ll",
+        "07-kernel.ptx",
+        "README.md",
+    ]
+    if Path(triton.knobs.nvidia.cuobjdump.path).exists():
+        expected.insert(7, "08-kernel.sass")
+    assert files == expected
+    assert "tlx.local_alloc" in (directory / "03-tlx-raised.mlir").read_text()
+    assert "tlx." not in (directory / "05-ttgir-final.mlir").read_text()
+    assert ".target sm_90a" in (directory / "07-kernel.ptx").read_text()
+    # the README's tlx-opt line reproduces the raise step
+    readme = (directory / "README.md").read_text()
+    command = re.search(r"tlx-opt (02-ttgir-converted\.mlir) --pass-pipeline='([^']+)'", readme)
+    child = subprocess.run(
+        [str(binary_path()), command.group(1), f"--pass-pipeline={command.group(2)}"],
+        cwd=directory,
+        capture_output=True,
+        text=True,
+    )
+    assert child.returncode == 0, child.stderr
+    strip = lambda text: re.findall(r"(?<![!\w.])tlx\.\w+", text)  # noqa: E731 - the TLX ops, in order
+    assert strip(child.stdout) == strip((directory / "03-tlx-raised.mlir").read_text())
+
+
+@pytest.mark.needs_tlx_passes
+def test_dump_dir_survives_a_second_compile(fresh_cache, tmp_path, monkeypatch):
+    monkeypatch.setenv("TLX_DUMP_DIR", str(tmp_path / "dumps"))
+    monkeypatch.setattr(triton.knobs.compilation, "always_compile", True)
+    compile_sm90(*TLX_COPY, {"BLOCK": 128})
+    shutil.rmtree(tmp_path / "dumps")
+    compile_sm90(*TLX_COPY, {"BLOCK": 256})
+    assert (tmp_path / "dumps" / "tlx_copy" / "07-kernel.ptx").exists()

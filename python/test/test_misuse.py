@@ -1,0 +1,403 @@
+"""Misuse that Python can see fails while the kernel is traced, reported at the user's kernel line.
+
+Triton 3.6 wraps an exception raised inside a builtin into a CompilationError whose text starts with
+`at <line>:<col>:` - the line counted from the kernel's `def` - and a source excerpt ending at the call.
+TLX's own message adds `<file>:<absolute line>: tlx.<op>:`.
+"""
+
+from pathlib import Path
+
+import pytest
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler.errors import CompilationError
+
+import tlx
+from tlx.compiler import frontend_ir
+
+HERE = Path(__file__).resolve()
+SOURCE = HERE.read_text().splitlines()
+
+
+@triton.jit
+def alloc_zero_buffers(n):
+    tlx.local_alloc((64,), tl.float16, 0)  # misuse
+
+
+@triton.jit
+def alloc_runtime_shape(n):
+    tlx.local_alloc((n, 64), tl.float16, 2)  # misuse
+
+
+@triton.jit
+def alloc_pointer_dtype(n):
+    tlx.local_alloc((64,), tl.pointer_type(tl.float16), 2)  # misuse
+
+
+@triton.jit
+def alloc_storage_string(n):
+    tlx.local_alloc((64,), tl.float16, 2, storage="smem")  # misuse
+
+
+@triton.jit
+def alloc_tmem_on_hopper(n):
+    tlx.local_alloc((128, 128), tl.float32, 1, storage=tlx.storage_kind.tmem)  # misuse
+
+
+@triton.jit
+def alloc_tmem_1d(n):
+    tlx.local_alloc((128,), tl.float32, 1, storage=tlx.storage_kind.tmem)  # misuse
+
+
+@triton.jit
+def alloc_reuse(n):
+    a = tlx.local_alloc((64,), tl.float16, 2)
+    tlx.local_alloc((64,), tl.float16, 2, reuse=a)  # misuse
+
+
+@triton.jit
+def alloc_missing_num(n):
+    tlx.local_alloc((64,), tl.float16)  # misuse
+
+
+@triton.jit
+def alloc_unknown_keyword(n):
+    tlx.local_alloc((64,), tl.float16, 2, swizzle=True)  # misuse
+
+
+@triton.jit
+def index_out_of_range(n):
+    bufs = tlx.local_alloc((64,), tl.float16, 2)
+    tlx.local_load(bufs[2])  # misuse
+
+
+@triton.jit
+def view_out_of_range(n):
+    bars = tlx.alloc_barriers(3)
+    tlx.barrier_arrive(tlx.local_view(bars, -1))  # misuse
+
+
+@triton.jit
+def view_of_one_buffer(n):
+    bufs = tlx.local_alloc((64,), tl.float16, 2)
+    one = bufs[0]
+    one[0]  # misuse
+
+
+@triton.jit
+def view_block_index(n):
+    bufs = tlx.local_alloc((64,), tl.float16, 2)
+    bufs[tl.arange(0, 2)]  # misuse
+
+
+@triton.jit
+def load_buffer_set(n):
+    bufs = tlx.local_alloc((64,), tl.float16, 2)
+    tlx.local_load(bufs)  # misuse
+
+
+@triton.jit
+def store_wrong_shape(n):
+    bufs = tlx.local_alloc((64,), tl.float16, 2)
+    tlx.local_store(bufs[0], tl.zeros((32,), tl.float16))  # misuse
+
+
+@triton.jit
+def store_wrong_dtype(n):
+    bufs = tlx.local_alloc((64,), tl.float16, 2)
+    tlx.local_store(bufs[0], tl.zeros((64,), tl.float32))  # misuse
+
+
+@triton.jit
+def store_scalar(n):
+    bufs = tlx.local_alloc((64,), tl.float16, 2)
+    tlx.local_store(bufs[0], n)  # misuse
+
+
+@triton.jit
+def barriers_zero_arrivals(n):
+    tlx.alloc_barriers(2, arrive_count=0)  # misuse
+
+
+@triton.jit
+def wait_phase_two(n):
+    bars = tlx.alloc_barriers(2)
+    tlx.barrier_wait(bars[0], 2)  # misuse
+
+
+@triton.jit
+def wait_on_barrier_set(n):
+    bars = tlx.alloc_barriers(2)
+    tlx.barrier_wait(bars, 0)  # misuse
+
+
+@triton.jit
+def wait_block_pred(n):
+    bars = tlx.alloc_barriers(2)
+    tlx.barrier_wait(bars[0], 0, pred=tl.arange(0, 4) < n)  # misuse
+
+
+@triton.jit
+def expect_runtime_bytes(n):
+    bars = tlx.alloc_barriers(1)
+    tlx.barrier_expect_bytes(bars[0], n)  # misuse
+
+
+@triton.jit
+def expect_too_many_bytes(n):
+    bars = tlx.alloc_barriers(1)
+    tlx.barrier_expect_bytes(bars[0], 1 << 20)  # misuse
+
+
+@triton.jit
+def expect_on_buffer(n):
+    bufs = tlx.local_alloc((64,), tl.float16, 1)
+    tlx.barrier_expect_bytes(bufs[0], 128)  # misuse
+
+
+@triton.jit
+def arrive_remote(n):
+    bars = tlx.alloc_barriers(1)
+    tlx.barrier_arrive(bars[0], remote_cta_rank=1)  # misuse
+
+
+@triton.jit
+def tma_block_mismatch(desc, n):
+    bufs = tlx.local_alloc((64, 32), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0])  # misuse
+
+
+@triton.jit
+def tma_dtype_mismatch(desc, n):
+    bufs = tlx.local_alloc((64, 64), tl.bfloat16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0])  # misuse
+
+
+@triton.jit
+def tma_offset_count(desc, n):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_descriptor_load(desc, bufs[0], [0], bars[0])  # misuse
+
+
+@triton.jit
+def tma_not_a_descriptor(desc, n):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_descriptor_load(n, bufs[0], [0, 0], bars[0])  # misuse
+
+
+@triton.jit
+def tma_cache_modifier(desc, n):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0], cache_modifier=".wb")  # misuse
+
+
+@triton.jit
+def tma_store_reduce(desc, n):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 1)
+    tlx.async_descriptor_store(desc, bufs[0], [0, 0], store_reduce="add")  # misuse
+
+
+@triton.jit
+def tma_store_wait_negative(desc, n):
+    tlx.async_descriptor_store_wait(-1)  # misuse
+
+
+@triton.jit
+def expect_forgets_element_size(desc, n):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 2)
+    bars = tlx.alloc_barriers(2)
+    s = n % 2
+    tlx.barrier_expect_bytes(bars[s], 64 * 64)
+    tlx.async_descriptor_load(desc, bufs[s], [0, 0], bars[s])  # misuse
+
+
+@triton.jit
+def expect_one_tile_load_two(desc, n):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 2)
+    bars = tlx.alloc_barriers(1)
+    tlx.barrier_expect_bytes(bars[0], 64 * 64 * 2)
+    tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0])
+    tlx.async_descriptor_load(desc, bufs[1], [64, 0], bars[0])  # misuse
+
+
+@triton.jit
+def tma_on_ampere(desc, n):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0])  # misuse
+
+
+@triton.jit
+def fence_on_ampere(desc, n):
+    tlx.fence_async_shared()  # misuse
+
+
+@triton.jit
+def cp_async_not_pointers(X, n):
+    bufs = tlx.local_alloc((64,), tl.float32, 1)
+    tlx.async_load(tl.arange(0, 64), bufs[0])  # misuse
+
+
+@triton.jit
+def cp_async_pointee_mismatch(X, n):
+    bufs = tlx.local_alloc((64,), tl.float16, 1)
+    tlx.async_load(X + tl.arange(0, 64), bufs[0])  # misuse
+
+
+@triton.jit
+def cp_async_other_without_mask(X, n):
+    bufs = tlx.local_alloc((64,), tl.float32, 1)
+    tlx.async_load(X + tl.arange(0, 64), bufs[0], other=0.0)  # misuse
+
+
+@triton.jit
+def cp_async_int_mask(X, n):
+    bufs = tlx.local_alloc((64,), tl.float32, 1)
+    tlx.async_load(X + tl.arange(0, 64), bufs[0], mask=tl.arange(0, 64))  # misuse
+
+
+@triton.jit
+def cp_async_cache_cv(X, n):
+    bufs = tlx.local_alloc((64,), tl.float32, 1)
+    tlx.async_load(X + tl.arange(0, 64), bufs[0], cache_modifier=".cv")  # misuse
+
+
+@triton.jit
+def cp_async_tmem_buffer(X, n):
+    bufs = tlx.local_alloc((64, 64), tl.float32, 1, storage=tlx.storage_kind.tmem)
+    tlx.async_load(X + tl.arange(0, 64)[:, None] + tl.arange(0, 64)[None, :], bufs[0])  # misuse
+
+
+@triton.jit
+def wait_group_runtime(X, n):
+    tlx.async_load_wait_group(n)  # misuse
+
+
+@triton.jit
+def thread_id_axis_three(X, n):
+    tlx.thread_id(3)  # misuse
+
+
+@triton.jit
+def size_of_a_tensor(X, n):
+    tlx.size_of(n)  # misuse
+
+
+@triton.jit
+def dtype_of_a_constant(X, n):
+    tlx.dtype_of(3)  # misuse
+
+
+SM90, SM80, SM100 = (GPUTarget("cuda", arch, 32) for arch in (90, 80, 100))
+N = {"n": "i32"}
+DESC = {"desc": "tensordesc<fp16[64, 64]>", "n": "i32"}
+PTR = {"X": "*fp32", "n": "i32"}
+
+# kernel, signature, target, what the message says
+CASES = [
+    (alloc_zero_buffers, N, SM90, "tlx.local_alloc: `num` must be >= 1, got 0"),
+    (alloc_runtime_shape, N, SM90, "tlx.local_alloc: `shape[0]` must be a compile-time constant"),
+    (alloc_pointer_dtype, N, SM90, "tlx.local_alloc: `dtype` must be an integer or floating-point dtype"),
+    (alloc_storage_string, N, SM90, "tlx.local_alloc: `storage` must be a tlx.storage_kind"),
+    (alloc_tmem_on_hopper, N, SM90, "tensor memory (storage tmem) needs sm_100 or newer; this kernel is compiled"),
+    (alloc_tmem_1d, N, SM100, "tensor memory buffers are 2-D (rows x columns), got shape [128]"),
+    (alloc_reuse, N, SM90, "tlx.local_alloc: `reuse` is not supported by this TLX release yet"),
+    (alloc_missing_num, N, SM90, "tlx.local_alloc: missing a required argument: 'num'"),
+    (alloc_unknown_keyword, N, SM90, "tlx.local_alloc: got an unexpected keyword argument 'swizzle'"),
+    (index_out_of_range, N, SM90, "tlx.local_view: index 2 is out of range for 2 buffers (valid: 0..1)"),
+    (view_out_of_range, N, SM90, "tlx.local_view: index -1 is out of range for 3 mbarriers (valid: 0..2)"),
+    (view_of_one_buffer, N, SM90, "selects from a set of buffers, but this is already a single one"),
+    (view_block_index, N, SM90, "tlx.local_view: `index` must be a scalar integer"),
+    (load_buffer_set, N, SM90, "tlx.local_load: `buf` is a set of 2 buffers"),
+    (store_wrong_shape, N, SM90, "the stored value has shape [32], which does not match the buffer's [64]"),
+    (store_wrong_dtype, N, SM90, "the stored value has element type fp32, which does not match the buffer's fp16"),
+    (store_scalar, N, SM90, "tlx.local_store: `value` must be a tensor of shape [64] and type fp16"),
+    (barriers_zero_arrivals, N, SM90, "tlx.alloc_barriers: `arrive_count` must be in 1..1048575, got 0"),
+    (wait_phase_two, N, SM90, "tlx.barrier_wait: `phase` is a parity and must be 0 or 1, got 2"),
+    (wait_on_barrier_set, N, SM90, "tlx.barrier_wait: `bar` is a set of 2 mbarriers; select one"),
+    (wait_block_pred, N, SM90, "tlx.barrier_wait: `pred` must be a scalar bool"),
+    (expect_runtime_bytes, N, SM90, "tlx.barrier_expect_bytes: `size` must be a compile-time constant"),
+    (expect_too_many_bytes, N, SM90, "tlx.barrier_expect_bytes: `size` must be in 1..1048575, got 1048576"),
+    (expect_on_buffer, N, SM90, "tlx.barrier_expect_bytes: `bar` must be an mbarrier from tlx.alloc_barriers"),
+    (arrive_remote, N, SM90, "tlx.barrier_arrive: `remote_cta_rank` is not supported"),
+    (tma_block_mismatch, DESC, SM90, "the descriptor block has shape [64, 64], which does not match the buffer's"),
+    (tma_dtype_mismatch, DESC, SM90, "the descriptor block has element type fp16, which does not match"),
+    (tma_offset_count, DESC, SM90, "needs one offset per descriptor dimension: 2 expected, 1 given"),
+    (tma_not_a_descriptor, DESC, SM90, "tlx.async_descriptor_load: `desc` must be a tensor descriptor"),
+    (tma_cache_modifier, DESC, SM90, "`cache_modifier` must be one of '', '.ca', '.cg', '.cv', got '.wb'"),
+    (tma_store_reduce, DESC, SM90, "tlx.async_descriptor_store: `store_reduce` is not supported"),
+    (tma_store_wait_negative, DESC, SM90, "tlx.async_descriptor_store_wait: `pendings` must be >= 0, got -1"),
+    (
+        expect_forgets_element_size,
+        DESC,
+        SM90,
+        "TMA loads on this mbarrier bring 8192 bytes, but barrier_expect_bytes announced 4096",
+    ),
+    (expect_one_tile_load_two, DESC, SM90, "bring 16384 bytes, but barrier_expect_bytes announced 8192"),
+    (tma_on_ampere, {"desc": "*fp16", "n": "i32"}, SM80, "tlx.async_descriptor_load: TMA needs sm_90 or newer"),
+    (fence_on_ampere, N | {"desc": "i32"}, SM80, "tlx.fence_async_shared: the async proxy fence needs sm_90"),
+    (cp_async_not_pointers, PTR, SM90, "tlx.async_load: `src_ptrs` must be a tensor of pointers"),
+    (cp_async_pointee_mismatch, PTR, SM90, "what `src_ptrs` points to has element type fp32, which does not match"),
+    (cp_async_other_without_mask, PTR, SM90, "tlx.async_load: `other` needs a `mask`"),
+    (cp_async_int_mask, PTR, SM90, "tlx.async_load: `mask` must be a bool tensor"),
+    (cp_async_cache_cv, PTR, SM90, "tlx.async_load: `cache_modifier` must be one of '', '.ca', '.cg', got '.cv'"),
+    (cp_async_tmem_buffer, PTR, SM100, "tlx.async_load: `buf` must be in shared memory (storage smem), got tmem"),
+    (wait_group_runtime, PTR, SM90, "tlx.async_load_wait_group: `pendings` must be a compile-time constant"),
+    (thread_id_axis_three, PTR, SM90, "tlx.thread_id: `axis` must be in 0..2, got 3"),
+    (size_of_a_tensor, PTR, SM90, "tlx.size_of: expects a dtype such as tl.float16"),
+    (dtype_of_a_constant, PTR, SM90, "tlx.dtype_of: expects a tensor, a tensor descriptor or a TLX buffer"),
+]
+
+
+def misuse_line(kernel) -> int:
+    """The file line of `kernel` marked `# misuse`."""
+    start = kernel.starting_line_number
+    for offset, text in enumerate(kernel.raw_src):
+        if text.rstrip().endswith("# misuse"):
+            return start + offset
+    raise AssertionError(f"{kernel.__name__} has no `# misuse` line")
+
+
+@pytest.mark.parametrize("kernel, signature, target, message", CASES, ids=[c[0].__name__ for c in CASES])
+def test_misuse_is_reported_at_the_kernel_line(kernel, signature, target, message):
+    with pytest.raises(CompilationError) as info:
+        frontend_ir(kernel, signature, stage="ttir", target=target)
+    text = str(info.value)
+    line = misuse_line(kernel)
+    assert message in text, text
+    # TLX names the absolute file:line ...
+    assert f"{HERE}:{line}: tlx." in text, text
+    # ... and Triton's excerpt ends at that line, counted from the kernel's `def` (line 1)
+    def_line = kernel.starting_line_number + next(i for i, s in enumerate(kernel.raw_src) if s.startswith("def "))
+    assert text.startswith(f"at {line - def_line + 1}:"), text
+    excerpt = text.split("\n")
+    caret = next(i for i, row in enumerate(excerpt) if row.strip() == "^")
+    assert excerpt[caret - 1] == SOURCE[line - 1], text
+
+
+def test_every_case_is_a_distinct_kernel():
+    assert len({c[0] for c in CASES}) == len(CASES)
+
+
+@triton.jit
+def helper_misuse(bufs):
+    tlx.local_load(bufs)  # misuse
+
+
+@triton.jit
+def calls_a_helper(n):
+    helper_misuse(tlx.local_alloc((64,), tl.float16, 2))
+
+
+def test_misuse_inside_a_jit_helper_names_the_helper_line():
+    with pytest.raises(CompilationError) as info:
+        frontend_ir(calls_a_helper, N, stage="ttir")
+    inner = info.value.__cause__
+    assert isinstance(inner, CompilationError)
+    assert f"{HERE}:{misuse_line(helper_misuse)}: tlx.local_load: `buf` is a set of 2 buffers" in str(inner)

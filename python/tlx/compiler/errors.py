@@ -1,0 +1,36 @@
+"""The exception a TLX kernel's compilation raises when the TLX compiler rejects it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from triton.compiler.errors import CompilationError
+
+Diagnostic = tuple[str, str, int, int, str]
+
+
+class TLXCompilationError(CompilationError):
+    """The TLX compiler could not compile a kernel.
+
+    A ``triton.compiler.errors.CompilationError`` (what Triton's own frontend
+    raises), so code that handles Triton's compile errors handles these too.
+    ``kernel`` names the kernel; ``diagnostics`` holds the C++ side's
+    ``(severity, file, line, column, message)`` tuples, where ``file:line`` is
+    the user's Python line when the diagnostic is about a TLX op.
+    """
+
+    def __init__(self, message: str, kernel: str | None = None, diagnostics: Sequence[Diagnostic] = ()) -> None:
+        # CompilationError.__init__ formats a source excerpt from an AST node;
+        # these errors come from IR, whose locations are already in `message`.
+        self.src = None
+        self.node = None
+        self.error_message = message
+        self.message = message
+        self.kernel = kernel
+        self.diagnostics = list(diagnostics)
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self):
+        return type(self), (self.message, self.kernel, self.diagnostics)

@@ -1,0 +1,169 @@
+"""The stage hook: TLX kernels get the TLX TTGIR stage, every other kernel the stock one.
+
+``import tlx`` installs :func:`stages_hook` as
+``triton.knobs.runtime.add_stages_inspection_hook``; Triton 3.6's NVIDIA
+backend calls it for every compilation after filling the stage table. The
+hook wraps the ``ttgir`` stage: when the TTIR holds TLX carriers it runs
+
+1. stock ``convert-triton-to-tritongpu`` (stock ``make_ttgir``'s arguments),
+2. the module printed with locations -> ``tlx._C.run_pipeline(PIPELINE)``,
+3. the result parsed back by libtriton in the same context,
+4. the stock TTGIR passes for hand-pipelined kernels (``tlx.compiler.ttgir``);
+
+otherwise it calls the stock stage unchanged. A hook that was installed
+before TLX keeps running, after TLX's.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import Any
+
+from triton import knobs
+from triton._C.libtriton import ir, passes
+from triton.backends.compiler import Language
+
+from . import pipeline
+from .dump import Dumper
+from .errors import TLXCompilationError
+from .ttgir import add_ttgir_passes
+
+_previous_hook: Any = None
+
+
+def has_carriers(module: Any) -> bool:
+    """Whether a TTIR module holds TLX carriers (ops with a ``tlx.op`` attribute)."""
+    found = False
+
+    def visit(op: Any) -> None:
+        nonlocal found
+        if not found and op.get_name() in ("tt.call", "tt.elementwise_inline_asm") and op.get_str_attr("tlx.op"):
+            found = True
+
+    module.walk(visit)
+    return found
+
+
+def parse_module(text: str, context: Any, kernel: str) -> Any:
+    """Parse TTGIR text with libtriton in ``context`` (it reads files only)."""
+    fd, path = tempfile.mkstemp(prefix=f"tlx-{kernel}-", suffix=".ttgir")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    try:
+        module = ir.parse_mlir_module(path, context)
+    except RuntimeError as error:
+        raise TLXCompilationError(
+            f"TLX could not compile kernel `{kernel}`: Triton cannot parse the TTGIR the TLX pipeline "
+            f"produced (kept in {path}):\n{error}",
+            kernel=kernel,
+        ) from error
+    os.unlink(path)
+    module.context = context  # the module keeps its context alive, as triton.compiler.compiler.parse does
+    return module
+
+
+class TLXStages:
+    """The stages of one compilation (Triton calls the hook once per compile)."""
+
+    def __init__(self, stages: dict, options: Any, capability: int) -> None:
+        self.options = options
+        self.capability = capability
+        self.stock_ttgir = stages["ttgir"]
+        self.dumper: Dumper | None = None
+        stages["ttgir"] = self.ttgir
+        if os.environ.get("TLX_DUMP_DIR"):
+            for stage in ("llir", "ptx"):
+                stages[stage] = self._dumping(stage, stages[stage])
+            stages["cubin"] = self._dumping_sass(stages["cubin"])
+
+    def ttgir(self, module: Any, metadata: dict) -> Any:
+        if not has_carriers(module):
+            return self.stock_ttgir(module, metadata)
+        return self.tlx_ttgir(module, metadata)
+
+    def tlx_ttgir(self, module: Any, metadata: dict) -> Any:
+        options, capability = self.options, self.capability
+        kernel = module.get_entry_func_name()
+        dumper = self.dumper = Dumper.from_env(kernel)
+        if dumper:
+            dumper.write("ttir", module.str())
+        try:
+            if options.maxnreg is not None:  # as stock make_ttgir does
+                module.set_attr("ttg.maxnreg", ir.builder(module.context).get_int32_attr(options.maxnreg))
+            pm = ir.pass_manager(module.context)
+            pm.enable_debug()
+            passes.ttir.add_convert_to_ttgpuir(pm, f"cuda:{capability}", options.num_warps, 32, options.num_ctas)
+            pm.run(module, "tlx_convert_to_ttgpuir")
+            converted = module.str()  # with locations: the C++ side reports at the user's lines
+            if dumper:
+                dumper.write("converted", converted)
+            lowered = pipeline.run(
+                converted,
+                kernel=kernel,
+                source_name=f"{kernel}.ttgir-converted.mlir",
+                on_raised=(lambda text: dumper.write("raised", text)) if dumper else None,
+            )
+            if dumper:
+                dumper.write("lowered", lowered)
+            result = parse_module(lowered, module.context, kernel)
+            pm = ir.pass_manager(result.context)
+            pm.enable_debug()
+            add_ttgir_passes(pm, options, capability)
+            pm.run(result, "tlx_make_ttgir")
+        except Exception as error:
+            if dumper:
+                dumper.write("error", f"{type(error).__name__}: {error}\n")
+            raise
+        metadata["tensordesc_meta"] = result.get_tensordesc_metadata()
+        if dumper:
+            dumper.write("ttgir", result.str())
+        return result
+
+    def _dumping(self, stage: str, compile_stage: Any) -> Any:
+        def run(module: Any, metadata: dict) -> Any:
+            result = compile_stage(module, metadata)
+            if self.dumper:
+                self.dumper.write(stage, result)
+            return result
+
+        return run
+
+    def _dumping_sass(self, compile_cubin: Any) -> Any:
+        def run(module: Any, metadata: dict) -> Any:
+            cubin = compile_cubin(module, metadata)
+            if self.dumper:
+                try:
+                    from triton.tools.disasm import get_sass
+
+                    self.dumper.write("sass", get_sass(cubin))
+                except Exception:  # cuobjdump missing or failing: the sass dump is optional
+                    pass
+            return cubin
+
+        return run
+
+
+def stages_hook(backend: Any, stages: dict, options: Any, language: Any, capability: Any) -> None:
+    """``knobs.runtime.add_stages_inspection_hook``: install the TLX ttgir stage for CUDA Triton kernels."""
+    if language == Language.TRITON and getattr(backend.target, "backend", None) == "cuda" and "ttgir" in stages:
+        TLXStages(stages, options, capability)
+    if _previous_hook is not None:
+        _previous_hook(backend, stages, options, language, capability)
+
+
+stages_hook.__tlx_hook__ = True
+
+
+def install() -> None:
+    """Install :func:`stages_hook` (idempotent; a hook installed before is chained after TLX's)."""
+    global _previous_hook
+    current = knobs.runtime.add_stages_inspection_hook
+    if getattr(current, "__tlx_hook__", False):
+        return
+    _previous_hook = current
+    knobs.runtime.add_stages_inspection_hook = stages_hook
+
+
+def installed() -> bool:
+    return getattr(knobs.runtime.add_stages_inspection_hook, "__tlx_hook__", False)

@@ -1,0 +1,103 @@
+"""The TLX C++ pass pipeline, run in-process through ``tlx._C``.
+
+Input: TTGIR text straight after stock ``convert-triton-to-tritongpu``, with
+locations. Output: TTGIR text that stock libtriton parses, every TLX carrier
+lowered to ``ttg``/``ttng``/``nvvm``.
+"""
+
+from __future__ import annotations
+
+import functools
+import linecache
+import re
+from collections.abc import Callable
+
+from .. import _C
+from .errors import TLXCompilationError
+
+#: The whole TLX pipeline, as ``tlx-opt --pass-pipeline=`` and ``tlx._C.run_pipeline`` take it.
+PIPELINE = "builtin.module(tlx-raise-carriers,tlx-check-static-bounds,tlx-check-async-hazards,tlx-lower-to-ttg)"
+
+
+def _split(pipeline: str) -> tuple[str, str]:
+    """``builtin.module(a,b,c)`` -> (``builtin.module(a)``, ``builtin.module(b,c)``)."""
+    match = re.fullmatch(r"builtin\.module\((.*)\)", pipeline)
+    assert match, pipeline
+    first, _, rest = match.group(1).partition(",")
+    return f"builtin.module({first})", f"builtin.module({rest})"
+
+
+#: The first pass alone (carriers -> TLX dialect), and the rest: run as two calls to see the raised IR.
+RAISE_PIPELINE, LOWER_PIPELINE = _split(PIPELINE)
+#: The passes of PIPELINE, in order.
+PASSES = tuple(re.fullmatch(r"builtin\.module\((.*)\)", PIPELINE).group(1).split(","))
+
+
+@functools.cache
+def pass_registered(name: str) -> bool:
+    """Whether this ``tlx._C`` build registers pass ``name`` (checked by running it on an empty module)."""
+    try:
+        _C.run_pipeline("module {}", f"builtin.module({name})")
+    except _C.PipelineError:
+        return False
+    return True
+
+
+def _kernel_location(text: str) -> str | None:
+    """``file:line`` of the kernel definition: Triton gives the entry function the first location alias."""
+    match = re.search(r'^#loc = loc\("((?:[^"\\]|\\.)*)":(\d+):\d+\)', text, re.M)
+    return f"{match.group(1)}:{match.group(2)}" if match else None
+
+
+def _format_diagnostics(diagnostics) -> str:
+    lines = []
+    for severity, file, line, column, message in diagnostics:
+        where = f"{file}:{line}:{column}" if line else str(file)
+        lines.append(f"{where}: {severity}: {message}")
+        source = linecache.getline(file, line).rstrip() if line and file and not file.startswith("<") else ""
+        if source:
+            lines.append(f"    {source.strip()}")
+    return "\n".join(lines)
+
+
+def _failure(kernel: str, text: str, pipeline: str, error: Exception) -> TLXCompilationError:
+    diagnostics = list(getattr(error, "diagnostics", []) or [])
+    stage = getattr(error, "stage", "pipeline")
+    defined = _kernel_location(text)
+    header = f"TLX could not compile kernel `{kernel}`" + (f" (defined at {defined})" if defined else "")
+    missing = [name for name in PASSES if not pass_registered(name)]
+    if stage == "pipeline" and missing:
+        body = (
+            f"the TLX pass pipeline {pipeline} cannot run: this tlx._C build does not register "
+            f"{', '.join(missing)}. Rebuild TLX (`ninja -C build/cmake`) with the TLX compiler passes.\n"
+            f"{error}"
+        )
+    else:
+        body = f"{stage} stage of {pipeline} failed:\n" + (_format_diagnostics(diagnostics) or str(error))
+    return TLXCompilationError(f"{header}: {body}", kernel=kernel, diagnostics=diagnostics)
+
+
+def run(
+    text: str,
+    *,
+    kernel: str,
+    source_name: str,
+    on_raised: Callable[[str], None] | None = None,
+) -> str:
+    """Run :data:`PIPELINE` over ``text`` (converted TTGIR with locations) and return the lowered text.
+
+    With ``on_raised``, the pipeline runs in two calls (``RAISE_PIPELINE``
+    then ``LOWER_PIPELINE``) and ``on_raised`` receives the IR in between.
+    Failures become :class:`TLXCompilationError` naming the kernel and the
+    user's ``file:line`` of each diagnostic.
+    """
+    pipelines = [PIPELINE] if on_raised is None else [RAISE_PIPELINE, LOWER_PIPELINE]
+    current = text
+    for pipeline in pipelines:
+        try:
+            current = _C.run_pipeline(current, pipeline, source_name=source_name, debug_info=True)
+        except _C.PipelineError as error:
+            raise _failure(kernel, text, pipeline, error) from error
+        if on_raised is not None and pipeline == RAISE_PIPELINE:
+            on_raised(current)
+    return current

@@ -1,0 +1,48 @@
+"""mbarriers: allocation, expected transaction bytes, arrive, wait."""
+
+from __future__ import annotations
+
+from .builtin import builtin
+from .semantic import TLXSemantic
+from .types import mbarrier
+
+__all__ = ["alloc_barriers", "barrier_arrive", "barrier_expect_bytes", "barrier_wait"]
+
+
+@builtin
+def alloc_barriers(num_barriers, arrive_count=1, _semantic=None, _generator=None) -> mbarrier:
+    """Allocate ``num_barriers`` mbarriers, each expecting ``arrive_count`` arrivals per phase.
+
+    Index them with ``bars[i]``. Hardware: 8 bytes of shared memory each,
+    ``mbarrier.init.shared::cta.b64`` then ``fence.mbarrier_init.release.cluster``.
+    """
+    return TLXSemantic(_semantic, _generator).alloc_barriers(num_barriers, arrive_count)
+
+
+@builtin
+def barrier_expect_bytes(bar, size, pred=None, _semantic=None, _generator=None) -> None:
+    """Arrive on ``bar`` and announce ``size`` bytes that asynchronous copies (TMA) will deliver.
+
+    ``size`` is a compile-time int in 1..2^20-1. Hardware (one thread):
+    ``mbarrier.arrive.expect_tx.shared::cta.b64`` (sm_90+).
+    """
+    TLXSemantic(_semantic, _generator).barrier_expect_bytes(bar, size, pred)
+
+
+@builtin
+def barrier_wait(bar, phase, pred=None, _semantic=None, _generator=None) -> None:
+    """Wait until ``bar`` completes the phase with parity ``phase`` (0 or 1).
+
+    Hardware: a loop on ``mbarrier.try_wait.parity.shared::cta.b64``.
+    """
+    TLXSemantic(_semantic, _generator).barrier_wait(bar, phase, pred)
+
+
+@builtin
+def barrier_arrive(bar, arrive_count=1, remote_cta_rank=None, _semantic=None, _generator=None) -> None:
+    """Arrive on ``bar``, counting ``arrive_count`` arrivals.
+
+    Hardware: ``mbarrier.arrive.shared::cta.b64``. ``remote_cta_rank`` (arrive
+    on another CTA's barrier) is not supported yet.
+    """
+    TLXSemantic(_semantic, _generator).barrier_arrive(bar, arrive_count, remote_cta_rank)

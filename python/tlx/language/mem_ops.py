@@ -1,0 +1,176 @@
+"""Buffers and asynchronous copies: ``local_*``, TMA (``async_descriptor_*``), cp.async (``async_load*``)."""
+
+from __future__ import annotations
+
+from .builtin import builtin
+from .semantic import TLXSemantic
+from .types import async_token, buffered_tensor, storage_kind
+
+__all__ = [
+    "async_descriptor_load",
+    "async_descriptor_store",
+    "async_descriptor_store_wait",
+    "async_load",
+    "async_load_commit_group",
+    "async_load_wait_group",
+    "fence_async_shared",
+    "local_alloc",
+    "local_load",
+    "local_store",
+    "local_view",
+]
+
+
+@builtin
+def local_alloc(
+    shape,
+    dtype,
+    num,
+    storage=storage_kind.smem,
+    reuse=None,
+    layout=None,
+    _semantic=None,
+    _generator=None,
+) -> buffered_tensor:
+    """Allocate ``num`` buffers of ``shape`` elements of ``dtype``.
+
+    :param shape: tuple of compile-time ints, the shape of one buffer.
+    :param dtype: element type (``tl.float16``, ``tl.bfloat16``, ``tl.float8e4nv``, ...).
+    :param num: compile-time number of buffers (>= 1); index them with ``buf[i]``.
+    :param storage: ``tlx.storage_kind.smem`` (shared memory), ``tmem`` (Blackwell
+        tensor memory, 2-D) or ``smemCluster``.
+    :param reuse: storage aliasing; not supported by this release (must be None).
+    :param layout: None (TLX chooses the layout when lowering) or the text of a
+        ``ttg`` shared-memory layout attribute.
+
+    Hardware: no instruction; a static shared-memory (or tensor-memory)
+    allocation of the kernel, lowered to ``ttg.local_alloc`` /
+    ``ttng.tmem_alloc``.
+    """
+    return TLXSemantic(_semantic, _generator).local_alloc(shape, dtype, num, storage, reuse, layout)
+
+
+@builtin
+def local_view(buf, index, _semantic=None, _generator=None):
+    """Select buffer (or mbarrier) ``index`` of a set: the same as ``buf[index]``.
+
+    A constant index is checked against the set's size here; a runtime index
+    is an ``i32`` computed in the kernel. Hardware: address arithmetic only.
+    """
+    return TLXSemantic(_semantic, _generator).local_view(buf, index)
+
+
+@builtin
+def local_load(buf, token=None, layout=None, _semantic=None, _generator=None):
+    """Load one buffer into a register tensor of the buffer's shape and type.
+
+    ``token`` (from ``async_load``) is accepted and needs no IR: cp.async
+    completion is tracked with ``async_load_wait_group``. ``layout`` is not
+    supported yet. Hardware: ``ld.shared`` (or ``ldmatrix``) for shared
+    memory, ``tcgen05.ld`` for tensor memory.
+    """
+    return TLXSemantic(_semantic, _generator).local_load(buf, token, layout)
+
+
+@builtin
+def local_store(buf, value, _semantic=None, _generator=None) -> None:
+    """Store a register tensor into one buffer; shape and element type must match the buffer.
+
+    Hardware: ``st.shared`` (or ``stmatrix``); ``tcgen05.st`` for tensor memory.
+    """
+    TLXSemantic(_semantic, _generator).local_store(buf, value)
+
+
+@builtin
+def async_descriptor_load(
+    desc,
+    buf,
+    offsets,
+    barrier,
+    pred=None,
+    cache_modifier="",
+    eviction_policy="",
+    multicast_targets=None,
+    _semantic=None,
+    _generator=None,
+) -> None:
+    """TMA load of the block of ``desc`` at ``offsets`` into one shared-memory buffer.
+
+    The bytes complete a phase of ``barrier`` (announce them first with
+    ``barrier_expect_bytes``). The buffer must have the descriptor's block
+    shape and element type; one ``i32`` offset per dimension. Hardware:
+    ``cp.async.bulk.tensor.<n>d.shared::cluster.global.mbarrier::complete_tx::bytes``
+    (sm_90+). ``multicast_targets`` is not supported yet.
+    """
+    TLXSemantic(_semantic, _generator).async_descriptor_load(
+        desc, buf, offsets, barrier, pred, cache_modifier, eviction_policy, multicast_targets
+    )
+
+
+@builtin
+def async_descriptor_store(
+    desc, buf, offsets, eviction_policy="", store_reduce=None, _semantic=None, _generator=None
+) -> None:
+    """TMA store of one shared-memory buffer to the block of ``desc`` at ``offsets``.
+
+    Fence ordinary shared-memory writes of the buffer first
+    (``fence_async_shared``). Hardware:
+    ``cp.async.bulk.tensor.<n>d.global.shared::cta.bulk_group`` (sm_90+).
+    ``eviction_policy`` and ``store_reduce`` are not supported yet.
+    """
+    TLXSemantic(_semantic, _generator).async_descriptor_store(desc, buf, offsets, eviction_policy, store_reduce)
+
+
+@builtin
+def async_descriptor_store_wait(pendings, _semantic=None, _generator=None) -> None:
+    """Wait until at most ``pendings`` TMA stores still read shared memory.
+
+    Hardware: ``cp.async.bulk.wait_group.read <pendings>``.
+    """
+    TLXSemantic(_semantic, _generator).async_descriptor_store_wait(pendings)
+
+
+@builtin
+def fence_async_shared(_semantic=None, _generator=None) -> None:
+    """Order this thread's shared-memory writes before later async-proxy (TMA, wgmma) reads.
+
+    Hardware: ``fence.proxy.async.shared::cta``.
+    """
+    TLXSemantic(_semantic, _generator).fence_async_shared()
+
+
+@builtin
+def async_load(
+    src_ptrs,
+    buf,
+    mask=None,
+    other=None,
+    cache_modifier="",
+    eviction_policy="",
+    is_volatile=False,
+    _semantic=None,
+    _generator=None,
+) -> async_token:
+    """Asynchronous copy of the elements ``src_ptrs`` points to into one shared-memory buffer.
+
+    ``src_ptrs`` has the buffer's shape and points to its element type;
+    ``mask``/``other`` work as in ``tl.load``. Close a group of copies with
+    ``async_load_commit_group`` and wait with ``async_load_wait_group``.
+    Returns an :class:`async_token`. Hardware: ``cp.async.ca/cg.shared.global``
+    (sm_80+), ``cache_modifier`` ``".ca"`` or ``".cg"``.
+    """
+    return TLXSemantic(_semantic, _generator).async_load(
+        src_ptrs, buf, mask, other, cache_modifier, eviction_policy, is_volatile
+    )
+
+
+@builtin
+def async_load_commit_group(tokens=(), _semantic=None, _generator=None) -> None:
+    """Close the current group of ``async_load`` copies. Hardware: ``cp.async.commit_group``."""
+    TLXSemantic(_semantic, _generator).async_load_commit_group(tokens)
+
+
+@builtin
+def async_load_wait_group(pendings, _semantic=None, _generator=None) -> None:
+    """Wait until at most ``pendings`` groups of copies are in flight. Hardware: ``cp.async.wait_group``."""
+    TLXSemantic(_semantic, _generator).async_load_wait_group(pendings)

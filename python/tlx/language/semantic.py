@@ -1,0 +1,637 @@
+"""TLX semantics: argument checks and carrier emission, the only place that builds TLX IR.
+
+Every ``tlx.*`` builtin lands here. Each method checks what Python can see
+(compile-time constants, shapes, element types, buffer kinds, target) and
+emits the op's *carrier* exactly as ``docs/carriers.md`` specifies:
+
+* Form A (no tensor operand or result): ``tt.call @tlx.<op>.<signature>``
+  to a private ``noinline`` callee with an opaque body, the op's static
+  parameters as ``tlx.*`` attributes on the call.
+* Form B (tensor operands or results): ``tt.elementwise_inline_asm
+  "tlx.<op>"`` with ``pure = false``, handles splat to the tensor shape.
+
+Handles (buffer sets, buffers, mbarrier sets, mbarriers) are ``i64``. Ops
+keep the builder's current location: the user's Python line, where the C++
+side reports its diagnostics.
+
+Misuse raises :class:`~tlx.language.errors.TLXError` with ``<file>:<line>:
+tlx.<op>: <what is wrong>``; Triton's code generator wraps it in a
+``CompilationError`` at the same kernel line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import triton.language.core as tlc
+from triton._C.libtriton import ir
+
+from .errors import TLXError, location
+from .types import (
+    async_token,
+    buffered_tensor,
+    buffered_tensor_type,
+    mbarrier,
+    mbarrier_type,
+    storage_kind,
+)
+
+#: Bytes one mbarrier phase can expect (``mbarrier.expect_tx``: 2^20 - 1).
+MAX_EXPECT_BYTES = (1 << 20) - 1
+#: Arrivals one mbarrier phase can count (``mbarrier.init``: 2^20 - 1).
+MAX_ARRIVE_COUNT = (1 << 20) - 1
+
+_DESC_TYPE = re.compile(r"!tt\.tensordesc<tensor<(.*)>>")
+
+
+def _unwrap(value: Any) -> Any:
+    return tlc._unwrap_if_constexpr(value)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, tlc.tensor):
+        return f"a runtime tensor of type {value.type}"
+    if isinstance(value, tlc.base_value):
+        return f"a {type(value).__name__} ({value.type})"
+    return repr(value)
+
+
+def _constraint(dtype: tlc.dtype) -> str:
+    """Inline-asm constraint of one operand or result element (opaque: never lowered)."""
+    return "l" if dtype.is_ptr() or dtype.primitive_bitwidth == 64 else "r"
+
+
+class TLXSemantic:
+    """Checks and carrier emission for one builtin call.
+
+    ``semantic`` is Triton's ``TritonSemantic`` (its builder carries the
+    insertion point, the location and the compile options); ``generator`` is
+    the ``CodeGenerator`` tracing the kernel (its module receives the carrier
+    callees, its current node names the user's line).
+    """
+
+    def __init__(self, semantic: Any, generator: Any) -> None:
+        if semantic is None or generator is None:
+            raise TLXError("TLX builtins can only be called from @triton.jit code")
+        self.semantic = semantic
+        self.generator = generator
+        self.builder: ir.builder = semantic.builder
+
+    # ------------------------------------------------------------------ errors
+    def where(self) -> str:
+        """``<file>:<line>`` of the kernel line being traced."""
+        return location(self.generator)
+
+    def error(self, op: str, message: str) -> TLXError:
+        return TLXError(f"{self.where()}: tlx.{op}: {message}")
+
+    # ------------------------------------------------------------------ target
+    def capability(self) -> int | None:
+        arch = getattr(self.builder.options, "arch", None)
+        match = re.fullmatch(r"sm_?(\d+)a?", str(arch))
+        return int(match.group(1)) if match else None
+
+    def require_capability(self, op: str, minimum: int, what: str) -> None:
+        capability = self.capability()
+        if capability is not None and capability < minimum:
+            raise self.error(op, f"{what} needs sm_{minimum} or newer; this kernel is compiled for sm_{capability}")
+
+    # --------------------------------------------------------- argument checks
+    def const_int(
+        self, op: str, name: str, value: Any, *, minimum: int | None = None, maximum: int | None = None
+    ) -> int:
+        """A compile-time integer argument (Python int or ``tl.constexpr``)."""
+        value = _unwrap(value)
+        if isinstance(value, tlc.base_value):
+            raise self.error(
+                op, f"`{name}` must be a compile-time constant (an int or tl.constexpr), got {_describe(value)}"
+            )
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(op, f"`{name}` must be an int, got {value!r}")
+        if minimum is not None and value < minimum or maximum is not None and value > maximum:
+            if maximum is None:
+                bounds = f">= {minimum}"
+            elif minimum is None:
+                bounds = f"<= {maximum}"
+            else:
+                bounds = f"in {minimum}..{maximum}"
+            raise self.error(op, f"`{name}` must be {bounds}, got {value}")
+        return value
+
+    def const_bool(self, op: str, name: str, value: Any) -> bool:
+        value = _unwrap(value)
+        if not isinstance(value, bool):
+            raise self.error(op, f"`{name}` must be a compile-time bool, got {_describe(value)}")
+        return value
+
+    def const_str(self, op: str, name: str, value: Any) -> str:
+        value = _unwrap(value)
+        if value is None:
+            return ""
+        if not isinstance(value, str):
+            raise self.error(op, f"`{name}` must be a string, got {_describe(value)}")
+        return value
+
+    def shape(self, op: str, value: Any) -> tuple[int, ...]:
+        value = _unwrap(value)
+        if isinstance(value, tlc.tuple):
+            value = value.values
+        if not isinstance(value, (tuple, list)) or not value:
+            raise self.error(op, f"`shape` must be a non-empty tuple of ints, got {_describe(value)}")
+        return tuple(self.const_int(op, f"shape[{i}]", d, minimum=1) for i, d in enumerate(value))
+
+    def element_dtype(self, op: str, name: str, value: Any) -> tlc.dtype:
+        value = _unwrap(value)
+        if (
+            not isinstance(value, tlc.dtype)
+            or isinstance(value, (tlc.pointer_type, tlc.block_type))
+            or value == tlc.void
+        ):
+            raise self.error(
+                op, f"`{name}` must be an integer or floating-point dtype such as tl.float16, got {value!r}"
+            )
+        return value
+
+    def mlir_element(self, dtype: tlc.dtype) -> str:
+        """How MLIR spells ``dtype`` (f16, bf16, f8E4M3FN, i8, ...): the builder's own print."""
+        return str(dtype.to_ir(self.builder))
+
+    def i32(self, op: str, name: str, value: Any) -> ir.value:
+        """A scalar integer operand (constant or runtime) as an ``i32`` value."""
+        value = _unwrap(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            if not -(2**31) <= value < 2**31:
+                raise self.error(op, f"`{name}` = {value} does not fit in 32 bits")
+            return self.builder.get_int32(value)
+        if isinstance(value, tlc.tensor) and not value.type.is_block() and value.dtype.is_int():
+            if value.dtype.is_bool():
+                raise self.error(op, f"`{name}` must be an integer, got a bool")
+            if value.dtype != tlc.int32:
+                value = self.semantic.cast(value, tlc.int32)
+            return value.handle
+        raise self.error(op, f"`{name}` must be a scalar integer, got {_describe(value)}")
+
+    def predicate(self, op: str, value: Any) -> ir.value | None:
+        """An optional scalar ``i1`` predicate."""
+        value = _unwrap(value)
+        if value is None:
+            return None
+        if isinstance(value, bool):
+            return self.builder.get_int1(value)
+        if isinstance(value, tlc.tensor) and not value.type.is_block() and value.dtype.is_int():
+            if not value.dtype.is_bool():
+                value = self.semantic.cast(value, tlc.int1)
+            return value.handle
+        raise self.error(op, f"`pred` must be a scalar bool, got {_describe(value)}")
+
+    def one_buffer(self, op: str, name: str, value: Any, *, shared: bool = False) -> buffered_tensor:
+        value = _unwrap(value)
+        if not isinstance(value, buffered_tensor):
+            raise self.error(op, f"`{name}` must be a buffer from tlx.local_alloc, got {_describe(value)}")
+        if not value.type.is_single:
+            raise self.error(
+                op,
+                f"`{name}` is a set of {value.num} buffers ({value.type}); "
+                f"select one with {name}[i] or tlx.local_view({name}, i)",
+            )
+        if shared and value.storage is not storage_kind.smem:
+            raise self.error(op, f"`{name}` must be in shared memory (storage smem), got {value.storage.value}")
+        return value
+
+    def one_barrier(self, op: str, name: str, value: Any) -> mbarrier:
+        value = _unwrap(value)
+        if not isinstance(value, mbarrier):
+            raise self.error(op, f"`{name}` must be an mbarrier from tlx.alloc_barriers, got {_describe(value)}")
+        if not value.type.is_single:
+            raise self.error(
+                op,
+                f"`{name}` is a set of {value.num} mbarriers; select one with {name}[i] or tlx.local_view({name}, i)",
+            )
+        return value
+
+    def same_element(self, op: str, what: str, dtype: tlc.dtype, buffer: buffered_tensor) -> None:
+        if self.mlir_element(dtype) != self.mlir_element(buffer.dtype):
+            raise self.error(
+                op, f"{what} has element type {dtype}, which does not match the buffer's {buffer.dtype} ({buffer.type})"
+            )
+
+    def same_shape(self, op: str, what: str, shape: Sequence[int], buffer: buffered_tensor) -> None:
+        if tuple(shape) != buffer.shape:
+            raise self.error(
+                op,
+                f"{what} has shape {list(shape)}, which does not match the buffer's "
+                f"{list(buffer.shape)} ({buffer.type})",
+            )
+
+    def load_cache(self, op: str, value: Any, allowed: Sequence[str]) -> int:
+        text = self.const_str(op, "cache_modifier", value)
+        if text not in allowed:
+            raise self.error(op, f"`cache_modifier` must be one of {', '.join(map(repr, allowed))}, got {text!r}")
+        return int(self.semantic._str_to_load_cache_modifier(text))
+
+    def eviction(self, op: str, value: Any) -> int:
+        text = self.const_str(op, "eviction_policy", value)
+        if text not in ("", "evict_first", "evict_last"):
+            raise self.error(op, f"`eviction_policy` must be '', 'evict_first' or 'evict_last', got {text!r}")
+        return int(self.semantic._str_to_eviction_policy(text))
+
+    def unsupported(self, op: str, name: str, value: Any, default: Any = None) -> None:
+        """Reject an argument of the TLX API that this TLX does not implement yet."""
+        if _unwrap(value) != default:
+            raise self.error(op, f"`{name}` is not supported by this TLX release yet")
+
+    # --------------------------------------------------------------- carriers
+    @staticmethod
+    def _mangle(type_: ir.type) -> str:
+        text = str(type_)
+        if text in ("i1", "i32", "i64"):
+            return text
+        match = _DESC_TYPE.fullmatch(text)
+        if match:
+            return "d" + re.sub(r"[^0-9A-Za-z]", "_", match.group(1))
+        raise AssertionError(f"TLX carriers do not take {text}")
+
+    @classmethod
+    def callee_name(cls, op: str, operand_types: Sequence[ir.type], result_types: Sequence[ir.type]) -> str:
+        """``tlx.<op>.a_<operand codes>_r_<result codes>``, empty parts left out."""
+        parts = []
+        if operand_types:
+            parts.append("a_" + "".join(cls._mangle(t) for t in operand_types))
+        if result_types:
+            parts.append("r_" + "".join(cls._mangle(t) for t in result_types))
+        signature = "_".join(parts)
+        return f"tlx.{op}.{signature}" if signature else f"tlx.{op}"
+
+    def _callee(self, name: str, operand_types: list[ir.type], result_types: list[ir.type]) -> Any:
+        """The module's private noinline callee ``name``, created on first use with an opaque body."""
+        module = self.generator.module
+        if module.has_function(name):
+            return module.get_function(name)
+        builder = ir.builder(self.generator.context)  # no insertion point: the func op is created detached
+        fn = builder.get_or_insert_function(
+            module, name, builder.get_function_ty(operand_types, result_types), "private", True
+        )
+        builder.set_insertion_point_to_start(fn.add_entry_block())
+        results = []
+        for type_ in result_types:
+            text = str(type_)
+            if text == "i1":
+                word = builder.create_inline_asm("// tlx carrier", "=r", [], [builder.get_int32_ty()], False, 1)
+                results.append(builder.create_icmpNE(word.get_result(0), builder.get_int32(0)))
+            else:
+                constraint = "=l" if text == "i64" else "=r"
+                results.append(
+                    builder.create_inline_asm("// tlx carrier", constraint, [], [type_], False, 1).get_result(0)
+                )
+        builder.ret(results)
+        module.push_back(fn)
+        return fn
+
+    def _set_attrs(self, op_state: Any, op: str, attrs: dict[str, bool | int | str]) -> None:
+        b = self.builder
+        op_state.set_attr("tlx.op", b.get_string_attr(op))
+        for name, value in attrs.items():
+            if isinstance(value, bool):
+                attr = b.get_bool_attr(value)
+            elif isinstance(value, int):
+                attr = b.get_int32_attr(value)
+            else:
+                attr = b.get_string_attr(value)
+            op_state.set_attr(f"tlx.{name}", attr)
+
+    def call_carrier(
+        self,
+        op: str,
+        operands: Sequence[ir.value],
+        result_types: Sequence[ir.type] = (),
+        attrs: dict[str, bool | int | str] | None = None,
+    ) -> Any:
+        """Form A: ``tt.call @tlx.<op>.<signature>(operands) {tlx.op, tlx.*}``."""
+        operand_types = [v.get_type() for v in operands]
+        result_types = list(result_types)
+        fn = self._callee(self.callee_name(op, operand_types, result_types), operand_types, result_types)
+        call = self.builder.call(fn, list(operands))
+        self._set_attrs(call, op, attrs or {})
+        return call
+
+    def splat_handle(self, handle: ir.value, shape: Sequence[int]) -> ir.value:
+        return self.builder.create_splat(self.builder.get_block_ty(self.builder.get_int64_ty(), list(shape)), handle)
+
+    def asm_carrier(
+        self,
+        op: str,
+        operands: Sequence[tuple[ir.value, tlc.dtype]],
+        result: tlc.block_type,
+        attrs: dict[str, bool | int | str] | None = None,
+    ) -> Any:
+        """Form B: ``tt.elementwise_inline_asm "tlx.<op>" {pure = false, tlx.op, tlx.*}``.
+
+        ``operands`` are tensors of ``result``'s shape with their element types.
+        """
+        constraints = ",".join(["=" + _constraint(result.element_ty)] + [_constraint(t) for _, t in operands])
+        asm = self.builder.create_inline_asm(
+            f"tlx.{op}", constraints, [v for v, _ in operands], [result.to_ir(self.builder)], False, 1
+        )
+        self._set_attrs(asm, op, attrs or {})
+        return asm
+
+    # ------------------------------------------------------------------ buffers
+    def local_alloc(self, shape: Any, dtype: Any, num: Any, storage: Any, reuse: Any, layout: Any) -> buffered_tensor:
+        op = "local_alloc"
+        shape = self.shape(op, shape)
+        dtype = self.element_dtype(op, "dtype", dtype)
+        num = self.const_int(op, "num", num, minimum=1)
+        storage = _unwrap(storage)
+        if not isinstance(storage, storage_kind):
+            raise self.error(op, f"`storage` must be a tlx.storage_kind (smem, tmem or smemCluster), got {storage!r}")
+        if storage is storage_kind.tmem:
+            self.require_capability(op, 100, "tensor memory (storage tmem)")
+            if len(shape) != 2:
+                raise self.error(op, f"tensor memory buffers are 2-D (rows x columns), got shape {list(shape)}")
+        self.unsupported(op, "reuse", reuse)
+        layout = _unwrap(layout)
+        if layout is not None and not isinstance(layout, str):
+            raise self.error(op, f"`layout` must be None or the text of a ttg layout attribute, got {layout!r}")
+        type_ = buffered_tensor_type(dtype, shape, num, storage, layout)
+        attrs: dict[str, bool | int | str] = {"type": type_.mlir_type(self.mlir_element(dtype))}
+        if layout is not None:
+            attrs["layout"] = layout
+        call = self.call_carrier(op, [], [self.builder.get_int64_ty()], attrs)
+        return buffered_tensor(call.get_result(0), type_)
+
+    def local_view(self, source: Any, index: Any) -> buffered_tensor | mbarrier:
+        op = "local_view"
+        source = _unwrap(source)
+        if isinstance(source, buffered_tensor):
+            kind = "buffers"
+            result_type: buffered_tensor_type | mbarrier_type = source.type.buffer_type()
+        elif isinstance(source, mbarrier):
+            kind = "mbarriers"
+            result_type = mbarrier_type(None)
+        else:
+            raise self.error(
+                op,
+                f"expects buffers from tlx.local_alloc or mbarriers from tlx.alloc_barriers, got {_describe(source)}",
+            )
+        if source.type.is_single:
+            raise self.error(op, f"selects from a set of {kind}, but this is already a single one ({source.type})")
+        constant = _unwrap(index)
+        if isinstance(constant, int) and not isinstance(constant, bool) and not 0 <= constant < source.num:
+            raise self.error(
+                op, f"index {constant} is out of range for {source.num} {kind} (valid: 0..{source.num - 1})"
+            )
+        call = self.call_carrier(op, [source.handle, self.i32(op, "index", index)], [self.builder.get_int64_ty()])
+        if isinstance(result_type, mbarrier_type):
+            # same set and same constant (or same index value): the same mbarrier, for _transactions
+            selector = constant if isinstance(constant, int) else constant.handle
+            return mbarrier(call.get_result(0), result_type, (source.handle, selector))
+        return buffered_tensor(call.get_result(0), result_type)
+
+    def local_load(self, buf: Any, token: Any, layout: Any) -> tlc.tensor:
+        op = "local_load"
+        buf = self.one_buffer(op, "buf", buf)
+        if _unwrap(token) is not None and not isinstance(_unwrap(token), async_token):
+            raise self.error(op, f"`token` must be an async token or None, got {_describe(token)}")
+        self.unsupported(op, "layout", layout)
+        result = tlc.block_type(buf.dtype, list(buf.shape))
+        handle = self.splat_handle(buf.handle, buf.shape)
+        asm = self.asm_carrier(op, [(handle, tlc.int64)], result)
+        return tlc.tensor(asm.get_result(0), result)
+
+    def local_store(self, buf: Any, value: Any) -> None:
+        op = "local_store"
+        buf = self.one_buffer(op, "buf", buf)
+        value = _unwrap(value)
+        if not isinstance(value, tlc.tensor) or not value.type.is_block():
+            raise self.error(
+                op, f"`value` must be a tensor of shape {list(buf.shape)} and type {buf.dtype}, got {_describe(value)}"
+            )
+        self.same_shape(op, "the stored value", value.type.shape, buf)
+        self.same_element(op, "the stored value", value.dtype, buf)
+        handle = self.splat_handle(buf.handle, buf.shape)
+        self.asm_carrier(
+            op, [(value.handle, value.dtype), (handle, tlc.int64)], tlc.block_type(tlc.int1, list(buf.shape))
+        )
+
+    # ----------------------------------------------------------------- barriers
+    def alloc_barriers(self, num_barriers: Any, arrive_count: Any) -> mbarrier:
+        op = "alloc_barriers"
+        num = self.const_int(op, "num_barriers", num_barriers, minimum=1)
+        count = self.const_int(op, "arrive_count", arrive_count, minimum=1, maximum=MAX_ARRIVE_COUNT)
+        type_ = mbarrier_type(num)
+        call = self.call_carrier(
+            op, [], [self.builder.get_int64_ty()], {"type": type_.mlir_type(), "arrive_count": count}
+        )
+        return mbarrier(call.get_result(0), type_)
+
+    def barrier_expect_bytes(self, bar: Any, size: Any, pred: Any) -> None:
+        op = "barrier_expect_bytes"
+        self.require_capability(op, 90, "mbarrier transaction counts (expect_tx)")
+        bar = self.one_barrier(op, "bar", bar)
+        size = self.const_int(op, "size", size, minimum=1, maximum=MAX_EXPECT_BYTES)
+        operands = [bar.handle]
+        pred_value = self.predicate(op, pred)
+        if pred_value is not None:
+            operands.append(pred_value)
+        self.call_carrier(op, operands, [], {"bytes": size})
+        self._transactions(bar)["expects"].append((self._block(), size, self.where()))
+
+    def barrier_wait(self, bar: Any, phase: Any, pred: Any) -> None:
+        op = "barrier_wait"
+        bar = self.one_barrier(op, "bar", bar)
+        constant = _unwrap(phase)
+        if isinstance(constant, int) and not isinstance(constant, bool) and constant not in (0, 1):
+            raise self.error(op, f"`phase` is a parity and must be 0 or 1, got {constant}")
+        operands = [bar.handle, self.i32(op, "phase", phase)]
+        pred_value = self.predicate(op, pred)
+        if pred_value is not None:
+            operands.append(pred_value)
+        self.call_carrier(op, operands)
+        self._transactions(bar, reset=True)
+
+    def barrier_arrive(self, bar: Any, arrive_count: Any, remote_cta_rank: Any) -> None:
+        op = "barrier_arrive"
+        bar = self.one_barrier(op, "bar", bar)
+        count = self.const_int(op, "arrive_count", arrive_count, minimum=1, maximum=MAX_ARRIVE_COUNT)
+        self.unsupported(op, "remote_cta_rank", remote_cta_rank)
+        self.call_carrier(op, [bar.handle], [], {"count": count})
+
+    # ------------------------------------------------- mbarrier transaction bytes
+    #
+    # A phase of an mbarrier completes when the bytes announced by barrier_expect_bytes have arrived;
+    # TMA loads bringing more bytes than announced are a bug Python can see in straight-line code. The
+    # bookkeeping is conservative: per mbarrier selected the same way (same set, same constant or same
+    # index value), since its last barrier_wait, and only while every announcement and load sits in one
+    # block. Everything else (control flow, other partitions) is for the C++ checks.
+
+    def _block(self) -> int:
+        return self.builder.get_insertion_block().id()
+
+    def _transactions(self, bar: mbarrier, reset: bool = False) -> dict:
+        book = self.generator.__dict__.setdefault("_tlx_transactions", {})
+        if bar.origin is None:
+            return {"expects": [], "loads": []}
+        if reset or bar.origin not in book:
+            book[bar.origin] = {"expects": [], "loads": []}
+        return book[bar.origin]
+
+    def _check_transaction_bytes(self, op: str, bar: mbarrier, buf: buffered_tensor) -> None:
+        record = self._transactions(bar)
+        record["loads"].append((self._block(), buf.type.nbytes))
+        blocks = {block for block, *_ in record["expects"]} | {block for block, _ in record["loads"]}
+        if not record["expects"] or blocks != {self._block()}:
+            return
+        expected = sum(size for _, size, _ in record["expects"])
+        loaded = sum(size for _, size in record["loads"])
+        if loaded > expected:
+            announced = ", ".join(f"{size} at {where}" for _, size, where in record["expects"])
+            raise self.error(
+                op,
+                f"TMA loads on this mbarrier bring {loaded} bytes, but barrier_expect_bytes announced "
+                f"{expected} ({announced}); this load alone is {buf.type.nbytes} bytes "
+                f"({'x'.join(map(str, buf.shape))} {buf.dtype})",
+            )
+
+    # ----------------------------------------------------------------------- TMA
+    def _descriptor(self, op: str, desc: Any, buf: buffered_tensor, offsets: Any) -> list[ir.value]:
+        self.require_capability(op, 90, "TMA")
+        desc = _unwrap(desc)
+        if not isinstance(desc, tlc.tensor_descriptor_base):
+            raise self.error(op, f"`desc` must be a tensor descriptor, got {_describe(desc)}")
+        self.same_shape(op, "the descriptor block", desc.block_shape, buf)
+        self.same_element(op, "the descriptor block", desc.dtype, buf)
+        offsets = _unwrap(offsets)
+        if isinstance(offsets, tlc.tuple):
+            offsets = offsets.values
+        if not isinstance(offsets, (tuple, list)):
+            offsets = [offsets]
+        if len(offsets) != len(desc.block_shape):
+            raise self.error(
+                op, f"needs one offset per descriptor dimension: {len(desc.block_shape)} expected, {len(offsets)} given"
+            )
+        return [self.i32(op, f"offsets[{i}]", o) for i, o in enumerate(offsets)]
+
+    def async_descriptor_load(
+        self,
+        desc: Any,
+        buf: Any,
+        offsets: Any,
+        barrier: Any,
+        pred: Any,
+        cache_modifier: Any,
+        eviction_policy: Any,
+        multicast_targets: Any,
+    ) -> None:
+        op = "async_descriptor_load"
+        buf = self.one_buffer(op, "buf", buf, shared=True)
+        offset_values = self._descriptor(op, desc, buf, offsets)
+        bar = self.one_barrier(op, "barrier", barrier)
+        pred_value = self.predicate(op, pred)
+        cache = self.load_cache(op, cache_modifier, ("", ".ca", ".cg", ".cv"))
+        evict = self.eviction(op, eviction_policy)
+        self.unsupported(op, "multicast_targets", multicast_targets)
+        self._check_transaction_bytes(op, bar, buf)
+        operands = [_unwrap(desc).handle, buf.handle, bar.handle, *offset_values]
+        if pred_value is not None:
+            operands.append(pred_value)
+        self.call_carrier(op, operands, [], {"cache": cache, "evict": evict, "has_pred": pred_value is not None})
+
+    def async_descriptor_store(
+        self, desc: Any, buf: Any, offsets: Any, eviction_policy: Any, store_reduce: Any
+    ) -> None:
+        op = "async_descriptor_store"
+        buf = self.one_buffer(op, "buf", buf, shared=True)
+        offset_values = self._descriptor(op, desc, buf, offsets)
+        self.unsupported(op, "eviction_policy", self.const_str(op, "eviction_policy", eviction_policy), "")
+        self.unsupported(op, "store_reduce", store_reduce)
+        self.call_carrier(op, [_unwrap(desc).handle, buf.handle, *offset_values])
+
+    def async_descriptor_store_wait(self, pendings: Any) -> None:
+        op = "async_descriptor_store_wait"
+        self.require_capability(op, 90, "TMA")
+        count = self.const_int(op, "pendings", pendings, minimum=0)
+        self.call_carrier(op, [], [], {"pendings": count})
+
+    def fence_async_shared(self) -> None:
+        op = "fence_async_shared"
+        self.require_capability(op, 90, "the async proxy fence")
+        self.call_carrier(op, [])
+
+    # ------------------------------------------------------------------ cp.async
+    def async_load(
+        self,
+        src_ptrs: Any,
+        buf: Any,
+        mask: Any,
+        other: Any,
+        cache_modifier: Any,
+        eviction_policy: Any,
+        is_volatile: Any,
+    ) -> async_token:
+        op = "async_load"
+        self.require_capability(op, 80, "cp.async")
+        buf = self.one_buffer(op, "buf", buf, shared=True)
+        src = _unwrap(src_ptrs)
+        if not isinstance(src, tlc.tensor) or not src.type.is_block() or not src.dtype.is_ptr():
+            raise self.error(op, f"`src_ptrs` must be a tensor of pointers, got {_describe(src)}")
+        shape = list(src.type.shape)
+        self.same_shape(op, "`src_ptrs`", shape, buf)
+        pointee = src.dtype.element_ty
+        self.same_element(op, "what `src_ptrs` points to", pointee, buf)
+        operands: list[tuple[ir.value, tlc.dtype]] = [(src.handle, src.dtype)]
+        operands.append((self.splat_handle(buf.handle, buf.shape), tlc.int64))
+        mask, other = _unwrap(mask), _unwrap(other)
+        if other is not None and mask is None:
+            raise self.error(op, "`other` needs a `mask` (it fills the masked-off elements)")
+        if mask is not None:
+            mask = self.semantic.to_tensor(mask)
+            if not mask.dtype.is_bool():
+                raise self.error(op, f"`mask` must be a bool tensor, got {_describe(mask)}")
+            try:
+                mask = self.semantic.broadcast_impl_shape(mask, shape)
+            except ValueError as e:
+                raise self.error(op, f"`mask` does not broadcast to {shape}: {e}") from None
+            operands.append((mask.handle, tlc.int1))
+        if other is not None:
+            other = self.semantic.cast(self.semantic.to_tensor(other), pointee)
+            try:
+                other = self.semantic.broadcast_impl_shape(other, shape)
+            except ValueError as e:
+                raise self.error(op, f"`other` does not broadcast to {shape}: {e}") from None
+            operands.append((other.handle, pointee))
+        attrs: dict[str, bool | int | str] = {
+            "cache": self.load_cache(op, cache_modifier, ("", ".ca", ".cg")),
+            "evict": self.eviction(op, eviction_policy),
+            "has_mask": mask is not None,
+            "has_other": other is not None,
+            "is_volatile": self.const_bool(op, "is_volatile", is_volatile),
+        }
+        self.asm_carrier(op, operands, tlc.block_type(tlc.int1, shape), attrs)
+        return async_token()
+
+    def async_load_commit_group(self, tokens: Any) -> None:
+        op = "async_load_commit_group"
+        tokens = _unwrap(tokens)
+        if isinstance(tokens, tlc.tuple):
+            tokens = tokens.values
+        if tokens is not None and not isinstance(tokens, (tuple, list, async_token)):
+            raise self.error(op, f"`tokens` must be async tokens from tlx.async_load, got {_describe(tokens)}")
+        self.call_carrier(op, [])
+
+    def async_load_wait_group(self, pendings: Any) -> None:
+        op = "async_load_wait_group"
+        count = self.const_int(op, "pendings", pendings, minimum=0)
+        self.call_carrier(op, [], [], {"pendings": count})
+
+    # ----------------------------------------------------------------- utilities
+    def thread_id(self, axis: Any) -> tlc.tensor:
+        op = "thread_id"
+        axis = self.const_int(op, "axis", axis, minimum=0, maximum=2)
+        call = self.call_carrier(op, [], [self.builder.get_int32_ty()], {"axis": axis})
+        return tlc.tensor(call.get_result(0), tlc.int32)
+
+    def clock64(self) -> tlc.tensor:
+        call = self.call_carrier("clock64", [], [self.builder.get_int64_ty()])
+        return tlc.tensor(call.get_result(0), tlc.int64)

@@ -1,0 +1,273 @@
+"""TLX value types: buffers, mbarriers, async tokens, storage kinds.
+
+Every TLX handle (a set of buffers, one buffer, a set of mbarriers, one
+mbarrier) is an ``i64`` in TTIR (docs/carriers.md). The Python values below
+carry what the IR does not: element type, shape, number of buffers, storage.
+That is what lets the builtins check misuse while the kernel is traced, and
+what names the ``!tlx.*`` type the raise pass rebuilds.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+
+import triton.language.core as tlc
+from triton._C.libtriton import ir
+
+from .builtin import builtin
+
+__all__ = [
+    "async_token",
+    "async_token_type",
+    "buffered_tensor",
+    "buffered_tensor_type",
+    "mbarrier",
+    "mbarrier_type",
+    "storage_kind",
+]
+
+
+class storage_kind(enum.Enum):
+    """Where TLX buffers live.
+
+    ``smem``: shared memory of the CTA. ``tmem``: Blackwell tensor memory
+    (sm_100+, 2-D buffers). ``smemCluster``: distributed shared memory of the
+    cluster. The value is the spelling of the ``!tlx.buffers`` type.
+    """
+
+    smem = "smem"
+    tmem = "tmem"
+    smemCluster = "smemCluster"
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return "x".join(str(d) for d in shape)
+
+
+class buffered_tensor_type(tlc.base_type):
+    """The type of a TLX buffer set (``num`` buffers) or of one buffer (``num is None``)."""
+
+    def __init__(
+        self,
+        element_ty: tlc.dtype,
+        shape: tuple[int, ...],
+        num: int | None,
+        storage: storage_kind,
+        layout: str | None = None,
+    ) -> None:
+        self.element_ty = element_ty
+        self.shape = tuple(shape)
+        self.num = num
+        self.storage = storage
+        self.layout = layout
+
+    @property
+    def is_single(self) -> bool:
+        """True for one buffer (what ``buf[i]`` gives), False for a set."""
+        return self.num is None
+
+    def buffer_type(self) -> buffered_tensor_type:
+        """The type of one buffer of this set."""
+        return buffered_tensor_type(self.element_ty, self.shape, None, self.storage, self.layout)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of one buffer."""
+        numel = 1
+        for d in self.shape:
+            numel *= d
+        return numel * self.element_ty.primitive_bitwidth // 8
+
+    def mlir_type(self, element_text: str) -> str:
+        """The ``!tlx.buffers`` / ``!tlx.buffer`` text, given the MLIR spelling of the element type."""
+        body = f"{_shape_text(self.shape)}x{element_text}, {self.storage.value}"
+        if self.num is None:
+            return f"!tlx.buffer<{body}>"
+        return f"!tlx.buffers<{self.num}, {body}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, buffered_tensor_type) and (
+            self.element_ty,
+            self.shape,
+            self.num,
+            self.storage,
+            self.layout,
+        ) == (other.element_ty, other.shape, other.num, other.storage, other.layout)
+
+    def __hash__(self) -> int:
+        return hash((str(self.element_ty), self.shape, self.num, self.storage, self.layout))
+
+    def __repr__(self) -> str:
+        count = "" if self.num is None else f"{self.num} x "
+        return f"buffered_tensor<{count}{self.element_ty}{list(self.shape)}, {self.storage.value}>"
+
+    __str__ = __repr__
+
+    def mangle(self) -> str:
+        shape = "_".join(str(d) for d in self.shape)
+        num = "" if self.num is None else f"N{self.num}"
+        layout = "" if self.layout is None else "L" + hashlib.sha256(self.layout.encode()).hexdigest()[:12]
+        return f"TLXB{self.element_ty.mangle()}S{shape}S{num}{self.storage.value}{layout}"
+
+    def to_ir(self, builder: ir.builder) -> ir.type:
+        return builder.get_int64_ty()
+
+    def _flatten_ir_types(self, builder: ir.builder, out: list[ir.type]) -> None:
+        out.append(builder.get_int64_ty())
+
+    def _unflatten_ir(self, handles: list[ir.value], cursor: int) -> tuple[buffered_tensor, int]:
+        return buffered_tensor(handles[cursor], self), cursor + 1
+
+
+class buffered_tensor(tlc.base_value):
+    """Buffers in shared or tensor memory, as ``tlx.local_alloc`` returns them.
+
+    A set of ``num`` buffers (from ``local_alloc``) or one buffer (from
+    ``buf[i]`` / ``tlx.local_view(buf, i)``). Operations that read or write a
+    buffer (``local_load``, ``local_store``, ``async_load``, TMA) take one
+    buffer.
+    """
+
+    def __init__(self, handle: ir.value, type: buffered_tensor_type) -> None:
+        self.handle = handle
+        self.type = type
+
+    @property
+    def dtype(self) -> tlc.dtype:
+        return self.type.element_ty
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.type.shape
+
+    @property
+    def num(self) -> int | None:
+        return self.type.num
+
+    @property
+    def storage(self) -> storage_kind:
+        return self.type.storage
+
+    def _flatten_ir(self, handles: list[ir.value]) -> None:
+        handles.append(self.handle)
+
+    @builtin
+    def __getitem__(self, index, _semantic=None, _generator=None) -> buffered_tensor:
+        """``buf[i]``: the same as ``tlx.local_view(buf, i)``."""
+        from .semantic import TLXSemantic
+
+        return TLXSemantic(_semantic, _generator).local_view(self, index)
+
+    def __repr__(self) -> str:
+        return repr(self.type)
+
+
+class mbarrier_type(tlc.base_type):
+    """The type of ``num`` mbarriers (``alloc_barriers``) or of one (``num is None``)."""
+
+    def __init__(self, num: int | None) -> None:
+        self.num = num
+
+    @property
+    def is_single(self) -> bool:
+        return self.num is None
+
+    def mlir_type(self) -> str:
+        return "!tlx.mbarrier" if self.num is None else f"!tlx.mbarriers<{self.num}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, mbarrier_type) and self.num == other.num
+
+    def __hash__(self) -> int:
+        return hash(("mbarrier", self.num))
+
+    def __repr__(self) -> str:
+        return "mbarrier" if self.num is None else f"mbarriers<{self.num}>"
+
+    __str__ = __repr__
+
+    def mangle(self) -> str:
+        return "TLXM" if self.num is None else f"TLXM{self.num}"
+
+    def to_ir(self, builder: ir.builder) -> ir.type:
+        return builder.get_int64_ty()
+
+    def _flatten_ir_types(self, builder: ir.builder, out: list[ir.type]) -> None:
+        out.append(builder.get_int64_ty())
+
+    def _unflatten_ir(self, handles: list[ir.value], cursor: int) -> tuple[mbarrier, int]:
+        return mbarrier(handles[cursor], self), cursor + 1
+
+
+class mbarrier(tlc.base_value):
+    """mbarriers in shared memory, as ``tlx.alloc_barriers`` returns them.
+
+    A set (from ``alloc_barriers``) or one mbarrier (from ``bars[i]``). The
+    barrier operations take one mbarrier.
+    """
+
+    def __init__(self, handle: ir.value, type: mbarrier_type, origin: tuple | None = None) -> None:
+        self.handle = handle
+        self.type = type
+        # (set handle, index) this mbarrier was selected with, when that names it unambiguously while the
+        # kernel is traced: the key of the transaction-byte bookkeeping in TLXSemantic
+        self.origin = origin
+
+    @property
+    def num(self) -> int | None:
+        return self.type.num
+
+    def _flatten_ir(self, handles: list[ir.value]) -> None:
+        handles.append(self.handle)
+
+    @builtin
+    def __getitem__(self, index, _semantic=None, _generator=None) -> mbarrier:
+        """``bars[i]``: the same as ``tlx.local_view(bars, i)``."""
+        from .semantic import TLXSemantic
+
+        return TLXSemantic(_semantic, _generator).local_view(self, index)
+
+    def __repr__(self) -> str:
+        return repr(self.type)
+
+
+class async_token_type(tlc.base_type):
+    """The type of :class:`async_token`: no IR value behind it."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, async_token_type)
+
+    def __hash__(self) -> int:
+        return hash("async_token")
+
+    def __repr__(self) -> str:
+        return "async_token"
+
+    def mangle(self) -> str:
+        return "TLXT"
+
+    def _flatten_ir_types(self, builder: ir.builder, out: list[ir.type]) -> None:
+        return
+
+    def _unflatten_ir(self, handles: list[ir.value], cursor: int) -> tuple[async_token, int]:
+        return async_token(), cursor
+
+
+class async_token(tlc.base_value):
+    """What ``tlx.async_load`` returns, for TLX API compatibility.
+
+    Completion of cp.async copies is tracked by commit groups
+    (``async_load_commit_group`` / ``async_load_wait_group``), so the token
+    carries no IR value; it may be passed around, carried through loops and
+    handed to ``async_load_commit_group(tokens=...)``.
+    """
+
+    def __init__(self) -> None:
+        self.type = async_token_type()
+
+    def _flatten_ir(self, handles: list[ir.value]) -> None:
+        return
+
+    def __repr__(self) -> str:
+        return "async_token"

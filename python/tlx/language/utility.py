@@ -1,0 +1,64 @@
+"""Thread ids, clocks, and compile-time type queries."""
+
+from __future__ import annotations
+
+import triton.language.core as tlc
+
+from .builtin import builtin
+from .errors import TLXError
+from .semantic import TLXSemantic
+from .types import buffered_tensor
+
+__all__ = ["clock64", "dtype_of", "size_of", "thread_id"]
+
+
+@builtin
+def thread_id(axis, _semantic=None, _generator=None) -> tlc.tensor:
+    """The thread's index in its CTA along ``axis`` (0, 1 or 2), an ``int32``.
+
+    Hardware: ``mov.u32 %r, %tid.x`` (``%tid.y``, ``%tid.z``).
+    """
+    return TLXSemantic(_semantic, _generator).thread_id(axis)
+
+
+@builtin
+def clock64(_semantic=None, _generator=None) -> tlc.tensor:
+    """The SM's 64-bit cycle counter, an ``int64``. Not a synchronization point.
+
+    Hardware: ``mov.u64 %rd, %clock64``.
+    """
+    return TLXSemantic(_semantic, _generator).clock64()
+
+
+@builtin
+def dtype_of(v, _semantic=None, _generator=None) -> tlc.dtype:
+    """The element type of a tensor (the pointee for pointers), a tensor descriptor or a TLX buffer.
+
+    Compile time only: emits nothing.
+    """
+    v = tlc._unwrap_if_constexpr(v)
+    if isinstance(v, tlc.tensor):
+        dtype = v.type.scalar
+        return dtype.element_ty if dtype.is_ptr() else dtype
+    if isinstance(v, tlc.tensor_descriptor_base):
+        return v.dtype
+    if isinstance(v, buffered_tensor):
+        return v.dtype
+    raise TLXError(
+        f"{TLXSemantic(_semantic, _generator).where()}: tlx.dtype_of: expects a tensor, a tensor descriptor "
+        f"or a TLX buffer, got {v!r}"
+    )
+
+
+@builtin
+def size_of(dtype, _semantic=None, _generator=None) -> tlc.constexpr:
+    """The size of one element of ``dtype`` in bytes, a ``tl.constexpr``. Compile time only."""
+    dtype = tlc._unwrap_if_constexpr(dtype)
+    if not isinstance(dtype, tlc.dtype) or isinstance(dtype, tlc.block_type) or dtype == tlc.void:
+        raise TLXError(
+            f"{TLXSemantic(_semantic, _generator).where()}: tlx.size_of: expects a dtype such as tl.float16, "
+            f"got {dtype!r}"
+        )
+    if dtype.is_ptr():
+        return tlc.constexpr(8)
+    return tlc.constexpr(dtype.primitive_bitwidth // 8)
