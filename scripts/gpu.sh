@@ -17,8 +17,10 @@ g++ -O2 -std=c++17 -shared -fPIC -fvisibility=hidden $(python3 -m pybind11 --inc
   python/src/main.cpp -o "$stage/tlx/_C$suffix" -L"$stage/tlx" -ltlx_core -Wl,-rpath,'$ORIGIN'
 export PYTHONPATH="$stage:$PWD/python/test${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONUNBUFFERED=1
-python3 -c "import tlx; print('tlx', tlx.__version__, 'core', tlx._C.version())"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader || true
+python3 -c "import tlx, torch, triton; print('tlx', tlx.__version__, 'core', tlx._C.version(), 'torch', torch.__version__, 'triton', triton.__version__)"
 status=0
-python3 -m pytest -q -p no:cacheprovider python/test -m gpu "$@" || status=$?
+# The GPU tests live beside the tutorials; collecting only those keeps the run short.
+python3 -m pytest -q -p no:cacheprovider -m gpu python/test/test_tutorials.py "$@" || status=$?
 python3 -m tlx.tools.gpu_check || status=$?
 exit $status
