@@ -156,6 +156,61 @@ LogicalResult Lowering::giveDescriptorLayout(Operation *user, Value desc,
                            "or tl.make_tensor_descriptor");
 }
 
+/// The layout of a transposed view: swizzled layouts permute their order,
+/// 2-D NVMMA layouts flip between K-major and MN-major.
+static FailureOr<Attribute> getTransposedLayout(LocalTransOp trans,
+                                                Attribute layout) {
+  ArrayRef<int32_t> order = trans.getOrder();
+  if (auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(layout)) {
+    SmallVector<unsigned> inverse(order.size());
+    for (auto [index, dim] : llvm::enumerate(order))
+      inverse[dim] = index;
+    SmallVector<unsigned> newOrder;
+    for (unsigned dim : swizzled.getOrder())
+      newOrder.push_back(inverse[dim]);
+    return Attribute(ttg::SwizzledSharedEncodingAttr::get(
+        layout.getContext(), swizzled.getVec(), swizzled.getPerPhase(),
+        swizzled.getMaxPhase(), newOrder, swizzled.getCgaBases()));
+  }
+  if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(layout))
+    if (nvmma.getRank() == 2 && order == ArrayRef<int32_t>{1, 0})
+      return Attribute(ttg::NVMMASharedEncodingAttr::get(
+          layout.getContext(), nvmma.getSwizzlingByteWidth(),
+          !nvmma.getTransposed(), nvmma.getElementBitWidth(),
+          nvmma.getFp4Padded(), nvmma.getRank(), nvmma.getCgaBases()));
+  return trans.emitOpError("cannot transpose a buffer with layout ")
+         << layout << " by [" << order << "]";
+}
+
+/// The layout of the same bytes seen with another element type and shape:
+/// only layouts whose byte pattern does not depend on the element type.
+static FailureOr<Attribute> getReinterpretedLayout(LocalReinterpretOp op,
+                                                   ttg::MemDescType source) {
+  BufferType result = op.getResult().getType();
+  Attribute layout = source.getEncoding();
+  unsigned bits = result.getElementType().getIntOrFloatBitWidth();
+  if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(layout)) {
+    ArrayRef<int64_t> oldShape = source.getShape(),
+                      newShape = result.getShape();
+    bool sameRows =
+        oldShape.size() == newShape.size() &&
+        oldShape.drop_back() == newShape.drop_back() &&
+        oldShape.back() * nvmma.getElementBitWidth() == newShape.back() * bits;
+    if (sameRows && !nvmma.getTransposed())
+      return Attribute(ttg::NVMMASharedEncodingAttr::get(
+          layout.getContext(), nvmma.getSwizzlingByteWidth(), false, bits,
+          nvmma.getFp4Padded(), newShape.size(), nvmma.getCgaBases()));
+  }
+  if (auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(layout))
+    if (swizzled.getMaxPhase() == 1 && result.getShape().size() == 1)
+      return Attribute(ttg::SwizzledSharedEncodingAttr::get(layout.getContext(),
+                                                            1, 1, 1, {0}, {}));
+  return op.emitOpError("cannot reinterpret a buffer with layout ")
+         << layout << " as " << result
+         << ": the rows must keep their byte length (and an unswizzled "
+            "buffer must become 1-D)";
+}
+
 LogicalResult Lowering::lower(Operation *op) {
   Location loc = op->getLoc();
   builder.setInsertionPoint(op);
@@ -171,6 +226,47 @@ LogicalResult Lowering::lower(Operation *op) {
         Value set = memdesc(view.getSource());
         memdescs[view] = ttg::MemDescIndexOp::create(
             builder, loc, viewType(set), set, view.getIndex());
+        return success();
+      })
+      .Case<LocalTransOp>([&](LocalTransOp trans) -> LogicalResult {
+        Value source = memdesc(trans.getSource());
+        auto sourceType = cast<ttg::MemDescType>(source.getType());
+        FailureOr<Attribute> layout =
+            getTransposedLayout(trans, sourceType.getEncoding());
+        if (failed(layout))
+          return failure();
+        BufferType result = trans.getResult().getType();
+        memdescs[trans] = ttg::MemDescTransOp::create(
+            builder, loc,
+            getMemDesc(result.getShape(), result.getElementType(), *layout,
+                       sourceType.getMemorySpace()),
+            source, trans.getOrderAttr());
+        return success();
+      })
+      .Case<LocalSliceOp>([&](LocalSliceOp slice) {
+        Value source = memdesc(slice.getSource());
+        auto sourceType = cast<ttg::MemDescType>(source.getType());
+        BufferType result = slice.getResult().getType();
+        auto type = ttg::MemDescType::get(
+            result.getShape(), result.getElementType(),
+            sourceType.getEncoding(), sourceType.getMemorySpace(),
+            sourceType.getMutableMemory(), sourceType.getAllocShape());
+        memdescs[slice] = ttg::MemDescSubsliceOp::create(
+            builder, loc, type, source, slice.getOffsetsAttr());
+        return success();
+      })
+      .Case<LocalReinterpretOp>([&](LocalReinterpretOp cast) -> LogicalResult {
+        Value source = memdesc(cast.getSource());
+        auto sourceType = llvm::cast<ttg::MemDescType>(source.getType());
+        FailureOr<Attribute> layout = getReinterpretedLayout(cast, sourceType);
+        if (failed(layout))
+          return failure();
+        BufferType result = cast.getResult().getType();
+        memdescs[cast] = ttg::MemDescReinterpretOp::create(
+            builder, loc,
+            getMemDesc(result.getShape(), result.getElementType(), *layout,
+                       sourceType.getMemorySpace()),
+            source);
         return success();
       })
       .Case<BarrierExpectBytesOp>([&](BarrierExpectBytesOp expect) {

@@ -106,3 +106,78 @@ LogicalResult AsyncLoadOp::verify() {
                              triton::getPointeeType(src.getElementType()),
                              "pointed-to");
 }
+
+//===----------------------------------------------------------------------===//
+// Buffer views
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifySameStorage(Operation *op, BufferType source,
+                                       BufferType result) {
+  if (source.getStorage() != result.getStorage())
+    return op->emitOpError("a view stays in the storage of its buffer (")
+           << stringifyStorageKind(source.getStorage()) << ")";
+  return success();
+}
+
+LogicalResult LocalTransOp::verify() {
+  BufferType source = getSource().getType(), result = getResult().getType();
+  ArrayRef<int32_t> order = getOrder();
+  size_t rank = source.getShape().size();
+  SmallVector<bool> seen(rank, false);
+  for (int32_t dim : order) {
+    if (dim < 0 || static_cast<size_t>(dim) >= rank || seen[dim])
+      return emitOpError("dims must be a permutation of 0..")
+             << rank - 1 << ", got [" << order << "]";
+    seen[dim] = true;
+  }
+  if (order.size() != rank)
+    return emitOpError("dims must be a permutation of 0..")
+           << rank - 1 << ", got [" << order << "]";
+  SmallVector<int64_t> expected;
+  for (int32_t dim : order)
+    expected.push_back(source.getShape()[dim]);
+  if (result.getShape() != ArrayRef<int64_t>(expected) ||
+      result.getElementType() != source.getElementType())
+    return emitOpError("result must be the source buffer with its dimensions "
+                       "permuted: expected shape [")
+           << expected << "] of " << source.getElementType();
+  return verifySameStorage(*this, source, result);
+}
+
+LogicalResult LocalSliceOp::verify() {
+  BufferType source = getSource().getType(), result = getResult().getType();
+  ArrayRef<int32_t> offsets = getOffsets();
+  if (offsets.size() != source.getShape().size() ||
+      result.getShape().size() != source.getShape().size())
+    return emitOpError("needs one offset per dimension of the ")
+           << source.getShape().size() << "-D buffer";
+  if (result.getElementType() != source.getElementType())
+    return emitOpError("a slice keeps the element type of its buffer");
+  for (auto [dim, offset, size, full] :
+       llvm::enumerate(offsets, result.getShape(), source.getShape())) {
+    if (offset < 0 || offset + size > full)
+      return emitOpError("slice [")
+             << offset << ", " << offset + size << ") of dimension " << dim
+             << " leaves the buffer of size " << full;
+    if (offset % size != 0)
+      return emitOpError("offset ")
+             << offset << " of dimension " << dim
+             << " must be a multiple of the slice size " << size;
+  }
+  return verifySameStorage(*this, source, result);
+}
+
+LogicalResult LocalReinterpretOp::verify() {
+  BufferType source = getSource().getType(), result = getResult().getType();
+  auto bytes = [](BufferType type) {
+    int64_t count = 1;
+    for (int64_t dim : type.getShape())
+      count *= dim;
+    return count * type.getElementType().getIntOrFloatBitWidth() / 8;
+  };
+  if (bytes(source) != bytes(result))
+    return emitOpError("reinterpreting ")
+           << bytes(source) << " bytes as " << bytes(result)
+           << "; the byte size must stay the same";
+  return verifySameStorage(*this, source, result);
+}

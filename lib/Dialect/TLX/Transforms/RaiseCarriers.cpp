@@ -44,6 +44,8 @@ private:
   FailureOr<int32_t> intAttr(Carrier &carrier, StringRef name,
                              std::optional<int32_t> fallback = std::nullopt);
   bool boolAttr(Carrier &carrier, StringRef name);
+  FailureOr<SmallVector<int32_t>> intsAttr(Carrier &carrier, StringRef name);
+  FailureOr<BufferType> resultBufferType(Carrier &carrier);
   InFlightDiagnostic malformed(Carrier &carrier) {
     return carrier.op->emitError("malformed TLX carrier for tlx.")
            << carrier.name << ": ";
@@ -130,6 +132,43 @@ bool Raiser::boolAttr(Carrier &carrier, StringRef name) {
   return false;
 }
 
+FailureOr<SmallVector<int32_t>> Raiser::intsAttr(Carrier &carrier,
+                                                 StringRef name) {
+  Attribute attr = carrier.op->getAttr(name);
+  SmallVector<int32_t> values;
+  if (auto dense = dyn_cast_or_null<DenseIntElementsAttr>(attr)) {
+    for (const APInt &value : dense.getValues<APInt>())
+      values.push_back(value.getSExtValue());
+    return values;
+  }
+  if (auto array = dyn_cast_or_null<DenseI32ArrayAttr>(attr))
+    return llvm::to_vector(array.asArrayRef());
+  if (auto array = dyn_cast_or_null<ArrayAttr>(attr)) {
+    for (Attribute element : array) {
+      auto integer = dyn_cast<IntegerAttr>(element);
+      if (!integer)
+        break;
+      values.push_back(integer.getInt());
+    }
+    if (values.size() == array.size())
+      return values;
+  }
+  malformed(carrier) << "no integer array " << name << " attribute";
+  return failure();
+}
+
+FailureOr<BufferType> Raiser::resultBufferType(Carrier &carrier) {
+  FailureOr<Type> type = parseTypeAttr(carrier);
+  if (failed(type))
+    return failure();
+  auto buffer = dyn_cast<BufferType>(*type);
+  if (!buffer) {
+    malformed(carrier) << "tlx.type must be a !tlx.buffer type";
+    return failure();
+  }
+  return buffer;
+}
+
 LogicalResult Raiser::raise(Carrier &carrier) {
   Operation *op = carrier.op;
   Location loc = op->getLoc();
@@ -180,6 +219,32 @@ LogicalResult Raiser::raise(Carrier &carrier) {
                             : malformed(carrier) << "expected 2 operands";
     mapHandleResult(
         LocalViewOp::create(builder, loc, *source, carrier.operands[1]));
+  } else if (name == "local_trans" || name == "local_slice" ||
+             name == "local_reinterpret") {
+    FailureOr<Value> source = handle(carrier, 0);
+    FailureOr<BufferType> type = resultBufferType(carrier);
+    if (failed(source) || failed(type))
+      return failure();
+    if (!isa<BufferType>(source->getType()))
+      return op->emitError("tlx.")
+             << name << " takes one buffer (index the result of "
+             << "tlx.local_alloc first)";
+    Value view;
+    if (name == "local_reinterpret") {
+      view = LocalReinterpretOp::create(builder, loc, *type, *source);
+    } else {
+      FailureOr<SmallVector<int32_t>> ints = intsAttr(
+          carrier, name == "local_trans" ? "tlx.order" : "tlx.offsets");
+      if (failed(ints))
+        return failure();
+      auto array = builder.getDenseI32ArrayAttr(*ints);
+      view = name == "local_trans"
+                 ? LocalTransOp::create(builder, loc, *type, *source, array)
+                       .getResult()
+                 : LocalSliceOp::create(builder, loc, *type, *source, array)
+                       .getResult();
+    }
+    mapHandleResult(view);
   } else if (name == "barrier_expect_bytes") {
     FailureOr<Value> barrier = handle(carrier, 0);
     FailureOr<int32_t> bytes = intAttr(carrier, "tlx.bytes");

@@ -51,6 +51,52 @@ def TLX_LocalViewOp : TLX_Op<"local_view",
   }];
 }
 
+def TLX_LocalTransOp : TLX_Op<"local_trans", [Pure]> {
+  let summary = "a view of a buffer with its dimensions permuted";
+  let description = [{
+    `tlx.local_trans(buf, dims)` in Python. No data moves: the view reads
+    the same bytes in another order (how wgmma/tcgen05 consume a K-major
+    operand as MN-major).
+  }];
+  let arguments = (ins TLX_BufferType:$source, DenseI32ArrayAttr:$order);
+  let results = (outs TLX_BufferType:$result);
+  let assemblyFormat = [{
+    $source `,` $order attr-dict `:` qualified(type($source)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_LocalSliceOp : TLX_Op<"local_slice", [Pure]> {
+  let summary = "a view of a tile of a buffer at static offsets";
+  let description = [{
+    `tlx.local_slice(buf, offsets, shape)` / `tlx.subslice` in Python. Each
+    offset is a multiple of the tile's size in its dimension, so the view
+    never straddles the swizzle pattern of the buffer.
+  }];
+  let arguments = (ins TLX_BufferType:$source, DenseI32ArrayAttr:$offsets);
+  let results = (outs TLX_BufferType:$result);
+  let assemblyFormat = [{
+    $source `,` $offsets attr-dict `:` qualified(type($source)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_LocalReinterpretOp : TLX_Op<"local_reinterpret", [Pure]> {
+  let summary = "a view of a buffer's bytes with another element type or shape";
+  let description = [{
+    `tlx.local_reinterpret(buf, dtype, shape)` in Python: the same bytes,
+    typed anew (for example two f16 tiles read as one f32 tile).
+  }];
+  let arguments = (ins TLX_BufferType:$source);
+  let results = (outs TLX_BufferType:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // MBarriers
 //===----------------------------------------------------------------------===//
