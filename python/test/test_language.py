@@ -366,3 +366,133 @@ def test_transaction_bytes_check_accepts_valid_kernels():
     )
     ops = [c.op for c in carriers(text)]
     assert ops.count("async_descriptor_load") == 11 and ops.count("barrier_expect_bytes") == 7
+
+
+# ---------------------------------------------------------------- buffer views
+
+
+@triton.jit
+def buffer_views(desc, X, Y):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 2)  # @v_alloc
+    bars = tlx.alloc_barriers(1)  # @v_bars
+    buf = bufs[1]  # @v_view
+    left = tlx.local_slice(buf, [0, 0], [64, 64])  # @v_left
+    tlx.barrier_expect_bytes(bars[0], 64 * 64 * 2)  # @v_expect
+    tlx.async_descriptor_load(desc, left, [0, 0], bars[0])  # @v_tma_into_slice
+    right = tlx.subslice(buf, 64, 64)  # @v_right
+    t = tlx.local_trans(buf)  # @v_trans
+    tile = tlx.local_load(t)  # @v_load_trans
+    tlx.local_store(right, tlx.local_load(left))  # @v_store_slice
+    wide = tlx.local_reinterpret(buf, tl.float32, (64, 64))  # @v_reinterpret
+    same = tlx.local_reinterpret(left, tl.int16)  # @v_same_shape
+    cube = tlx.local_alloc((2, 4, 64), tl.float32, 1)  # @v_cube
+    permuted = tlx.local_trans(cube[0], (2, 0, 1))  # @v_permute
+    offs = tl.arange(0, 64)
+    tlx.async_load(X + offs[:, None] * 64 + offs[None, :], wide)  # @v_cp_async
+    tlx.async_descriptor_store(desc, tlx.local_slice(t, [64, 0], [64, 64]), [0, 0])  # @v_tma_from_view
+    tl.store(Y + offs, tl.sum(tile.to(tl.float32), axis=0) + tl.sum(tlx.local_load(same).to(tl.float32), axis=0))
+    tl.store(Y + tl.arange(0, 128), tl.reshape(tlx.local_load(permuted), (128, 4)).sum(axis=1))
+
+
+BUFFER_VIEWS_SIGNATURE = {"desc": "tensordesc<fp16[64, 64]>", "X": "*fp32", "Y": "*fp32"}
+
+
+def _dense(values):
+    """How MLIR prints a dense i32 array attribute (a splat when all values are equal)."""
+    body = str(values[0]) if len(set(values)) == 1 else "[" + ", ".join(map(str, values)) + "]"
+    return f"dense<{body}> : tensor<{len(values)}xi32>"
+
+
+def _buffer(text):
+    return f'"!tlx.buffer<{text}, smem>"'
+
+
+# (op, marker, tlx.* attributes): the views and what consumes them, in order
+EXPECTED_VIEWS = [
+    ("local_alloc", "v_alloc", {"tlx.type": '"!tlx.buffers<2, 64x128xf16, smem>"'}),
+    ("alloc_barriers", "v_bars", None),
+    ("local_view", "v_view", {}),
+    ("local_slice", "v_left", {"tlx.offsets": _dense([0, 0]), "tlx.type": _buffer("64x64xf16")}),
+    ("local_view", "v_expect", {}),
+    ("barrier_expect_bytes", "v_expect", None),
+    ("local_view", "v_tma_into_slice", {}),
+    ("async_descriptor_load", "v_tma_into_slice", None),
+    ("local_slice", "v_right", {"tlx.offsets": _dense([0, 64]), "tlx.type": _buffer("64x64xf16")}),
+    ("local_trans", "v_trans", {"tlx.order": _dense([1, 0]), "tlx.type": _buffer("128x64xf16")}),
+    ("local_load", "v_load_trans", {}),
+    ("local_load", "v_store_slice", {}),
+    ("local_store", "v_store_slice", {}),
+    ("local_reinterpret", "v_reinterpret", {"tlx.type": _buffer("64x64xf32")}),
+    ("local_reinterpret", "v_same_shape", {"tlx.type": _buffer("64x64xi16")}),
+    ("local_alloc", "v_cube", {"tlx.type": '"!tlx.buffers<1, 2x4x64xf32, smem>"'}),
+    ("local_view", "v_permute", {}),
+    ("local_trans", "v_permute", {"tlx.order": _dense([2, 0, 1]), "tlx.type": _buffer("64x2x4xf32")}),
+    ("async_load", "v_cp_async", None),
+    ("local_slice", "v_tma_from_view", {"tlx.offsets": _dense([64, 0]), "tlx.type": _buffer("64x64xf16")}),
+    ("async_descriptor_store", "v_tma_from_view", None),
+    ("local_load", None, {}),
+    ("local_load", None, {}),
+]
+
+
+@pytest.fixture(scope="module", params=["ttir", "converted"])
+def buffer_views_ir(request):
+    return frontend_ir(buffer_views, BUFFER_VIEWS_SIGNATURE, stage=request.param)
+
+
+def test_view_carriers_survive_intact_in_order_at_the_user_line(buffer_views_ir):
+    found = carriers(buffer_views_ir)
+    assert [c.op for c in found] == [e[0] for e in EXPECTED_VIEWS]
+    for carrier, (op, marker, attrs) in zip(found, EXPECTED_VIEWS, strict=True):
+        if attrs is not None:
+            tlx_attrs = {k: v for k, v in carrier.attrs.items() if k.startswith("tlx.") and k != "tlx.op"}
+            assert tlx_attrs == attrs, carrier.text
+        if marker is not None:
+            assert (carrier.file, carrier.line) == (str(HERE), line_of(marker)), carrier.text
+        if op in ("local_trans", "local_slice", "local_reinterpret"):
+            assert carrier.form == "A" and carrier.callee == f"tlx.{op}.a_i64_r_i64", carrier.text
+            assert carrier.operand_types == ["i64"] and carrier.result_types == ["i64"], carrier.text
+
+
+def test_views_are_buffers_for_every_consumer(buffer_views_ir):
+    """Each view's handle is what the next op gets: TMA (both ways), local_load/store, cp.async, another view."""
+    found = carriers(buffer_views_ir)
+    view = {marker: c.results[0] for c, (_, marker, _) in zip(found, EXPECTED_VIEWS, strict=True) if c.results}
+    by_marker = {}
+    for c, (_, marker, _) in zip(found, EXPECTED_VIEWS, strict=True):
+        by_marker.setdefault(marker, []).append(c)
+
+    def splat_of(value):
+        match = re.search(rf"{re.escape(value)} = tt\.splat (%[\w#.]+) : i64", buffer_views_ir)
+        return match.group(1) if match else None
+
+    assert by_marker["v_left"][0].operands == [view["v_view"]]
+    assert by_marker["v_tma_into_slice"][-1].operands[1] == view["v_left"]
+    assert by_marker["v_right"][0].operands == [view["v_view"]]
+    assert splat_of(by_marker["v_load_trans"][0].operands[0]) == view["v_trans"]
+    load_left, store_right = by_marker["v_store_slice"]
+    assert splat_of(load_left.operands[0]) == view["v_left"]
+    assert splat_of(store_right.operands[1]) == view["v_right"]
+    assert by_marker["v_same_shape"][0].operands == [view["v_left"]]
+    assert by_marker["v_permute"][-1].operands == [by_marker["v_permute"][0].results[0]]
+    assert splat_of(by_marker["v_cp_async"][0].operands[1]) == view["v_reinterpret"]
+    view_of_view, store = by_marker["v_tma_from_view"]
+    assert view_of_view.operands == [view["v_trans"]] and store.operands[1] == view_of_view.results[0]
+
+
+@triton.jit
+def tmem_views():
+    acc = tlx.local_alloc((128, 256), tl.float32, 1, storage=tlx.storage_kind.tmem)
+    half = tlx.subslice(acc[0], 128, 128)
+    tlx.local_store(half, tl.zeros((128, 128), tl.float32))
+    tlx.local_store(tlx.local_reinterpret(half, tl.bfloat16, (128, 256)), tl.zeros((128, 256), tl.bfloat16))
+
+
+def test_tensor_memory_views_on_blackwell():
+    text = frontend_ir(tmem_views, {}, stage="converted", target=GPUTarget("cuda", 100, 32))
+    found = [c for c in carriers(text) if c.op in ("local_slice", "local_reinterpret")]
+    assert [(c.op, c.attrs["tlx.type"]) for c in found] == [
+        ("local_slice", '"!tlx.buffer<128x128xf32, tmem>"'),
+        ("local_reinterpret", '"!tlx.buffer<128x256xbf16, tmem>"'),
+    ]
+    assert found[0].attrs["tlx.offsets"] == _dense([0, 128])

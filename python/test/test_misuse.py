@@ -294,6 +294,134 @@ def dtype_of_a_constant(X, n):
     tlx.dtype_of(3)  # misuse
 
 
+@triton.jit
+def trans_not_a_permutation(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.local_trans(bufs[0], (0, 0))  # misuse
+
+
+@triton.jit
+def trans_dims_of_another_rank(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.local_trans(bufs[0], (2, 1, 0))  # misuse
+
+
+@triton.jit
+def trans_runtime_dims(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.local_trans(bufs[0], (n, 0))  # misuse
+
+
+@triton.jit
+def trans_buffer_set(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 2)
+    tlx.local_trans(bufs)  # misuse
+
+
+@triton.jit
+def trans_then_store_untransposed(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.local_store(tlx.local_trans(bufs[0]), tl.zeros((64, 128), tl.float16))  # misuse
+
+
+@triton.jit
+def slice_rank_mismatch(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.local_slice(bufs[0], [64], [64])  # misuse
+
+
+@triton.jit
+def slice_out_of_bounds(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.local_slice(bufs[0], [0, 128], [64, 64])  # misuse
+
+
+@triton.jit
+def slice_straddles_tiles(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.local_slice(bufs[0], [0, 32], [64, 64])  # misuse
+
+
+@triton.jit
+def slice_not_a_power_of_two(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.local_slice(bufs[0], [0, 0], [64, 48])  # misuse
+
+
+@triton.jit
+def slice_runtime_offset(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.local_slice(bufs[0], [0, n], [64, 64])  # misuse
+
+
+@triton.jit
+def slice_tmem_rows(n):
+    acc = tlx.local_alloc((128, 128), tl.float32, 1, storage=tlx.storage_kind.tmem)
+    tlx.local_slice(acc[0], [64, 0], [64, 128])  # misuse
+
+
+@triton.jit
+def slice_of_a_view_of_a_view(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    t = tlx.local_trans(bufs[0])
+    tlx.local_slice(t, [0, 0], [64, 128])  # misuse
+
+
+@triton.jit
+def slice_then_local_view(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.local_slice(bufs[0], [0, 0], [64, 64])[0]  # misuse
+
+
+@triton.jit
+def subslice_straddles_tiles(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.subslice(bufs[0], 16, 32)  # misuse
+
+
+@triton.jit
+def subslice_past_the_end(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.subslice(bufs[0], 128, 64)  # misuse
+
+
+@triton.jit
+def tma_into_a_slice_of_another_shape(desc, n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_descriptor_load(desc, tlx.local_slice(bufs[0], [0, 0], [64, 32]), [0, 0], bars[0])  # misuse
+
+
+@triton.jit
+def reinterpret_more_bytes(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.local_reinterpret(bufs[0], tl.float32, [64, 128])  # misuse
+
+
+@triton.jit
+def reinterpret_wider_type_same_shape(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.local_reinterpret(bufs[0], tl.float32)  # misuse
+
+
+@triton.jit
+def reinterpret_pointer_dtype(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.local_reinterpret(bufs[0], tl.pointer_type(tl.float16), [64, 32])  # misuse
+
+
+@triton.jit
+def reinterpret_mbarrier(n):
+    bars = tlx.alloc_barriers(2)
+    tlx.local_reinterpret(bars[0], tl.int64, [1])  # misuse
+
+
+@triton.jit
+def reinterpret_layout(n):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    tlx.local_reinterpret(bufs[0], tl.float32, [64, 64], layout="#ttg.swizzled_shared<{vec = 1}>")  # misuse
+
+
 SM90, SM80, SM100 = (GPUTarget("cuda", arch, 32) for arch in (90, 80, 100))
 N = {"n": "i32"}
 DESC = {"desc": "tensordesc<fp16[64, 64]>", "n": "i32"}
@@ -352,6 +480,37 @@ CASES = [
     (thread_id_axis_three, PTR, SM90, "tlx.thread_id: `axis` must be in 0..2, got 3"),
     (size_of_a_tensor, PTR, SM90, "tlx.size_of: expects a dtype such as tl.float16"),
     (dtype_of_a_constant, PTR, SM90, "tlx.dtype_of: expects a tensor, a tensor descriptor or a TLX buffer"),
+    (trans_not_a_permutation, N, SM90, "tlx.local_trans: `dims` must be a permutation of 0..1 for the 2-D buffer"),
+    (trans_dims_of_another_rank, N, SM90, "`dims` must be a permutation of 0..1 for the 2-D buffer ([64, 128] fp16"),
+    (trans_runtime_dims, N, SM90, "tlx.local_trans: `dims[0]` must be a compile-time constant"),
+    (trans_buffer_set, N, SM90, "tlx.local_trans: `buf` is a set of 2 buffers"),
+    (trans_then_store_untransposed, N, SM90, "has shape [64, 128], which does not match the buffer's [128, 64]"),
+    (slice_rank_mismatch, N, SM90, "needs one offset and one size per dimension of the 2-D buffer ([64, 128] fp16"),
+    (slice_out_of_bounds, N, SM90, "tlx.local_slice: slice [128, 192) of dimension 1 leaves the buffer"),
+    (slice_straddles_tiles, N, SM90, "offset 32 of dimension 1 must be a multiple of the slice size 64"),
+    (slice_not_a_power_of_two, N, SM90, "tlx.local_slice: the slice size 48 of dimension 1 must be a power of two"),
+    (slice_runtime_offset, N, SM90, "tlx.local_slice: `offsets[1]` must be a compile-time constant"),
+    (slice_tmem_rows, N, SM100, "tlx.local_slice: tensor memory is sliced along columns only: keep all 128 rows"),
+    (slice_of_a_view_of_a_view, N, SM90, "slice [0, 128) of dimension 1 leaves the buffer ([128, 64] fp16 in smem)"),
+    (slice_then_local_view, N, SM90, "tlx.local_view: selects from a set of buffers, but this is already a single"),
+    (subslice_straddles_tiles, N, SM90, "tlx.subslice: offset 16 of dimension 1 must be a multiple of the slice"),
+    (subslice_past_the_end, N, SM90, "tlx.subslice: slice [128, 192) of dimension 1 leaves the buffer"),
+    (
+        tma_into_a_slice_of_another_shape,
+        DESC,
+        SM90,
+        "the descriptor block has shape [64, 64], which does not match the buffer's [64, 32]",
+    ),
+    (
+        reinterpret_more_bytes,
+        N,
+        SM90,
+        "reinterprets 16384 bytes ([64, 128] fp16 in smem) as 32768 bytes ([64, 128] fp32 in smem); the byte size",
+    ),
+    (reinterpret_wider_type_same_shape, N, SM90, "tlx.local_reinterpret: reinterprets 16384 bytes"),
+    (reinterpret_pointer_dtype, N, SM90, "tlx.local_reinterpret: `dtype` must be an integer or floating-point"),
+    (reinterpret_mbarrier, N, SM90, "tlx.local_reinterpret: `buf` must be a buffer from tlx.local_alloc"),
+    (reinterpret_layout, N, SM90, "tlx.local_reinterpret: `layout` is not supported by this TLX release yet"),
 ]
 
 

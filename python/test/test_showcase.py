@@ -1,5 +1,7 @@
 """The README's main job: showcase kernels compile on the CPU for sm_90 and every stage is dumped."""
 
+import re
+
 import pytest
 
 from tlx.tools import showcase
@@ -28,3 +30,16 @@ def test_every_stage_is_written(dumps, kernel):
 def test_matmul_uses_wgmma(dumps):
     ptx = (dumps / "matmul" / "kernel.ptx").read_text()
     assert "wgmma.mma_async.sync.aligned" in ptx
+
+
+@pytest.mark.parametrize("kernel", ["tma_scale_kernel", "tma_matmul_kernel", "cp_async_matmul_kernel"])
+def test_tlx_tutorials_are_dumped_stage_by_stage(dumps, kernel):
+    directory = dumps / "tlx" / kernel
+    raised = (directory / "03-tlx-raised.mlir").read_text()
+    lowered = (directory / "04-ttgir-lowered.mlir").read_text()
+    assert "tlx.local_alloc" in raised and "tlx.op" not in raised
+    body = [line for line in lowered.splitlines() if not line.startswith("#loc")]
+    assert not [line for line in body if re.search(r"\btlx\.\w+", line.split(" loc(")[0])], "TLX op left"
+    assert "ttg.local_alloc" in lowered
+    assert (directory / "07-kernel.ptx").read_text().count(".entry") == 1
+    assert "tlx-opt" in (directory / "README.md").read_text()

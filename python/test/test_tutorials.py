@@ -4,26 +4,15 @@ on a GPU (marker `gpu`) each computes what PyTorch computes."""
 import importlib.util
 
 import pytest
-import triton
-from triton.backends.compiler import GPUTarget
-from triton.compiler.compiler import ASTSource
 
-from tlx.tutorials import cp_async_matmul, tma_copy, tma_matmul
+from tlx.tutorials import compile_tutorial, cp_async_matmul, tma_copy, tma_matmul
 
 TUTORIALS = [tma_copy, tma_matmul, cp_async_matmul]
 
 
-def compile_for_sm90(spec):
-    names = list(spec["signature"])
-    constants = {(names.index(name),): value for name, value in spec["constexprs"].items()}
-    attrs = {(names.index(name),): [["tt.divisibility", 16]] for name in spec.get("divisible_by_16", ())}
-    source = ASTSource(spec["kernel"], spec["signature"], constants, attrs)
-    return triton.compile(source, target=GPUTarget("cuda", 90, 32), options={"num_warps": spec["num_warps"]})
-
-
 @pytest.mark.parametrize("module", TUTORIALS, ids=lambda m: m.__name__.split(".")[-1])
 def test_tutorial_compiles_to_cubin_with_promised_ptx(module):
-    compiled = compile_for_sm90(module.SPEC)
+    compiled = compile_tutorial(module.SPEC)
     ptx = compiled.asm["ptx"]
     missing = [marker for marker in module.SPEC["ptx"] if marker not in ptx]
     assert not missing, f"PTX lacks {missing}"

@@ -18,8 +18,12 @@ from .mem_ops import (
     fence_async_shared,
     local_alloc,
     local_load,
+    local_reinterpret,
+    local_slice,
     local_store,
+    local_trans,
     local_view,
+    subslice,
 )
 from .types import (
     async_token,
@@ -53,11 +57,15 @@ __all__ = [
     "fence_async_shared",
     "local_alloc",
     "local_load",
+    "local_reinterpret",
+    "local_slice",
     "local_store",
+    "local_trans",
     "local_view",
     "mbarrier",
     "mbarrier_type",
     "size_of",
     "storage_kind",
+    "subslice",
     "thread_id",
 ]

@@ -16,8 +16,12 @@ __all__ = [
     "fence_async_shared",
     "local_alloc",
     "local_load",
+    "local_reinterpret",
+    "local_slice",
     "local_store",
+    "local_trans",
     "local_view",
+    "subslice",
 ]
 
 
@@ -79,6 +83,55 @@ def local_store(buf, value, _semantic=None, _generator=None) -> None:
     Hardware: ``st.shared`` (or ``stmatrix``); ``tcgen05.st`` for tensor memory.
     """
     TLXSemantic(_semantic, _generator).local_store(buf, value)
+
+
+@builtin
+def local_trans(buf, dims=None, _semantic=None, _generator=None) -> buffered_tensor:
+    """A view of one buffer with its dimensions permuted: dimension ``i`` of the view is ``dims[i]`` of ``buf``.
+
+    ``dims`` is a permutation of ``0..rank-1`` (compile-time ints); the default
+    reverses the dimensions (``(1, 0)`` for a 2-D buffer: the transpose). No
+    data moves: the view reads the same shared memory in another order (how
+    wgmma consumes a K-major tile as an MN-major operand). Hardware: none;
+    lowered to ``ttg.memdesc_trans``.
+    """
+    return TLXSemantic(_semantic, _generator).local_trans(buf, dims)
+
+
+@builtin
+def local_slice(buf, offsets, shape, _semantic=None, _generator=None) -> buffered_tensor:
+    """A view of the ``shape`` tile of one buffer that starts at ``offsets`` (compile-time ints, one per dimension).
+
+    The tile stays inside the buffer, and each offset is a multiple of the
+    tile's size in its dimension (a tile never straddles two tiles of its own
+    size; a dimension taken whole has offset 0). Split sizes are powers of
+    two. Tensor memory is sliced along columns only. Hardware: address
+    arithmetic; lowered to ``ttg.memdesc_subslice`` (``ttng.tmem_subslice``).
+    """
+    return TLXSemantic(_semantic, _generator).local_slice(buf, offsets, shape)
+
+
+@builtin
+def subslice(buf, offset, size, _semantic=None, _generator=None) -> buffered_tensor:
+    """The columns ``[offset, offset + size)`` of one buffer: slicing along the innermost dimension.
+
+    As in Meta TLX (where it slices a 128xN tensor-memory accumulator):
+    ``subslice(buf, offset, size)`` is ``local_slice(buf, [0, ..., 0, offset],
+    [*buf.shape[:-1], size])``, with the same rules; it also takes shared-memory
+    buffers here.
+    """
+    return TLXSemantic(_semantic, _generator).subslice(buf, offset, size)
+
+
+@builtin
+def local_reinterpret(buf, dtype, shape=None, layout=None, _semantic=None, _generator=None) -> buffered_tensor:
+    """A view of the bytes of one buffer as ``shape`` elements of ``dtype`` (default shape: the buffer's).
+
+    The byte size must stay the same (a 64x128 ``float16`` tile read as 64x64
+    ``float32``). Hardware: none; lowered to ``ttg.memdesc_reinterpret``.
+    ``layout`` (an explicit layout of the view) is not supported yet.
+    """
+    return TLXSemantic(_semantic, _generator).local_reinterpret(buf, dtype, shape, layout)
 
 
 @builtin

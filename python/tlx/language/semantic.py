@@ -45,6 +45,9 @@ MAX_ARRIVE_COUNT = (1 << 20) - 1
 
 _DESC_TYPE = re.compile(r"!tt\.tensordesc<tensor<(.*)>>")
 
+#: Static parameters of a carrier (``tlx.<name>`` attributes); a tuple of ints is a dense ``i32`` array.
+Attr = bool | int | str | tuple[int, ...]
+
 
 def _unwrap(value: Any) -> Any:
     return tlc._unwrap_if_constexpr(value)
@@ -134,13 +137,17 @@ class TLXSemantic:
             raise self.error(op, f"`{name}` must be a string, got {_describe(value)}")
         return value
 
-    def shape(self, op: str, value: Any) -> tuple[int, ...]:
+    def const_ints(self, op: str, name: str, value: Any, *, minimum: int | None = None) -> tuple[int, ...]:
+        """A non-empty tuple/list of compile-time integers (``shape``, ``offsets``, ``dims``)."""
         value = _unwrap(value)
         if isinstance(value, tlc.tuple):
             value = value.values
         if not isinstance(value, (tuple, list)) or not value:
-            raise self.error(op, f"`shape` must be a non-empty tuple of ints, got {_describe(value)}")
-        return tuple(self.const_int(op, f"shape[{i}]", d, minimum=1) for i, d in enumerate(value))
+            raise self.error(op, f"`{name}` must be a non-empty tuple of ints, got {_describe(value)}")
+        return tuple(self.const_int(op, f"{name}[{i}]", d, minimum=minimum) for i, d in enumerate(value))
+
+    def shape(self, op: str, value: Any) -> tuple[int, ...]:
+        return self.const_ints(op, "shape", value, minimum=1)
 
     def element_dtype(self, op: str, name: str, value: Any) -> tlc.dtype:
         value = _unwrap(value)
@@ -289,7 +296,9 @@ class TLXSemantic:
         module.push_back(fn)
         return fn
 
-    def _set_attrs(self, op_state: Any, op: str, attrs: dict[str, bool | int | str]) -> None:
+    def _set_attrs(self, op_state: Any, op: str, attrs: dict[str, Attr]) -> None:
+        """``tlx.op`` and ``tlx.<name>``: bool -> ``true``/``false``, int -> ``i32``, str -> string, a tuple of
+        ints -> ``dense<[...]> : tensor<Nxi32>`` (printed ``dense<v>`` when all N values are equal)."""
         b = self.builder
         op_state.set_attr("tlx.op", b.get_string_attr(op))
         for name, value in attrs.items():
@@ -297,6 +306,8 @@ class TLXSemantic:
                 attr = b.get_bool_attr(value)
             elif isinstance(value, int):
                 attr = b.get_int32_attr(value)
+            elif isinstance(value, tuple):
+                attr = ir.make_attr(list(value), self.generator.context)
             else:
                 attr = b.get_string_attr(value)
             op_state.set_attr(f"tlx.{name}", attr)
@@ -306,7 +317,7 @@ class TLXSemantic:
         op: str,
         operands: Sequence[ir.value],
         result_types: Sequence[ir.type] = (),
-        attrs: dict[str, bool | int | str] | None = None,
+        attrs: dict[str, Attr] | None = None,
     ) -> Any:
         """Form A: ``tt.call @tlx.<op>.<signature>(operands) {tlx.op, tlx.*}``."""
         operand_types = [v.get_type() for v in operands]
@@ -324,7 +335,7 @@ class TLXSemantic:
         op: str,
         operands: Sequence[tuple[ir.value, tlc.dtype]],
         result: tlc.block_type,
-        attrs: dict[str, bool | int | str] | None = None,
+        attrs: dict[str, Attr] | None = None,
     ) -> Any:
         """Form B: ``tt.elementwise_inline_asm "tlx.<op>" {pure = false, tlx.op, tlx.*}``.
 
@@ -355,7 +366,7 @@ class TLXSemantic:
         if layout is not None and not isinstance(layout, str):
             raise self.error(op, f"`layout` must be None or the text of a ttg layout attribute, got {layout!r}")
         type_ = buffered_tensor_type(dtype, shape, num, storage, layout)
-        attrs: dict[str, bool | int | str] = {"type": type_.mlir_type(self.mlir_element(dtype))}
+        attrs: dict[str, Attr] = {"type": type_.mlir_type(self.mlir_element(dtype))}
         if layout is not None:
             attrs["layout"] = layout
         call = self.call_carrier(op, [], [self.builder.get_int64_ty()], attrs)
@@ -414,6 +425,112 @@ class TLXSemantic:
         self.asm_carrier(
             op, [(value.handle, value.dtype), (handle, tlc.int64)], tlc.block_type(tlc.int1, list(buf.shape))
         )
+
+    # ------------------------------------------------------------- buffer views
+    #
+    # local_trans, local_slice (and subslice), local_reinterpret: one buffer in, one buffer view out, no data
+    # moved. The view is a handle like any buffer (Form A, i64 -> i64) whose result type rides in `tlx.type`;
+    # every op that takes one buffer takes a view.
+
+    def _view(
+        self, op: str, source: buffered_tensor, result_type: buffered_tensor_type, attrs: dict[str, Attr]
+    ) -> buffered_tensor:
+        attrs = {**attrs, "type": result_type.mlir_type(self.mlir_element(result_type.element_ty))}
+        call = self.call_carrier(op, [source.handle], [self.builder.get_int64_ty()], attrs)
+        return buffered_tensor(call.get_result(0), result_type)
+
+    @staticmethod
+    def _describe_buffer(buf: buffered_tensor | buffered_tensor_type) -> str:
+        type_ = buf.type if isinstance(buf, buffered_tensor) else buf
+        return f"{list(type_.shape)} {type_.element_ty} in {type_.storage.value}"
+
+    def local_trans(self, buf: Any, dims: Any) -> buffered_tensor:
+        op = "local_trans"
+        buf = self.one_buffer(op, "buf", buf)
+        rank = len(buf.shape)
+        if _unwrap(dims) is None:
+            order = tuple(reversed(range(rank)))
+        else:
+            order = self.const_ints(op, "dims", dims)
+            if sorted(order) != list(range(rank)):
+                raise self.error(
+                    op,
+                    f"`dims` must be a permutation of 0..{rank - 1} for the {rank}-D buffer "
+                    f"({self._describe_buffer(buf)}), got {list(order)}",
+                )
+        shape = tuple(buf.shape[d] for d in order)
+        # the view's shared layout is the source's, permuted: the C++ side derives it
+        result = buffered_tensor_type(buf.dtype, shape, None, buf.storage, None)
+        return self._view(op, buf, result, {"order": order})
+
+    def local_slice(self, buf: Any, offsets: Any, shape: Any, *, op: str = "local_slice") -> buffered_tensor:
+        buf = self.one_buffer(op, "buf", buf)
+        offsets = self.const_ints(op, "offsets", offsets)
+        shape = self.shape(op, shape)
+        rank = len(buf.shape)
+        if len(offsets) != rank or len(shape) != rank:
+            raise self.error(
+                op,
+                f"needs one offset and one size per dimension of the {rank}-D buffer "
+                f"({self._describe_buffer(buf)}), got {len(offsets)} offsets and {len(shape)} sizes",
+            )
+        for dim, (offset, size, full) in enumerate(zip(offsets, shape, buf.shape, strict=True)):
+            if offset < 0 or offset + size > full:
+                raise self.error(
+                    op,
+                    f"slice [{offset}, {offset + size}) of dimension {dim} leaves the buffer "
+                    f"({self._describe_buffer(buf)}), whose dimension {dim} has size {full}",
+                )
+            if size == full:
+                continue
+            if size & (size - 1):
+                raise self.error(
+                    op, f"the slice size {size} of dimension {dim} must be a power of two (it splits the buffer)"
+                )
+            if offset % size:
+                raise self.error(
+                    op,
+                    f"offset {offset} of dimension {dim} must be a multiple of the slice size {size}: "
+                    "a slice may not straddle two tiles of its own size",
+                )
+        if buf.storage is storage_kind.tmem and (offsets[0] != 0 or shape[0] != buf.shape[0]):
+            raise self.error(
+                op,
+                f"tensor memory is sliced along columns only: keep all {buf.shape[0]} rows "
+                f"(offset 0, size {buf.shape[0]} in dimension 0), got offset {offsets[0]}, size {shape[0]}",
+            )
+        result = buffered_tensor_type(buf.dtype, shape, None, buf.storage, buf.type.layout)
+        return self._view("local_slice", buf, result, {"offsets": offsets})
+
+    def subslice(self, buf: Any, offset: Any, size: Any) -> buffered_tensor:
+        op = "subslice"
+        buf = self.one_buffer(op, "buf", buf)
+        offset = self.const_int(op, "offset", offset)
+        size = self.const_int(op, "size", size, minimum=1)
+        rank = len(buf.shape)
+        return self.local_slice(buf, (0,) * (rank - 1) + (offset,), buf.shape[:-1] + (size,), op=op)
+
+    def local_reinterpret(self, buf: Any, dtype: Any, shape: Any, layout: Any) -> buffered_tensor:
+        op = "local_reinterpret"
+        buf = self.one_buffer(op, "buf", buf)
+        dtype = self.element_dtype(op, "dtype", dtype)
+        shape = buf.shape if _unwrap(shape) is None else self.shape(op, shape)
+        self.unsupported(op, "layout", layout)
+        result = buffered_tensor_type(dtype, shape, None, buf.storage, None)
+
+        def bits(type_: buffered_tensor_type) -> int:
+            numel = 1
+            for d in type_.shape:
+                numel *= d
+            return numel * type_.element_ty.primitive_bitwidth
+
+        if bits(result) != bits(buf.type):
+            raise self.error(
+                op,
+                f"reinterprets {bits(buf.type) / 8:g} bytes ({self._describe_buffer(buf)}) as "
+                f"{bits(result) / 8:g} bytes ({self._describe_buffer(result)}); the byte size must stay the same",
+            )
+        return self._view(op, buf, result, {})
 
     # ----------------------------------------------------------------- barriers
     def alloc_barriers(self, num_barriers: Any, arrive_count: Any) -> mbarrier:
@@ -601,7 +718,7 @@ class TLXSemantic:
             except ValueError as e:
                 raise self.error(op, f"`other` does not broadcast to {shape}: {e}") from None
             operands.append((other.handle, pointee))
-        attrs: dict[str, bool | int | str] = {
+        attrs: dict[str, Attr] = {
             "cache": self.load_cache(op, cache_modifier, ("", ".ca", ".cg")),
             "evict": self.eviction(op, eviction_policy),
             "has_mask": mask is not None,

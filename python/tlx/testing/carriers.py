@@ -25,7 +25,6 @@ _ASM = re.compile(
     r'^\s*(?P<results>%[^=]+?) = tt\.elementwise_inline_asm "(?P<asm>[^"]*)" \{(?P<attrs>.*)\}'
     r"(?: (?P<operands>[^:]*?))? : (?P<operand_types>.*) -> (?P<result_types>.*?) loc\((?P<loc>.*)\)\s*$"
 )
-_ATTR = re.compile(r'([\w.]+) = ("(?:[^"\\]|\\.)*"|[^,]+)')
 
 
 @dataclass
@@ -100,7 +99,13 @@ def resolve(loc: str, table: dict[str, str], depth: int = 0) -> tuple[str, int] 
 
 
 def _attrs(text: str) -> dict[str, str]:
-    return {k: v.strip() for k, v in _ATTR.findall(text)}
+    """``name = value`` entries of an attribute dictionary (values may hold commas inside <>, [], strings:
+    ``dense<[0, 64]> : tensor<2xi32>``); unit attributes map to ``"unit"``."""
+    out = {}
+    for entry in _split_top(text):
+        name, sep, value = entry.partition(" = ")
+        out[name.strip().strip('"')] = value.strip() if sep else "unit"
+    return out
 
 
 def carriers(text: str, function: str | None = None) -> list[Carrier]:

@@ -2,19 +2,25 @@
 
     python -m tlx.tools.showcase [--out DIR] [--arch 90]
 
-Each kernel is compiled on the CPU by stock Triton 3.6 for the target (no GPU
-needed); TTIR, TTGIR, LLVM IR, PTX and cubin land in DIR/<kernel>/. Where a
-CUDA GPU and PyTorch are present, each kernel also runs and is checked against
-a PyTorch reference on fresh random inputs with poisoned outputs.
+Everything compiles on the CPU for the target (no GPU needed):
 
-The kernels are plain Triton for now; the TLX showcase kernels join them as
-the TLX frontend lands.
+* the TLX tutorials (tlx/tutorials: TMA copy, TMA+mbarrier pipelined matmul,
+  cp.async matmul) through the TLX compiler, with every stage -- TTIR with
+  carriers, the converted TTGIR our pipeline reads, the raised TLX IR, our
+  TTGIR, the final TTGIR, LLVM IR, PTX, SASS -- in DIR/tlx/<kernel>/ (each
+  with a README saying how to replay a step with tlx-opt);
+* two plain Triton kernels through stock Triton, in DIR/<kernel>/.
+
+Where a CUDA GPU and PyTorch are present, every kernel also runs and is checked
+against a float64 PyTorch reference on fresh random inputs with NaN-poisoned
+outputs (and the matmuls are timed against cuBLAS).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import shutil
 import subprocess
 import sys
@@ -28,6 +34,9 @@ from triton.compiler.compiler import ASTSource
 
 import tlx
 from tlx.tools.tlx_opt import binary_path
+from tlx.tutorials import compile_tutorial, cp_async_matmul, tma_copy, tma_matmul
+
+TLX_TUTORIALS = (tma_copy, tma_matmul, cp_async_matmul)
 
 
 @triton.jit
@@ -203,6 +212,33 @@ def main(argv: list[str] | None = None) -> int:
     print(f"TLX {tlx.__version__} (tlx-opt: {binary_path()}), triton {triton.__version__}, target sm_{args.arch}")
     gpu = _gpu_available()
     rows = []
+    tlx_dumps = (args.out / "tlx").resolve()
+    previous = os.environ.get("TLX_DUMP_DIR")
+    os.environ["TLX_DUMP_DIR"] = str(tlx_dumps)
+    os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # a cached kernel would not be dumped
+    try:
+        for tutorial in TLX_TUTORIALS:
+            spec = tutorial.SPEC
+            compiled = compile_tutorial(spec, args.arch)
+            name = spec["kernel"].fn.__name__
+            missing = [marker for marker in spec["ptx"] if marker not in compiled.asm["ptx"]]
+            if missing:
+                print(f"{name}: PTX lacks {missing}", file=sys.stderr)
+                return 1
+            rows.append(
+                (
+                    name,
+                    len(compiled.asm["cubin"]),
+                    ", ".join(spec["ptx"][:2]),
+                    "see table below" if gpu else "not run (no GPU)",
+                )
+            )
+            print(f"  wrote {tlx_dumps / name}/ (TLX stages)")
+    finally:
+        if previous is None:
+            os.environ.pop("TLX_DUMP_DIR")
+        else:
+            os.environ["TLX_DUMP_DIR"] = previous
     for showcase in SHOWCASES:
         compiled = compile_showcase(showcase, args.arch)
         written = write_stages(compiled, args.out / showcase.name)
@@ -216,9 +252,13 @@ def main(argv: list[str] | None = None) -> int:
         for path in written:
             print(f"  wrote {path}")
     print()
-    print(f"{'kernel':<12} {'cubin bytes':>11}  {'PTX has':<20} GPU check")
+    print(f"{'kernel':<26} {'cubin bytes':>11}  {'PTX has':<58} GPU check")
     for name, size, markers, result in rows:
-        print(f"{name:<12} {size:>11}  {markers:<20} {result}")
+        print(f"{name:<26} {size:>11}  {markers:<58} {result}")
+    if gpu:
+        from tlx.tools import gpu_check
+
+        return gpu_check.main(["--quick"])
     return 0
 
 

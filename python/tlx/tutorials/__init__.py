@@ -3,3 +3,16 @@
 Each module has the kernel, a `run(...)` host function taking PyTorch tensors, and a `SPEC` used to
 compile it on the CPU (no GPU needed) in the test suite and the showcase.
 """
+
+
+def compile_tutorial(spec: dict, arch: int = 90):
+    """Compile a tutorial's kernel on the CPU for `arch` from its SPEC (no GPU needed)."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler.compiler import ASTSource
+
+    names = list(spec["signature"])
+    constants = {(names.index(name),): value for name, value in spec["constexprs"].items()}
+    attrs = {(names.index(name),): [["tt.divisibility", 16]] for name in spec.get("divisible_by_16", ())}
+    source = ASTSource(spec["kernel"], spec["signature"], constants, attrs)
+    return triton.compile(source, target=GPUTarget("cuda", arch, 32), options={"num_warps": spec["num_warps"]})
