@@ -211,6 +211,37 @@ static FailureOr<Attribute> getReinterpretedLayout(LocalReinterpretOp op,
             "buffer must become 1-D)";
 }
 
+/// The warps that run `op`: its function's or module's "ttg.num-warps".
+static unsigned lookupNumWarps(Operation *op) {
+  for (Operation *current = op; current; current = current->getParentOp())
+    if (auto numWarps = current->getAttrOfType<IntegerAttr>("ttg.num-warps"))
+      return numWarps.getInt();
+  return 4;
+}
+
+/// The wgmma accumulator layout for an MxN result of `elementBits`-bit
+/// operands: warp groups stacked along M (4 warps per 64 rows) while M
+/// allows, the rest along N; the widest N per instruction that divides it.
+static ttg::NvidiaMmaEncodingAttr getWgmmaLayout(MLIRContext *context,
+                                                 ArrayRef<int64_t> shape,
+                                                 unsigned elementBits,
+                                                 unsigned numWarps) {
+  unsigned warpsM = 4;
+  while (warpsM < numWarps && warpsM * 16 < shape[0])
+    warpsM *= 2;
+  unsigned warpsN = std::max(1u, numWarps / warpsM);
+  int64_t perWarpN = std::max<int64_t>(8, shape[1] / warpsN);
+  unsigned instrN = 8;
+  for (unsigned candidate = 256; candidate >= 8; candidate -= 8)
+    if (perWarpN % candidate == 0) {
+      instrN = candidate;
+      break;
+    }
+  unsigned instrK = 256 / elementBits;
+  return ttg::NvidiaMmaEncodingAttr::get(context, 3, 0, {warpsM, warpsN},
+                                         /*cgaBases=*/{}, {16, instrN, instrK});
+}
+
 LogicalResult Lowering::lower(Operation *op) {
   Location loc = op->getLoc();
   builder.setInsertionPoint(op);
@@ -267,6 +298,41 @@ LogicalResult Lowering::lower(Operation *op) {
             getMemDesc(result.getShape(), result.getElementType(), *layout,
                        sourceType.getMemorySpace()),
             source);
+        return success();
+      })
+      .Case<AsyncDotOp>([&](AsyncDotOp dot) {
+        RankedTensorType accType = dot.getAcc().getType();
+        Value a = memdesc(dot.getA()), b = memdesc(dot.getB());
+        auto layout = getWgmmaLayout(
+            dot.getContext(), accType.getShape(),
+            dot.getA().getType().getElementType().getIntOrFloatBitWidth(),
+            lookupNumWarps(dot));
+        auto mmaType = RankedTensorType::get(accType.getShape(),
+                                             accType.getElementType(), layout);
+        Value acc =
+            ttg::ConvertLayoutOp::create(builder, loc, mmaType, dot.getAcc());
+        auto wgmma = ttng::WarpGroupDotOp::create(
+            builder, loc, mmaType, a, b, acc, dot.getUseAcc(),
+            dot.getInputPrecisionAttr(), dot.getMaxNumImpreciseAccAttr(),
+            builder.getBoolAttr(true));
+        dot.getResult().replaceAllUsesWith(
+            ttg::ConvertLayoutOp::create(builder, loc, accType, wgmma)
+                .getResult());
+        return success();
+      })
+      .Case<AsyncDotWaitOp>([&](AsyncDotWaitOp wait) {
+        // Wait on the accumulator in its wgmma layout: converting it back to
+        // the user's layout reads registers an in-flight wgmma still writes.
+        Value acc = wait.getAcc();
+        auto convert = acc.getDefiningOp<ttg::ConvertLayoutOp>();
+        Value waited = convert ? convert.getSrc() : acc;
+        auto waitOp = ttng::WarpGroupDotWaitOp::create(
+            builder, loc, ValueRange{waited}, wait.getPendingsAttr());
+        Value result = waitOp.getResult(0);
+        if (convert)
+          result =
+              ttg::ConvertLayoutOp::create(builder, loc, acc.getType(), result);
+        wait.getResult().replaceAllUsesWith(result);
         return success();
       })
       .Case<BarrierExpectBytesOp>([&](BarrierExpectBytesOp expect) {

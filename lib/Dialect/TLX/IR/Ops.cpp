@@ -181,3 +181,35 @@ LogicalResult LocalReinterpretOp::verify() {
            << "; the byte size must stay the same";
   return verifySameStorage(*this, source, result);
 }
+
+//===----------------------------------------------------------------------===//
+// Asynchronous MMA
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncDotOp::verify() {
+  BufferType a = getA().getType(), b = getB().getType();
+  RankedTensorType acc = getAcc().getType();
+  if (a.getStorage() != StorageKind::smem ||
+      b.getStorage() != StorageKind::smem)
+    return emitOpError("on Hopper both operands are read from shared memory "
+                       "buffers (storage smem)");
+  if (a.getShape().size() != 2 || b.getShape().size() != 2 ||
+      acc.getRank() != 2)
+    return emitOpError("operands and accumulator must be 2-D");
+  int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[1];
+  if (b.getShape()[0] != k)
+    return emitOpError("inner dimensions differ: a is ")
+           << m << "x" << k << ", b is " << b.getShape()[0] << "x" << n;
+  if (acc.getShape() != ArrayRef<int64_t>{m, n})
+    return emitOpError("accumulator must be ")
+           << m << "x" << n << ", got " << acc.getShape()[0] << "x"
+           << acc.getShape()[1];
+  if (a.getElementType() != b.getElementType())
+    return emitOpError("a and b must have one element type, got ")
+           << a.getElementType() << " and " << b.getElementType();
+  if (m % 64 != 0 || n % 8 != 0 || n > 256 * 8)
+    return emitOpError("wgmma tiles need M a multiple of 64 and N a multiple "
+                       "of 8, got ")
+           << m << "x" << n;
+  return success();
+}

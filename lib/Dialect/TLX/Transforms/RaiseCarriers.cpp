@@ -349,6 +349,41 @@ LogicalResult Raiser::raise(Carrier &carrier) {
     load.setEvictAttr(triton::EvictionPolicyAttr::get(
         builder.getContext(), static_cast<triton::EvictionPolicy>(*evict)));
     load.setIsVolatile(boolAttr(carrier, "tlx.is_volatile"));
+  } else if (name == "async_dot") {
+    // acc, a, b, [use_acc]: a and b ride as splat handles, use_acc as a
+    // splat i1.
+    if (carrier.operands.size() < 3)
+      return malformed(carrier) << "expected acc, a and b";
+    FailureOr<Value> a = handle(carrier, 1);
+    FailureOr<Value> b = handle(carrier, 2);
+    FailureOr<int32_t> precision = intAttr(carrier, "tlx.input_precision", 0);
+    FailureOr<int32_t> imprecise =
+        intAttr(carrier, "tlx.max_num_imprecise_acc", 0);
+    if (failed(a) || failed(b) || failed(precision) || failed(imprecise))
+      return failure();
+    Value useAcc;
+    if (boolAttr(carrier, "tlx.has_use_acc")) {
+      auto splat = carrier.operands.size() > 3
+                       ? carrier.operands[3].getDefiningOp<triton::SplatOp>()
+                       : triton::SplatOp();
+      if (!splat)
+        return malformed(carrier) << "use_acc must be a splat i1 scalar";
+      useAcc = splat.getSrc();
+    }
+    auto dot = AsyncDotOp::create(builder, loc, op->getResult(0).getType(), *a,
+                                  *b, carrier.operands[0], useAcc);
+    dot.setInputPrecisionAttr(triton::InputPrecisionAttr::get(
+        builder.getContext(), static_cast<triton::InputPrecision>(*precision)));
+    dot.setMaxNumImpreciseAcc(*imprecise);
+    op->getResult(0).replaceAllUsesWith(dot.getResult());
+  } else if (name == "async_dot_wait") {
+    FailureOr<int32_t> pendings = intAttr(carrier, "tlx.pendings");
+    if (failed(pendings) || carrier.operands.empty())
+      return failed(pendings)
+                 ? failure()
+                 : malformed(carrier) << "expected the accumulator";
+    op->getResult(0).replaceAllUsesWith(AsyncDotWaitOp::create(
+        builder, loc, carrier.operands[0], i32Attr(*pendings)));
   } else if (name == "async_load_commit_group") {
     AsyncLoadCommitGroupOp::create(builder, loc);
   } else if (name == "async_load_wait_group") {

@@ -307,6 +307,45 @@ def TLX_AsyncLoadWaitGroupOp : TLX_Op<"async_load_wait_group"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Asynchronous MMA
+//===----------------------------------------------------------------------===//
+
+def TLX_AsyncDotOp : TLX_Op<"async_dot", [
+    TypesMatchWith<"result type matches the accumulator", "result", "acc",
+                   "$_self">]> {
+  let summary = "d = a * b + acc on the tensor cores, asynchronously";
+  let description = [{
+    `tlx.async_dot(a, b, acc)` in Python. On Hopper: `wgmma.mma_async` with
+    both operands read from shared memory and the accumulator in registers;
+    the result must be waited for with `tlx.async_dot_wait` before it is
+    read. `use_acc` false starts from zero instead of `acc`.
+  }];
+  let arguments = (ins TLX_BufferType:$a, TLX_BufferType:$b, TT_FloatTensor:$acc,
+                       Optional<I1>:$useAcc,
+                       DefaultValuedAttr<TT_InputPrecisionAttr,
+                         "::mlir::triton::InputPrecision::TF32">:$inputPrecision,
+                       DefaultValuedAttr<I32Attr, "0">:$maxNumImpreciseAcc);
+  let results = (outs TT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc (`,` $useAcc^)? attr-dict `:` qualified(type($a)) `*`
+    qualified(type($b)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_AsyncDotWaitOp : TLX_Op<"async_dot_wait", [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "wait until at most `pendings` async dots are in flight";
+  let description = [{
+    `tlx.async_dot_wait(pendings, acc)` in Python: `wgmma.wait_group
+    pendings`; the result is `acc` once the dots that produce it are done.
+  }];
+  let arguments = (ins TT_FloatTensor:$acc,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let results = (outs TT_FloatTensor:$result);
+  let assemblyFormat = "$acc `,` $pendings attr-dict `:` type($acc)";
+}
+
+//===----------------------------------------------------------------------===//
 // Special registers
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,39 @@
+// RUN: tlx-opt %s -split-input-file --tlx-lower-to-ttg | FileCheck %s
+
+// CHECK-DAG: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 8 : i32} {
+  // CHECK-LABEL: tt.func @wgmma
+  tt.func @wgmma(%acc: tensor<128x128xf32, #blocked>, %p: i1, %i: i32) -> tensor<128x128xf32, #blocked> {
+    %a = tlx.local_alloc : !tlx.buffers<2, 128x64xf16, smem>
+    %b = tlx.local_alloc : !tlx.buffers<2, 64x128xf16, smem>
+    %av = tlx.local_view %a[%i] : !tlx.buffers<2, 128x64xf16, smem>
+    %bv = tlx.local_view %b[%i] : !tlx.buffers<2, 64x128xf16, smem>
+    // CHECK: %[[IN:.*]] = ttg.convert_layout %{{.*}} : tensor<128x128xf32, #blocked> -> tensor<128x128xf32, #[[MMA]]>
+    // CHECK-NEXT: %[[D:.*]] = ttng.warp_group_dot %{{.*}}, %{{.*}}, %[[IN]], %{{.*}} {inputPrecision = 0 : i32, isAsync = true} : !ttg.memdesc<128x64xf16, {{.*}}> * !ttg.memdesc<64x128xf16, {{.*}}> -> tensor<128x128xf32, #[[MMA]]>
+    %d = tlx.async_dot %av, %bv, %acc, %p : !tlx.buffer<128x64xf16, smem> * !tlx.buffer<64x128xf16, smem> -> tensor<128x128xf32, #blocked>
+    // The wait takes the accumulator in its wgmma layout; only then is it converted back.
+    // CHECK: %[[W:.*]] = ttng.warp_group_dot_wait %[[D]] {pendings = 1 : i32} : tensor<128x128xf32, #[[MMA]]>
+    // CHECK-NEXT: %[[OUT:.*]] = ttg.convert_layout %[[W]] : tensor<128x128xf32, #[[MMA]]> -> tensor<128x128xf32, #blocked>
+    // CHECK-NEXT: tt.return %[[OUT]]
+    %w = tlx.async_dot_wait %d, 1 : tensor<128x128xf32, #blocked>
+    tt.return %w : tensor<128x128xf32, #blocked>
+  }
+}
+
+// -----
+
+// M = 64 with 8 warps: two warp groups side by side along N.
+// CHECK: #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 2], instrShape = [16, 64, 16]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 8 : i32} {
+  tt.func @narrow(%acc: tensor<64x128xf32, #blocked>, %i: i32) {
+    %a = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+    %b = tlx.local_alloc : !tlx.buffers<1, 64x128xf16, smem>
+    %av = tlx.local_view %a[%i] : !tlx.buffers<1, 64x64xf16, smem>
+    %bv = tlx.local_view %b[%i] : !tlx.buffers<1, 64x128xf16, smem>
+    %d = tlx.async_dot %av, %bv, %acc : !tlx.buffer<64x64xf16, smem> * !tlx.buffer<64x128xf16, smem> -> tensor<64x128xf32, #blocked>
+    tt.return
+  }
+}
+
