@@ -5,9 +5,9 @@ import importlib.util
 
 import pytest
 
-from tlx.tutorials import compile_tutorial, cp_async_matmul, tma_copy, tma_matmul
+from tlx.tutorials import compile_tutorial, cp_async_matmul, tma_copy, tma_matmul, wgmma_matmul
 
-TUTORIALS = [tma_copy, tma_matmul, cp_async_matmul]
+TUTORIALS = [tma_copy, tma_matmul, cp_async_matmul, wgmma_matmul]
 
 
 @pytest.mark.parametrize("module", TUTORIALS, ids=lambda m: m.__name__.split(".")[-1])
@@ -50,7 +50,7 @@ def test_tma_copy_on_gpu(shape):
 
 @pytest.mark.gpu
 @gpu
-@pytest.mark.parametrize("module", [tma_matmul, cp_async_matmul], ids=lambda m: m.__name__.split(".")[-1])
+@pytest.mark.parametrize("module", [tma_matmul, cp_async_matmul, wgmma_matmul], ids=lambda m: m.__name__.split(".")[-1])
 @pytest.mark.parametrize("shape", [(128, 128, 64), (1000, 784, 528), (520, 384, 1040)])
 def test_matmul_on_gpu(module, shape):
     import torch

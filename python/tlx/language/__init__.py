@@ -25,6 +25,7 @@ from .mem_ops import (
     local_view,
     subslice,
 )
+from .mma import async_dot, async_dot_wait
 from .types import (
     async_token,
     async_token_type,
@@ -42,6 +43,8 @@ __all__ = [
     "async_descriptor_load",
     "async_descriptor_store",
     "async_descriptor_store_wait",
+    "async_dot",
+    "async_dot_wait",
     "async_load",
     "async_load_commit_group",
     "async_load_wait_group",

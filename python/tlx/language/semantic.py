@@ -752,3 +752,77 @@ class TLXSemantic:
     def clock64(self) -> tlc.tensor:
         call = self.call_carrier("clock64", [], [self.builder.get_int64_ty()])
         return tlc.tensor(call.get_result(0), tlc.int64)
+
+    # ------------------------------------------------------------ asynchronous MMA
+    #
+    # async_dot (Form B): the accumulator is the carrier's shaped operand; the two shared buffers ride as
+    # splat handles of the accumulator's shape, use_acc as a splat i1.
+
+    def async_dot(
+        self,
+        a: Any,
+        b: Any,
+        acc: Any,
+        use_acc: Any,
+        pred: Any,
+        barriers: Any,
+        two_ctas: Any,
+        input_precision: Any,
+        out_dtype: Any,
+    ) -> tlc.tensor:
+        op = "async_dot"
+        self.require_capability(op, 90, "wgmma")
+        a = self.one_buffer(op, "a", a, shared=True)
+        b = self.one_buffer(op, "b", b, shared=True)
+        self.unsupported(op, "pred", pred)
+        if _unwrap(barriers):
+            raise self.error(op, "`mBarriers` completion is the Blackwell (tcgen05) form, not supported yet")
+        if self.const_bool(op, "two_ctas", two_ctas):
+            raise self.error(op, "`two_ctas` is the Blackwell cta_group::2 form, not supported yet")
+        if len(a.shape) != 2 or len(b.shape) != 2:
+            raise self.error(op, f"operands must be 2-D buffers, got {list(a.shape)} and {list(b.shape)}")
+        (m, k), (k2, n) = a.shape, b.shape
+        if k != k2:
+            raise self.error(op, f"inner dimensions differ: a is {m}x{k}, b is {k2}x{n}")
+        if a.dtype != b.dtype:
+            raise self.error(op, f"a and b must have one element type, got {a.dtype} and {b.dtype}")
+        if m % 64 or n % 8:
+            raise self.error(op, f"wgmma tiles need M a multiple of 64 and N a multiple of 8, got {m}x{n}")
+        out_dtype = _unwrap(out_dtype) or tlc.float32
+        if out_dtype != tlc.float32:
+            raise self.error(op, f"only float32 accumulators are supported, got {out_dtype}")
+        shape = [m, n]
+        acc = _unwrap(acc)
+        if acc is None:
+            acc = self.semantic.full(shape, 0.0, tlc.float32)
+        if not isinstance(acc, tlc.tensor) or list(acc.type.shape) != shape or acc.dtype != tlc.float32:
+            raise self.error(op, f"`acc` must be a float32 tensor of shape {shape}, got {_describe(acc)}")
+        precision = _unwrap(input_precision)
+        precisions = {None: 0, "tf32": 0, "tf32x3": 1, "ieee": 2}
+        if precision not in precisions:
+            raise self.error(op, f"`input_precision` must be one of {sorted(p for p in precisions if p)}")
+        operands = [
+            (acc.handle, tlc.float32),
+            (self.splat_handle(a.handle, shape), tlc.int64),
+            (self.splat_handle(b.handle, shape), tlc.int64),
+        ]
+        attrs: dict[str, Attr] = {"input_precision": precisions[precision]}
+        use = _unwrap(use_acc)
+        if use is not None:
+            use = self.semantic.to_tensor(use)
+            if use.type.is_block() or use.dtype != tlc.int1:
+                raise self.error(op, f"`use_acc` must be a scalar boolean, got {_describe(use)}")
+            splat = self.builder.create_splat(self.builder.get_block_ty(self.builder.get_int1_ty(), shape), use.handle)
+            operands.append((splat, tlc.int1))
+            attrs["has_use_acc"] = True
+        asm = self.asm_carrier(op, operands, tlc.block_type(tlc.float32, shape), attrs)
+        return tlc.tensor(asm.get_result(0), tlc.block_type(tlc.float32, shape))
+
+    def async_dot_wait(self, pendings: Any, acc: Any) -> tlc.tensor:
+        op = "async_dot_wait"
+        count = self.const_int(op, "pendings", pendings, minimum=0)
+        acc = _unwrap(acc)
+        if not isinstance(acc, tlc.tensor) or not acc.type.is_block() or acc.dtype != tlc.float32:
+            raise self.error(op, f"`acc` must be the float32 tensor an async_dot returned, got {_describe(acc)}")
+        asm = self.asm_carrier(op, [(acc.handle, tlc.float32)], acc.type, {"pendings": count})
+        return tlc.tensor(asm.get_result(0), acc.type)

@@ -17,7 +17,7 @@ import torch
 import triton
 import triton.language as tl
 
-from tlx.tutorials import cp_async_matmul, tma_copy, tma_matmul
+from tlx.tutorials import cp_async_matmul, tma_copy, tma_matmul, wgmma_matmul
 
 
 @triton.jit
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         out = tma_copy.run(x, alpha)
         ok &= check(rows, "tma_copy (scale)", f"{m}x{n}", relative_error(out, x.double() * alpha), 1e-3)
 
-    for module in (tma_matmul, cp_async_matmul):
+    for module in (tma_matmul, cp_async_matmul, wgmma_matmul):
         for m, n, k in [(128, 128, 64), (1000, 784, 528), (520, 384, 1040), (2048, 2048, 2048)]:
             a = torch.randn(m, k, device=device, dtype=torch.float16)
             b = torch.randn(k, n, device=device, dtype=torch.float16)
@@ -133,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
             "stock Triton": stock_matmul,
             "TLX tma_matmul": tma_matmul.run,
             "TLX cp_async_matmul": cp_async_matmul.run,
+            "TLX wgmma_matmul": wgmma_matmul.run,
         }
         results = {}
         for name, matmul in implementations.items():

@@ -34,9 +34,9 @@ from triton.compiler.compiler import ASTSource
 
 import tlx
 from tlx.tools.tlx_opt import binary_path
-from tlx.tutorials import compile_tutorial, cp_async_matmul, tma_copy, tma_matmul
+from tlx.tutorials import compile_tutorial, cp_async_matmul, tma_copy, tma_matmul, wgmma_matmul
 
-TLX_TUTORIALS = (tma_copy, tma_matmul, cp_async_matmul)
+TLX_TUTORIALS = (tma_copy, tma_matmul, cp_async_matmul, wgmma_matmul)
 
 
 @triton.jit
