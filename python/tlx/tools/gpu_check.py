@@ -98,10 +98,38 @@ def check(rows: list, name: str, shape: str, error: float, tolerance: float) -> 
     return ok
 
 
+WGMMA_CONFIGS = [
+    {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "NUM_STAGES": 3},
+    {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 32, "NUM_STAGES": 4},
+    {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "NUM_STAGES": 4},
+    {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "NUM_STAGES": 5},
+    {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "NUM_STAGES": 2},
+]
+
+
+def sweep_wgmma(size: int = 8192) -> int:
+    """TFLOP/s of wgmma_matmul configurations next to cuBLAS, one run."""
+    a = torch.randn(size, size, device="cuda", dtype=torch.float16)
+    b = torch.randn(size, size, device="cuda", dtype=torch.float16)
+    flops = 2 * size**3
+    cublas = flops / triton.testing.do_bench(functools.partial(torch.matmul, a, b), return_mode="median") * 1e-9
+    print(f"\n{size}^3 fp16 cuBLAS {cublas:.1f} TFLOP/s")
+    for config in WGMMA_CONFIGS:
+        ref = a[:512].double() @ b.double()
+        error = relative_error(wgmma_matmul.run(a, b, config)[:512], ref)
+        ms = triton.testing.do_bench(functools.partial(wgmma_matmul.run, a, b, config), return_mode="median")
+        tflops = flops / ms * 1e-9
+        print(f"{config}  {tflops:7.1f} TFLOP/s  {tflops / cublas:.2f}x  rel.err {error:.1e}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip the 8192^3 timing")
+    parser.add_argument("--sweep", action="store_true", help="only time wgmma_matmul configurations at 8192^3")
     args = parser.parse_args(argv)
+    if args.sweep:
+        return sweep_wgmma()
     torch.manual_seed(torch.seed())
     device = "cuda"
     rows: list = []
