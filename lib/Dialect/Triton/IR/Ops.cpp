@@ -60,10 +60,13 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return success();
 }
 
-void ExternElementwiseOp::getEffects(
+/// External calls and inline asm: side-effect free when declared pure,
+/// otherwise reading and writing anything.
+static void getCallLikeEffects(
+    bool pure,
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  if (getPure())
+  if (pure)
     return;
   effects.emplace_back(MemoryEffects::Write::get(),
                        SideEffects::DefaultResource::get());
@@ -71,13 +74,14 @@ void ExternElementwiseOp::getEffects(
                        SideEffects::DefaultResource::get());
 }
 
+void ExternElementwiseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getCallLikeEffects(getPure(), effects);
+}
+
 void ElementwiseInlineAsmOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  if (getPure())
-    return;
-  effects.emplace_back(MemoryEffects::Write::get(),
-                       SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Read::get(),
-                       SideEffects::DefaultResource::get());
+  getCallLikeEffects(getPure(), effects);
 }
