@@ -123,6 +123,36 @@ ParseResult unexpectedKey(AsmParser &parser, NamedAttribute entry) {
          << entry.getName().strref();
 }
 
+using KeyReader =
+    std::pair<StringRef, function_ref<ParseResult(NamedAttribute)>>;
+
+/// Hands each `key = value` of a layout dictionary to its reader. `CGALayout`
+/// is set aside in `cga` (reading it needs the rank the other keys give).
+/// Unknown keys are errors unless `ignoreUnknown` (nvidia_mma in Triton 3.6).
+ParseResult readLayoutKeys(AsmParser &parser, DictionaryAttr dict,
+                           ArrayRef<KeyReader> readers,
+                           std::optional<NamedAttribute> &cga,
+                           bool ignoreUnknown = false) {
+  for (NamedAttribute entry : dict) {
+    StringRef key = entry.getName().strref();
+    if (key == "CGALayout") {
+      cga = entry;
+      continue;
+    }
+    const KeyReader *reader =
+        llvm::find_if(readers, [&](const KeyReader &candidate) {
+          return candidate.first == key;
+        });
+    if (reader != readers.end()) {
+      if (failed(reader->second(entry)))
+        return failure();
+    } else if (!ignoreUnknown) {
+      return unexpectedKey(parser, entry);
+    }
+  }
+  return success();
+}
+
 template <typename T> void printArray(AsmPrinter &printer, ArrayRef<T> values) {
   printer << "[";
   llvm::interleaveComma(values, printer);
@@ -179,24 +209,18 @@ Attribute BlockedEncodingAttr::parse(AsmParser &parser, Type) {
   SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, order,
       cgaBases;
   std::optional<NamedAttribute> cga;
-  for (NamedAttribute entry : dict) {
-    StringRef key = entry.getName().strref();
-    ParseResult result = success();
-    if (key == "sizePerThread")
-      result = readUnsignedArray(parser, entry, sizePerThread);
-    else if (key == "threadsPerWarp")
-      result = readUnsignedArray(parser, entry, threadsPerWarp);
-    else if (key == "warpsPerCTA")
-      result = readUnsignedArray(parser, entry, warpsPerCTA);
-    else if (key == "order")
-      result = readUnsignedArray(parser, entry, order);
-    else if (key == "CGALayout")
-      cga = entry;
-    else
-      result = unexpectedKey(parser, entry);
-    if (failed(result))
-      return {};
-  }
+  auto unsignedArray = [&](SmallVector<unsigned> &into) {
+    return [&parser, &into](NamedAttribute entry) {
+      return readUnsignedArray(parser, entry, into);
+    };
+  };
+  if (readLayoutKeys(parser, dict,
+                     {{"sizePerThread", unsignedArray(sizePerThread)},
+                      {"threadsPerWarp", unsignedArray(threadsPerWarp)},
+                      {"warpsPerCTA", unsignedArray(warpsPerCTA)},
+                      {"order", unsignedArray(order)}},
+                     cga))
+    return {};
   unsigned rank = order.size();
   if (cga && readBases(parser, *cga, rank, cgaBases))
     return {};
@@ -304,23 +328,26 @@ Attribute NvidiaMmaEncodingAttr::parse(AsmParser &parser, Type) {
   unsigned versionMajor = 0, versionMinor = 0;
   SmallVector<unsigned> warpsPerCTA, instrShape, cgaBases;
   std::optional<NamedAttribute> cga;
-  for (NamedAttribute entry : dict) {
-    StringRef key = entry.getName().strref();
-    ParseResult result = success();
-    if (key == "versionMajor")
-      result = readUnsigned(parser, entry, versionMajor);
-    else if (key == "versionMinor")
-      result = readUnsigned(parser, entry, versionMinor);
-    else if (key == "warpsPerCTA")
-      result = readUnsignedArray(parser, entry, warpsPerCTA);
-    else if (key == "instrShape")
-      result = readUnsignedArray(parser, entry, instrShape);
-    else if (key == "CGALayout")
-      cga = entry;
-    // Triton 3.6 ignores other keys here; so do we.
-    if (failed(result))
-      return {};
-  }
+  auto readMajor = [&](NamedAttribute e) {
+    return readUnsigned(parser, e, versionMajor);
+  };
+  auto readMinor = [&](NamedAttribute e) {
+    return readUnsigned(parser, e, versionMinor);
+  };
+  auto readWarps = [&](NamedAttribute e) {
+    return readUnsignedArray(parser, e, warpsPerCTA);
+  };
+  auto readInstr = [&](NamedAttribute e) {
+    return readUnsignedArray(parser, e, instrShape);
+  };
+  // Triton 3.6 ignores other keys here; so do we.
+  if (readLayoutKeys(parser, dict,
+                     {{"versionMajor", readMajor},
+                      {"versionMinor", readMinor},
+                      {"warpsPerCTA", readWarps},
+                      {"instrShape", readInstr}},
+                     cga, /*ignoreUnknown=*/true))
+    return {};
   unsigned rank = warpsPerCTA.size();
   if (cga && readBases(parser, *cga, rank, cgaBases))
     return {};
@@ -402,24 +429,23 @@ Attribute SwizzledSharedEncodingAttr::parse(AsmParser &parser, Type) {
   unsigned vec = 0, perPhase = 0, maxPhase = 0;
   SmallVector<unsigned> order, cgaBases;
   std::optional<NamedAttribute> cga;
-  for (NamedAttribute entry : dict) {
-    StringRef key = entry.getName().strref();
-    ParseResult result = success();
-    if (key == "vec")
-      result = readUnsigned(parser, entry, vec);
-    else if (key == "perPhase")
-      result = readUnsigned(parser, entry, perPhase);
-    else if (key == "maxPhase")
-      result = readUnsigned(parser, entry, maxPhase);
-    else if (key == "order")
-      result = readUnsignedArray(parser, entry, order);
-    else if (key == "CGALayout")
-      cga = entry;
-    else
-      result = unexpectedKey(parser, entry);
-    if (failed(result))
-      return {};
-  }
+  auto readVec = [&](NamedAttribute e) { return readUnsigned(parser, e, vec); };
+  auto readPerPhase = [&](NamedAttribute e) {
+    return readUnsigned(parser, e, perPhase);
+  };
+  auto readMaxPhase = [&](NamedAttribute e) {
+    return readUnsigned(parser, e, maxPhase);
+  };
+  auto readOrder = [&](NamedAttribute e) {
+    return readUnsignedArray(parser, e, order);
+  };
+  if (readLayoutKeys(parser, dict,
+                     {{"vec", readVec},
+                      {"perPhase", readPerPhase},
+                      {"maxPhase", readMaxPhase},
+                      {"order", readOrder}},
+                     cga))
+    return {};
   unsigned rank = order.size();
   if (cga && readBases(parser, *cga, rank, cgaBases))
     return {};
@@ -455,26 +481,29 @@ Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
   bool transposed = false, fp4Padded = false;
   SmallVector<unsigned> cgaBases;
   std::optional<NamedAttribute> cga;
-  for (NamedAttribute entry : dict) {
-    StringRef key = entry.getName().strref();
-    ParseResult result = success();
-    if (key == "swizzlingByteWidth")
-      result = readUnsigned(parser, entry, swizzlingByteWidth);
-    else if (key == "transposed")
-      result = readBool(parser, entry, transposed);
-    else if (key == "elementBitWidth")
-      result = readUnsigned(parser, entry, elementBitWidth);
-    else if (key == "fp4Padded")
-      result = readBool(parser, entry, fp4Padded);
-    else if (key == "rank")
-      result = readUnsigned(parser, entry, rank);
-    else if (key == "CGALayout")
-      cga = entry;
-    else
-      result = unexpectedKey(parser, entry);
-    if (failed(result))
-      return {};
-  }
+  auto readSwizzle = [&](NamedAttribute e) {
+    return readUnsigned(parser, e, swizzlingByteWidth);
+  };
+  auto readTransposed = [&](NamedAttribute e) {
+    return readBool(parser, e, transposed);
+  };
+  auto readBits = [&](NamedAttribute e) {
+    return readUnsigned(parser, e, elementBitWidth);
+  };
+  auto readFp4 = [&](NamedAttribute e) {
+    return readBool(parser, e, fp4Padded);
+  };
+  auto readRank = [&](NamedAttribute e) {
+    return readUnsigned(parser, e, rank);
+  };
+  if (readLayoutKeys(parser, dict,
+                     {{"swizzlingByteWidth", readSwizzle},
+                      {"transposed", readTransposed},
+                      {"elementBitWidth", readBits},
+                      {"fp4Padded", readFp4},
+                      {"rank", readRank}},
+                     cga))
+    return {};
   // Without a `rank` key the rank is that of the CGALayout entries, else 2.
   // (Triton 3.6 assumes 2 even with entries, so it cannot read back its own
   // print of a multi-CTA rank-3 layout; we print the same text but read it.)
