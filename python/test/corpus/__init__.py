@@ -84,8 +84,9 @@ def _cache_dir(root: Path | str | None) -> Path:
     return path
 
 
-def compile_spec(spec, arch: int) -> dict:
-    """Compile one spec for one arch with stock triton; return ``{stage: text}`` for the stages it has."""
+def compile_spec(spec, arch: int, stages=STAGES) -> dict:
+    """Compile one spec for one arch with stock triton; return ``{stage: text}`` for those of ``stages`` it has
+    (``"ptx"`` and ``"cubin"`` too: every compile goes all the way to a cubin; the cubin is ``bytes``)."""
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
 
@@ -95,7 +96,7 @@ def compile_spec(spec, arch: int) -> dict:
         source_cls = ASTSource
     src = source_cls(spec.fn, spec.signature, spec.constexprs, spec.attrs)
     kernel = triton.compile(src, target=GPUTarget("cuda", arch, 32), options=spec.compile_options())
-    return {stage: kernel.asm[stage] for stage in STAGES if stage in kernel.asm}
+    return {stage: kernel.asm[stage] for stage in stages if stage in kernel.asm}
 
 
 def _worker_compile(name: str, arch: int, out_path: str, triton_cache: str) -> tuple:
