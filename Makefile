@@ -21,6 +21,9 @@ $(DEPS_STAMP): requirements-build.txt
 
 build: $(DEPS_STAMP)
 	$(BIN)/python -m pip install -q --no-build-isolation -e '.[test]'
+	@# Editable installs skip the wheel's tlx-alias.pth; put it in place so that
+	@# `import triton.language.extra.tlx` works before `import tlx` here too.
+	$(BIN)/python -c "import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()['purelib'], 'tlx-alias.pth').write_text('import _tlx_alias\n')"
 
 showcase: build
 	$(BIN)/python -m tlx.tools.showcase --out $(DUMP_DIR)

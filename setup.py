@@ -20,6 +20,7 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 
@@ -117,8 +118,32 @@ class CMakeBuild(build_ext):
                 shutil.copy2(source, target)
 
 
+ALIAS_PTH = "tlx-alias.pth"
+
+
+class BuildPyWithAlias(build_py):
+    """Also installs tlx-alias.pth, so that `import triton.language.extra.tlx` works before `import tlx`.
+
+    The .pth line imports python/_tlx_alias.py, which only registers an import finder (no Triton, no TLX
+    import at interpreter start-up).
+    """
+
+    def run(self) -> None:
+        super().run()
+        Path(self.build_lib, ALIAS_PTH).write_text("import _tlx_alias\n")
+
+    def get_outputs(self, include_bytecode: bool = True) -> list[str]:
+        return [*super().get_outputs(include_bytecode), str(Path(self.build_lib, ALIAS_PTH))]
+
+    def get_output_mapping(self) -> dict[str, str]:
+        mapping = super().get_output_mapping()
+        mapping[str(Path(self.build_lib, ALIAS_PTH))] = str(ROOT / "python" / ALIAS_PTH)
+        return mapping
+
+
 setup(
     ext_modules=[Extension("tlx._C", sources=[])],
-    cmdclass={"build_ext": CMakeBuild},
+    py_modules=["_tlx_alias"],
+    cmdclass={"build_ext": CMakeBuild, "build_py": BuildPyWithAlias},
     package_data={"tlx": ["bin/tlx-opt"]},
 )
