@@ -86,3 +86,17 @@ tt.func @vector() {
   %v = tlx.local_alloc : !tlx.buffers<4, 128xf32, smem>
   tt.return
 }
+
+// -----
+
+// A transposed view of a slice keeps its allocation, transposed.
+// CHECK-LABEL: tt.func @trans_of_slice
+tt.func @trans_of_slice(%i: i32) {
+  %a = tlx.local_alloc : !tlx.buffers<1, 64x128xf16, smem>
+  %v = tlx.local_view %a[%i] : !tlx.buffers<1, 64x128xf16, smem>
+  // CHECK: %[[S:.*]] = ttg.memdesc_subslice %{{.*}}[0, 64] : {{.*}} -> !ttg.memdesc<64x64xf16, #[[L:.*]], #smem, mutable, 64x128>
+  %s = tlx.local_slice %v, [0, 64] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<64x64xf16, smem>
+  // CHECK: ttg.memdesc_trans %[[S]] {order = array<i32: 1, 0>} : !ttg.memdesc<64x64xf16, #[[L]], #smem, mutable, 64x128> -> !ttg.memdesc<64x64xf16, #{{.*}}, #smem, mutable, 128x64>
+  %t = tlx.local_trans %s, [1, 0] : !tlx.buffer<64x64xf16, smem> -> !tlx.buffer<64x64xf16, smem>
+  tt.return
+}

@@ -267,10 +267,17 @@ LogicalResult Lowering::lower(Operation *op) {
         if (failed(layout))
           return failure();
         BufferType result = trans.getResult().getType();
+        // A view of a larger allocation keeps that allocation, transposed.
+        SmallVector<int64_t> allocShape(sourceType.getAllocShape());
+        size_t lead = allocShape.size() - trans.getOrder().size();
+        SmallVector<int64_t> tile(allocShape.begin() + lead, allocShape.end());
+        for (auto [index, dim] : llvm::enumerate(trans.getOrder()))
+          allocShape[lead + index] = tile[dim];
         memdescs[trans] = ttg::MemDescTransOp::create(
             builder, loc,
-            getMemDesc(result.getShape(), result.getElementType(), *layout,
-                       sourceType.getMemorySpace()),
+            ttg::MemDescType::get(result.getShape(), result.getElementType(),
+                                  *layout, sourceType.getMemorySpace(),
+                                  sourceType.getMutableMemory(), allocShape),
             source, trans.getOrderAttr());
         return success();
       })

@@ -133,6 +133,14 @@ LogicalResult MemDescTransOp::verify() {
       result.getElementType() != src.getElementType())
     return emitOpError("result shape must be the source shape permuted by "
                        "order, with the same element type");
+  // The allocation a view belongs to is transposed with it.
+  SmallVector<int64_t> expectedAlloc(src.getAllocShape());
+  size_t lead = expectedAlloc.size() - order.size();
+  for (auto [index, dim] : llvm::enumerate(order))
+    expectedAlloc[lead + index] = src.getAllocShape()[lead + dim];
+  if (result.getAllocShape() != ArrayRef<int64_t>(expectedAlloc))
+    return emitOpError("result alloc shape must be the source alloc shape "
+                       "with its trailing dimensions permuted by order");
   // The layout must follow the permutation: swizzled layouts permute their
   // order; 2-D NVMMA layouts flip `transposed`.
   if (auto srcLayout =
