@@ -129,6 +129,25 @@ using KeyReader =
 /// Hands each `key = value` of a layout dictionary to its reader. `CGALayout`
 /// is set aside in `cga` (reading it needs the rank the other keys give).
 /// Unknown keys are errors unless `ignoreUnknown` (nvidia_mma in Triton 3.6).
+/// Readers for readLayoutKeys that store into a variable.
+auto intoUnsigned(AsmParser &parser, unsigned &into) {
+  return [&parser, &into](NamedAttribute entry) {
+    return readUnsigned(parser, entry, into);
+  };
+}
+
+auto intoUnsignedArray(AsmParser &parser, SmallVector<unsigned> &into) {
+  return [&parser, &into](NamedAttribute entry) {
+    return readUnsignedArray(parser, entry, into);
+  };
+}
+
+auto intoBool(AsmParser &parser, bool &into) {
+  return [&parser, &into](NamedAttribute entry) {
+    return readBool(parser, entry, into);
+  };
+}
+
 ParseResult readLayoutKeys(AsmParser &parser, DictionaryAttr dict,
                            ArrayRef<KeyReader> readers,
                            std::optional<NamedAttribute> &cga,
@@ -209,17 +228,13 @@ Attribute BlockedEncodingAttr::parse(AsmParser &parser, Type) {
   SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, order,
       cgaBases;
   std::optional<NamedAttribute> cga;
-  auto unsignedArray = [&](SmallVector<unsigned> &into) {
-    return [&parser, &into](NamedAttribute entry) {
-      return readUnsignedArray(parser, entry, into);
-    };
-  };
-  if (readLayoutKeys(parser, dict,
-                     {{"sizePerThread", unsignedArray(sizePerThread)},
-                      {"threadsPerWarp", unsignedArray(threadsPerWarp)},
-                      {"warpsPerCTA", unsignedArray(warpsPerCTA)},
-                      {"order", unsignedArray(order)}},
-                     cga))
+  if (readLayoutKeys(
+          parser, dict,
+          {{"sizePerThread", intoUnsignedArray(parser, sizePerThread)},
+           {"threadsPerWarp", intoUnsignedArray(parser, threadsPerWarp)},
+           {"warpsPerCTA", intoUnsignedArray(parser, warpsPerCTA)},
+           {"order", intoUnsignedArray(parser, order)}},
+          cga))
     return {};
   unsigned rank = order.size();
   if (cga && readBases(parser, *cga, rank, cgaBases))
@@ -328,24 +343,12 @@ Attribute NvidiaMmaEncodingAttr::parse(AsmParser &parser, Type) {
   unsigned versionMajor = 0, versionMinor = 0;
   SmallVector<unsigned> warpsPerCTA, instrShape, cgaBases;
   std::optional<NamedAttribute> cga;
-  auto readMajor = [&](NamedAttribute e) {
-    return readUnsigned(parser, e, versionMajor);
-  };
-  auto readMinor = [&](NamedAttribute e) {
-    return readUnsigned(parser, e, versionMinor);
-  };
-  auto readWarps = [&](NamedAttribute e) {
-    return readUnsignedArray(parser, e, warpsPerCTA);
-  };
-  auto readInstr = [&](NamedAttribute e) {
-    return readUnsignedArray(parser, e, instrShape);
-  };
   // Triton 3.6 ignores other keys here; so do we.
   if (readLayoutKeys(parser, dict,
-                     {{"versionMajor", readMajor},
-                      {"versionMinor", readMinor},
-                      {"warpsPerCTA", readWarps},
-                      {"instrShape", readInstr}},
+                     {{"versionMajor", intoUnsigned(parser, versionMajor)},
+                      {"versionMinor", intoUnsigned(parser, versionMinor)},
+                      {"warpsPerCTA", intoUnsignedArray(parser, warpsPerCTA)},
+                      {"instrShape", intoUnsignedArray(parser, instrShape)}},
                      cga, /*ignoreUnknown=*/true))
     return {};
   unsigned rank = warpsPerCTA.size();
@@ -440,10 +443,10 @@ Attribute SwizzledSharedEncodingAttr::parse(AsmParser &parser, Type) {
     return readUnsignedArray(parser, e, order);
   };
   if (readLayoutKeys(parser, dict,
-                     {{"vec", readVec},
-                      {"perPhase", readPerPhase},
-                      {"maxPhase", readMaxPhase},
-                      {"order", readOrder}},
+                     {{"vec", intoUnsigned(parser, vec)},
+                      {"perPhase", intoUnsigned(parser, perPhase)},
+                      {"maxPhase", intoUnsigned(parser, maxPhase)},
+                      {"order", intoUnsignedArray(parser, order)}},
                      cga))
     return {};
   unsigned rank = order.size();
@@ -481,28 +484,14 @@ Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
   bool transposed = false, fp4Padded = false;
   SmallVector<unsigned> cgaBases;
   std::optional<NamedAttribute> cga;
-  auto readSwizzle = [&](NamedAttribute e) {
-    return readUnsigned(parser, e, swizzlingByteWidth);
-  };
-  auto readTransposed = [&](NamedAttribute e) {
-    return readBool(parser, e, transposed);
-  };
-  auto readBits = [&](NamedAttribute e) {
-    return readUnsigned(parser, e, elementBitWidth);
-  };
-  auto readFp4 = [&](NamedAttribute e) {
-    return readBool(parser, e, fp4Padded);
-  };
-  auto readRank = [&](NamedAttribute e) {
-    return readUnsigned(parser, e, rank);
-  };
-  if (readLayoutKeys(parser, dict,
-                     {{"swizzlingByteWidth", readSwizzle},
-                      {"transposed", readTransposed},
-                      {"elementBitWidth", readBits},
-                      {"fp4Padded", readFp4},
-                      {"rank", readRank}},
-                     cga))
+  if (readLayoutKeys(
+          parser, dict,
+          {{"swizzlingByteWidth", intoUnsigned(parser, swizzlingByteWidth)},
+           {"transposed", intoBool(parser, transposed)},
+           {"elementBitWidth", intoUnsigned(parser, elementBitWidth)},
+           {"fp4Padded", intoBool(parser, fp4Padded)},
+           {"rank", intoUnsigned(parser, rank)}},
+          cga))
     return {};
   // Without a `rank` key the rank is that of the CGALayout entries, else 2.
   // (Triton 3.6 assumes 2 even with entries, so it cannot read back its own
