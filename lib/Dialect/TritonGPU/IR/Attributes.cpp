@@ -432,16 +432,6 @@ Attribute SwizzledSharedEncodingAttr::parse(AsmParser &parser, Type) {
   unsigned vec = 0, perPhase = 0, maxPhase = 0;
   SmallVector<unsigned> order, cgaBases;
   std::optional<NamedAttribute> cga;
-  auto readVec = [&](NamedAttribute e) { return readUnsigned(parser, e, vec); };
-  auto readPerPhase = [&](NamedAttribute e) {
-    return readUnsigned(parser, e, perPhase);
-  };
-  auto readMaxPhase = [&](NamedAttribute e) {
-    return readUnsigned(parser, e, maxPhase);
-  };
-  auto readOrder = [&](NamedAttribute e) {
-    return readUnsignedArray(parser, e, order);
-  };
   if (readLayoutKeys(parser, dict,
                      {{"vec", intoUnsigned(parser, vec)},
                       {"perPhase", intoUnsigned(parser, perPhase)},
