@@ -72,3 +72,35 @@ def test_views_read_the_slices_they_name():
     assert re.search(r"ld\.shared|ldmatrix", ptx)
     assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
+
+
+@triton.jit
+def named_barriers(out, bar: tl.int32, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tlx.named_barrier_arrive(bar, 256)
+    tlx.named_barrier_wait(1, 128)
+    tl.store(out + offs, offs)
+
+
+def test_named_barriers():
+    compiled = compile_sm90(named_barriers, {"out": "*i32", "bar": "i32", "BLOCK": "constexpr"}, {"BLOCK": 128})
+    ptx = compiled.asm["ptx"]
+    assert re.search(r"bar\.sync\s+1, 128;", ptx), "named barrier wait"
+    assert re.search(r"bar\.arrive\s+%r\d+, 256;", ptx), "named barrier arrive with a runtime id"
+
+
+def test_named_barrier_misuse_names_the_line():
+    import inspect
+
+    import pytest
+    from triton.compiler.errors import CompilationError
+
+    @triton.jit
+    def bad(out, BLOCK: tl.constexpr):
+        tlx.named_barrier_wait(16, 128)
+
+    with pytest.raises(CompilationError) as info:
+        compile_sm90(bad, {"out": "*i32", "BLOCK": "constexpr"}, {"BLOCK": 128})
+    line = inspect.getsourcelines(bad.fn)[1] + 2
+    text = str(info.value) + str(info.value.__cause__)
+    assert f"{__file__}:{line}" in text and "`bar_id` must be 0..15, got 16" in text, text

@@ -60,3 +60,23 @@ func.func @two_errors(%m: !tlx.mbarrier) {
   tlx.barrier_wait %m, %c7 : !tlx.mbarrier
   return
 }
+
+// -----
+
+func.func @named_barrier_id() {
+  %c16 = arith.constant 16 : i32
+  %c128 = arith.constant 128 : i32
+  // expected-error @+1 {{'tlx.named_barrier_wait' op uses barrier 16; named barriers are 0..15}}
+  tlx.named_barrier_wait %c16, %c128
+  return
+}
+
+// -----
+
+func.func @named_barrier_threads() {
+  %c1 = arith.constant 1 : i32
+  %c100 = arith.constant 100 : i32
+  // expected-error @+1 {{'tlx.named_barrier_arrive' op counts 100 threads; a named barrier counts whole warps (a positive multiple of 32)}}
+  tlx.named_barrier_arrive %c1, %c100
+  return
+}

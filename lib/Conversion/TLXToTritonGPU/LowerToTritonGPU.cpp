@@ -417,6 +417,16 @@ LogicalResult Lowering::lower(Operation *op) {
                                  wait.getPendingsAttr());
         return success();
       })
+      .Case<NamedBarrierWaitOp>([&](NamedBarrierWaitOp wait) {
+        NVVM::BarrierOp::create(builder, loc, TypeRange{}, wait.getId(),
+                                wait.getNumThreads(), {}, Value());
+        return success();
+      })
+      .Case<NamedBarrierArriveOp>([&](NamedBarrierArriveOp arrive) {
+        NVVM::BarrierArriveOp::create(builder, loc, arrive.getId(),
+                                      arrive.getNumThreads());
+        return success();
+      })
       .Case<ThreadIdOp>([&](ThreadIdOp tid) {
         Type i32 = builder.getI32Type();
         Value value;

@@ -6,7 +6,14 @@ to the TLX compiler. The builtin modules are thin; all IR is built in
 :mod:`tlx.language.semantic`.
 """
 
-from .barrier import alloc_barriers, barrier_arrive, barrier_expect_bytes, barrier_wait
+from .barrier import (
+    alloc_barriers,
+    barrier_arrive,
+    barrier_expect_bytes,
+    barrier_wait,
+    named_barrier_arrive,
+    named_barrier_wait,
+)
 from .errors import TLXError
 from .mem_ops import (
     async_descriptor_load,
@@ -66,6 +73,8 @@ __all__ = [
     "local_trans",
     "local_view",
     "mbarrier",
+    "named_barrier_arrive",
+    "named_barrier_wait",
     "mbarrier_type",
     "size_of",
     "storage_kind",

@@ -6,7 +6,14 @@ from .builtin import builtin
 from .semantic import TLXSemantic
 from .types import mbarrier
 
-__all__ = ["alloc_barriers", "barrier_arrive", "barrier_expect_bytes", "barrier_wait"]
+__all__ = [
+    "alloc_barriers",
+    "barrier_arrive",
+    "barrier_expect_bytes",
+    "barrier_wait",
+    "named_barrier_arrive",
+    "named_barrier_wait",
+]
 
 
 @builtin
@@ -46,3 +53,22 @@ def barrier_arrive(bar, arrive_count=1, remote_cta_rank=None, _semantic=None, _g
     on another CTA's barrier) is not supported yet.
     """
     TLXSemantic(_semantic, _generator).barrier_arrive(bar, arrive_count, remote_cta_rank)
+
+
+@builtin
+def named_barrier_wait(bar_id, num_threads, _semantic=None, _generator=None) -> None:
+    """Wait at hardware barrier ``bar_id`` (0..15) until ``num_threads`` threads arrived.
+
+    Hardware: ``bar.sync bar_id, num_threads``; ``num_threads`` counts whole
+    warps. Warp groups hand work to each other with these (ping-pong).
+    """
+    TLXSemantic(_semantic, _generator).named_barrier("named_barrier_wait", bar_id, num_threads)
+
+
+@builtin
+def named_barrier_arrive(bar_id, num_threads, _semantic=None, _generator=None) -> None:
+    """Arrive at hardware barrier ``bar_id`` without waiting.
+
+    Hardware: ``bar.arrive bar_id, num_threads``.
+    """
+    TLXSemantic(_semantic, _generator).named_barrier("named_barrier_arrive", bar_id, num_threads)

@@ -826,3 +826,17 @@ class TLXSemantic:
             raise self.error(op, f"`acc` must be the float32 tensor an async_dot returned, got {_describe(acc)}")
         asm = self.asm_carrier(op, [(acc.handle, tlc.float32)], acc.type, {"pendings": count})
         return tlc.tensor(asm.get_result(0), acc.type)
+
+    # ------------------------------------------------------------ named barriers
+    def named_barrier(self, op: str, bar_id: Any, num_threads: Any) -> None:
+        """``named_barrier_wait`` / ``named_barrier_arrive``: Form A with (id, thread count) operands."""
+        for name, value, check in (
+            ("bar_id", bar_id, lambda v: 0 <= v <= 15),
+            ("num_threads", num_threads, lambda v: v > 0 and v % 32 == 0),
+        ):
+            value = _unwrap(value)
+            if isinstance(value, int) and not isinstance(value, bool) and not check(value):
+                what = "0..15" if name == "bar_id" else "a positive multiple of 32 (whole warps)"
+                raise self.error(op, f"`{name}` must be {what}, got {value}")
+        operands = [self.i32(op, "bar_id", bar_id), self.i32(op, "num_threads", num_threads)]
+        self.call_carrier(op, operands, [])

@@ -48,6 +48,22 @@ LogicalResult checkWaitPhase(BarrierWaitOp wait) {
                                "`phase ^ 1` or `(iteration // stages) & 1`)";
 }
 
+/// Hardware barriers are numbered 0..15 and count whole warps.
+LogicalResult checkNamedBarrier(Operation *op, Value id, Value numThreads) {
+  APInt value;
+  if (matchPattern(id, m_ConstantInt(&value)) &&
+      (value.getSExtValue() < 0 || value.getSExtValue() > 15))
+    return op->emitOpError("uses barrier ")
+           << value.getSExtValue() << "; named barriers are 0..15";
+  if (matchPattern(numThreads, m_ConstantInt(&value)) &&
+      (value.getSExtValue() <= 0 || value.getSExtValue() % 32 != 0))
+    return op->emitOpError("counts ")
+           << value.getSExtValue()
+           << " threads; a named barrier counts whole warps (a positive "
+              "multiple of 32)";
+  return success();
+}
+
 struct CheckStaticBoundsPass
     : tlx::impl::TLXCheckStaticBoundsBase<CheckStaticBoundsPass> {
   void runOnOperation() override {
@@ -57,6 +73,9 @@ struct CheckStaticBoundsPass
           llvm::TypeSwitch<Operation *, LogicalResult>(op)
               .Case<LocalViewOp>(checkViewIndex)
               .Case<BarrierWaitOp>(checkWaitPhase)
+              .Case<NamedBarrierWaitOp, NamedBarrierArriveOp>([](auto op) {
+                return checkNamedBarrier(op, op.getId(), op.getNumThreads());
+              })
               .Default([](Operation *) { return success(); });
       failed |= mlir::failed(result);
     });

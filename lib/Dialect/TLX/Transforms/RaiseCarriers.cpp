@@ -384,6 +384,15 @@ LogicalResult Raiser::raise(Carrier &carrier) {
                  : malformed(carrier) << "expected the accumulator";
     op->getResult(0).replaceAllUsesWith(AsyncDotWaitOp::create(
         builder, loc, carrier.operands[0], i32Attr(*pendings)));
+  } else if (name == "named_barrier_wait" || name == "named_barrier_arrive") {
+    if (carrier.operands.size() != 2)
+      return malformed(carrier) << "expected the barrier id and thread count";
+    if (name == "named_barrier_wait")
+      NamedBarrierWaitOp::create(builder, loc, carrier.operands[0],
+                                 carrier.operands[1]);
+    else
+      NamedBarrierArriveOp::create(builder, loc, carrier.operands[0],
+                                   carrier.operands[1]);
   } else if (name == "async_load_commit_group") {
     AsyncLoadCommitGroupOp::create(builder, loc);
   } else if (name == "async_load_wait_group") {

@@ -206,6 +206,31 @@ def TLX_LocalStoreOp : TLX_Op<"local_store"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Named barriers
+//===----------------------------------------------------------------------===//
+
+def TLX_NamedBarrierWaitOp : TLX_Op<"named_barrier_wait"> {
+  let summary = "wait at hardware barrier `id` for `num_threads` threads";
+  let description = [{
+    `tlx.named_barrier_wait(bar_id, num_threads)` in Python:
+    `bar.sync id, num_threads`. Ids 0..15; thread counts a multiple of 32
+    (`tlx-check-static-bounds` checks constant ones).
+  }];
+  let arguments = (ins I32:$id, I32:$numThreads);
+  let assemblyFormat = "$id `,` $numThreads attr-dict";
+}
+
+def TLX_NamedBarrierArriveOp : TLX_Op<"named_barrier_arrive"> {
+  let summary = "arrive at hardware barrier `id` without waiting";
+  let description = [{
+    `tlx.named_barrier_arrive(bar_id, num_threads)` in Python:
+    `bar.arrive id, num_threads`.
+  }];
+  let arguments = (ins I32:$id, I32:$numThreads);
+  let assemblyFormat = "$id `,` $numThreads attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
 // TMA
 //===----------------------------------------------------------------------===//
 
