@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU harness, run ON the GPU machine from the repository root:
 #   bash scripts/gpu.sh [pytest args...]
+#   bash scripts/gpu.sh -- COMMAND...     (run COMMAND with the staged tlx instead of the checks)
 # That machine has its own Python (3.12), PyTorch and triton 3.6 but no MLIR and no network, so the
 # compiler core comes prebuilt: .gpu/libtlx_core.so (made here by `make gpu-bundle`, carried along).
 # Only the thin pybind11 binding is compiled there, against that Python (seconds).
@@ -19,6 +20,10 @@ export PYTHONPATH="$stage:$PWD/python/test${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader || true
 python3 -c "import tlx, torch, triton; print('tlx', tlx.__version__, 'core', tlx._C.version(), 'torch', torch.__version__, 'triton', triton.__version__)"
+if [ "${1:-}" = "--" ]; then
+  shift
+  exec "$@"
+fi
 status=0
 # The GPU tests live beside the tutorials; collecting only those keeps the run short.
 if [ -z "${TLX_GPU_CHECK_ARGS:-}" ]; then

@@ -5,16 +5,32 @@ import importlib.util
 
 import pytest
 
-from tlx.tutorials import compile_tutorial, cp_async_matmul, tma_copy, tma_matmul, wgmma_matmul
+from tlx.tutorials import (
+    compile_tutorial,
+    cp_async_matmul,
+    tma_copy,
+    tma_matmul,
+    wgmma_matmul,
+    ws_attention,
+    ws_gemm,
+)
 
-TUTORIALS = [tma_copy, tma_matmul, cp_async_matmul, wgmma_matmul]
+TUTORIALS = [tma_copy, tma_matmul, cp_async_matmul, wgmma_matmul, ws_gemm, ws_attention]
+#: Every compile spec of every tutorial (a module may show one kernel in several configurations).
+SPECS = [
+    (module, name)
+    for module in TUTORIALS
+    for name in sorted(vars(module))
+    if name == "SPEC" or name.startswith("SPEC_")
+]
 
 
-@pytest.mark.parametrize("module", TUTORIALS, ids=lambda m: m.__name__.split(".")[-1])
-def test_tutorial_compiles_to_cubin_with_promised_ptx(module):
-    compiled = compile_tutorial(module.SPEC)
+@pytest.mark.parametrize("module, spec", SPECS, ids=[f"{m.__name__.split('.')[-1]}.{n}" for m, n in SPECS])
+def test_tutorial_compiles_to_cubin_with_promised_ptx(module, spec):
+    spec = getattr(module, spec)
+    compiled = compile_tutorial(spec)
     ptx = compiled.asm["ptx"]
-    missing = [marker for marker in module.SPEC["ptx"] if marker not in ptx]
+    missing = [marker for marker in spec["ptx"] if marker not in ptx]
     assert not missing, f"PTX lacks {missing}"
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     assert "tlx." not in compiled.asm["ttgir"], "a TLX op or carrier survived into the final TTGIR"
@@ -59,3 +75,44 @@ def test_matmul_on_gpu(module, shape):
     a = torch.randn(m, k, device="cuda", dtype=torch.float16)
     b = torch.randn(k, n, device="cuda", dtype=torch.float16)
     assert _relative_error(module.run(a, b), a.double() @ b.double()) < 1e-2
+
+
+@pytest.mark.gpu
+@gpu
+@pytest.mark.parametrize("schedule", ["cooperative", "pingpong"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape", [(128, 256, 64), (1000, 784, 528), (520, 384, 1040), (2048, 2304, 4096)])
+def test_ws_gemm_on_gpu(schedule, dtype, shape):
+    import torch
+
+    m, n, k = shape
+    a = torch.randn(m, k, device="cuda", dtype=getattr(torch, dtype))
+    b = torch.randn(k, n, device="cuda", dtype=getattr(torch, dtype))
+    assert _relative_error(ws_gemm.run(a, b, schedule), a.double() @ b.double()) < 1e-2
+
+
+def _attention_reference(q, k, v, causal):
+    import torch
+
+    q, k, v = q.double(), k.double(), v.double()
+    scores = q @ k.transpose(-1, -2) / q.shape[-1] ** 0.5
+    if causal:
+        n = q.shape[2]
+        scores = scores.masked_fill(torch.ones(n, n, dtype=torch.bool, device=q.device).triu(1), float("-inf"))
+    return torch.softmax(scores, -1) @ v
+
+
+@pytest.mark.gpu
+@gpu
+@pytest.mark.parametrize("pingpong", [True, False])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape", [(1, 1, 128), (2, 3, 384), (1, 2, 1280)])
+def test_ws_attention_on_gpu(shape, dtype, head_dim, causal, pingpong):
+    import torch
+
+    batch, heads, n = shape
+    q, k, v = (torch.randn(batch, heads, n, head_dim, device="cuda", dtype=getattr(torch, dtype)) for _ in range(3))
+    out = ws_attention.run(q, k, v, causal=causal, pingpong=pingpong)
+    assert _relative_error(out, _attention_reference(q, k, v, causal)) < 1e-2

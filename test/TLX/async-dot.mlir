@@ -37,3 +37,22 @@ module attributes {"ttg.num-warps" = 8 : i32} {
   }
 }
 
+
+// -----
+
+// A from registers: the tensor takes the wgmma operand layout (kWidth = 32 bits of K per register).
+// CHECK-DAG: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tt.func @a_from_registers
+  tt.func @a_from_registers(%a: tensor<64x32xbf16, #blocked>, %acc: tensor<64x64xf32, #blocked>, %i: i32) -> tensor<64x64xf32, #blocked> {
+    %b = tlx.local_alloc : !tlx.buffers<2, 32x64xbf16, smem>
+    %bv = tlx.local_view %b[%i] : !tlx.buffers<2, 32x64xbf16, smem>
+    // CHECK: %[[A:.*]] = ttg.convert_layout %{{.*}} : tensor<64x32xbf16, #blocked> -> tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>>
+    // CHECK-NEXT: %[[ACC:.*]] = ttg.convert_layout %{{.*}} : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #[[MMA]]>
+    // CHECK-NEXT: ttng.warp_group_dot %[[A]], %{{.*}}, %[[ACC]] {inputPrecision = 0 : i32, isAsync = true} : tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>> * !ttg.memdesc<32x64xbf16, {{.*}}> -> tensor<64x64xf32, #[[MMA]]>
+    %d = tlx.async_dot %a, %bv, %acc : tensor<64x32xbf16, #blocked> * !tlx.buffer<32x64xbf16, smem> -> tensor<64x64xf32, #blocked>
+    %w = tlx.async_dot_wait %d, 0 : tensor<64x64xf32, #blocked>
+    tt.return %w : tensor<64x64xf32, #blocked>
+  }
+}

@@ -56,3 +56,27 @@ func.func @generic_view(%i: i32) {
   %v = "tlx.local_view"(%a, %i) : (!tlx.buffers<2, 16x16xbf16, smem>, i32) -> !tlx.buffer<16x16xbf16, smem>
   return
 }
+
+// Warp specialization: regions print back as written, attributes only where they differ from the default.
+// CHECK-LABEL: func.func @tasks
+// CHECK-NEXT:    tlx.async_tasks {
+// CHECK-NEXT:      tlx.async_task default registers(40) {
+// CHECK-NEXT:      }
+// CHECK-NEXT:      tlx.async_task num_warps(4) registers(232) replicate(2) {
+// CHECK-NEXT:        %{{.*}} = tlx.async_task_replica_id : i32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      tlx.async_task num_warps(1) {
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+func.func @tasks() {
+  tlx.async_tasks {
+    tlx.async_task default registers(40) {
+    }
+    tlx.async_task num_warps(4) registers(232) replicate(2) {
+      %r = tlx.async_task_replica_id : i32
+    }
+    tlx.async_task num_warps(1) replicate(1) {
+    }
+  }
+  return
+}

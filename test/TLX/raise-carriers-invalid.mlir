@@ -109,3 +109,39 @@ tt.func private @tlx.local_view.a_i64_i32_r_i64(%h: i64, %i: i32) -> i64 attribu
 tt.func private @tlx.async_descriptor_load.a_d_i64_i64_i32_i32(%d: !tt.tensordesc<tensor<64x64xf16>>, %b: i64, %m: i64, %x: i32, %y: i32) attributes {noinline = true} {
   tt.return
 }
+
+// -----
+
+// A task carrier whose i1 feeds something other than an scf.if.
+tt.func @task_not_guarding_a_region() -> i1 {
+  // expected-error @below {{malformed TLX carrier for tlx.async_tasks: expected its i1 to be unused or the condition of a result-less scf.if without else}}
+  %t = tt.call @tlx.async_tasks.r_i1() {tlx.op = "async_tasks"} : () -> i1
+  tt.return %t : i1
+}
+tt.func private @tlx.async_tasks.r_i1() -> i1 attributes {noinline = true} {
+  %0 = arith.constant true
+  tt.return %0 : i1
+}
+
+// -----
+
+// An async_dot whose register operand carrier is missing.
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @unlinked_register_operand(%acc: tensor<64x64xf32, #blocked>) {
+    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
+    %c0 = arith.constant 0 : i32
+    %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view"} : (i64, i32) -> i64
+    %hs = tt.splat %v : i64 -> tensor<64x64xi64, #blocked>
+    // expected-error @below {{malformed TLX carrier for tlx.async_dot: no async_dot_operand carrier with tlx.link = 7 precedes it}}
+    %d = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,r,l", packed_element = 1 : i32, pure = false, tlx.a_link = 7 : i32, tlx.op = "async_dot"} %acc, %hs : tensor<64x64xf32, #blocked>, tensor<64x64xi64, #blocked> -> tensor<64x64xf32, #blocked>
+    tt.return
+  }
+  tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
+    %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+    tt.return %0 : i64
+  }
+  tt.func private @tlx.local_view.a_i64_i32_r_i64(%a: i64, %i: i32) -> i64 attributes {noinline = true} {
+    tt.return %a : i64
+  }
+}

@@ -78,3 +78,31 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
     tt.return %0 : i32
   }
 }
+
+// -----
+
+// A register operand of async_dot rides its own carrier, linked by number; `a` is not among the dot's operands.
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tt.func @register_operand
+  // CHECK-SAME:    (%[[A:.*]]: tensor<64x64xf16, #blocked>, %[[ACC:.*]]: tensor<64x64xf32, #blocked>)
+  tt.func @register_operand(%a: tensor<64x64xf16, #blocked>, %acc: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
+    %c0 = arith.constant 0 : i32
+    %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view"} : (i64, i32) -> i64
+    // CHECK: %[[B:.*]] = tlx.local_view
+    // CHECK-NEXT: %[[D:.*]] = tlx.async_dot %[[A]], %[[B]], %[[ACC]] : tensor<64x64xf16, #blocked> * !tlx.buffer<64x64xf16, smem> -> tensor<64x64xf32, #blocked>
+    // CHECK-NOT: elementwise_inline_asm
+    %m = tt.elementwise_inline_asm "tlx.async_dot_operand" {constraints = "=r,r", packed_element = 1 : i32, pure = false, tlx.link = 3 : i32, tlx.op = "async_dot_operand"} %a : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked>
+    %hs = tt.splat %v : i64 -> tensor<64x64xi64, #blocked>
+    %d = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,r,l", packed_element = 1 : i32, pure = false, tlx.a_link = 3 : i32, tlx.op = "async_dot"} %acc, %hs : tensor<64x64xf32, #blocked>, tensor<64x64xi64, #blocked> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+  tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
+    %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+    tt.return %0 : i64
+  }
+  tt.func private @tlx.local_view.a_i64_i32_r_i64(%a: i64, %i: i32) -> i64 attributes {noinline = true} {
+    tt.return %a : i64
+  }
+}

@@ -3,6 +3,9 @@
 #include "tlx/Conversion/TLXToTritonGPU/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::tlx {
@@ -29,6 +32,7 @@ public:
 
 private:
   LogicalResult lower(Operation *op);
+  LogicalResult lowerAsyncTasks(AsyncTasksOp tasks);
   LogicalResult lowerAlloc(LocalAllocOp alloc);
   LogicalResult lowerBarriers(AllocBarriersOp alloc);
   FailureOr<Attribute> chooseLayout(LocalAllocOp alloc);
@@ -211,11 +215,17 @@ static FailureOr<Attribute> getReinterpretedLayout(LocalReinterpretOp op,
             "buffer must become 1-D)";
 }
 
-/// The warps that run `op`: its function's or module's "ttg.num-warps".
+/// The warps that run `op`: its async task's, else its function's or
+/// module's "ttg.num-warps".
 static unsigned lookupNumWarps(Operation *op) {
-  for (Operation *current = op; current; current = current->getParentOp())
+  for (Operation *current = op; current; current = current->getParentOp()) {
+    if (auto task = dyn_cast<AsyncTaskOp>(current))
+      if (std::optional<uint32_t> numWarps = task.getNumWarps();
+          numWarps && !task.getIsDefault())
+        return *numWarps;
     if (auto numWarps = current->getAttrOfType<IntegerAttr>("ttg.num-warps"))
       return numWarps.getInt();
+  }
   return 4;
 }
 
@@ -309,13 +319,28 @@ LogicalResult Lowering::lower(Operation *op) {
       })
       .Case<AsyncDotOp>([&](AsyncDotOp dot) {
         RankedTensorType accType = dot.getAcc().getType();
-        Value a = memdesc(dot.getA()), b = memdesc(dot.getB());
-        auto layout = getWgmmaLayout(
-            dot.getContext(), accType.getShape(),
-            dot.getA().getType().getElementType().getIntOrFloatBitWidth(),
-            lookupNumWarps(dot));
+        Value b = memdesc(dot.getB());
+        unsigned elementBits = cast<ttg::MemDescType>(b.getType())
+                                   .getElementType()
+                                   .getIntOrFloatBitWidth();
+        auto layout = getWgmmaLayout(dot.getContext(), accType.getShape(),
+                                     elementBits, lookupNumWarps(dot));
         auto mmaType = RankedTensorType::get(accType.getShape(),
                                              accType.getElementType(), layout);
+        // `a` from registers takes the wgmma operand layout: 32 bits of K
+        // per thread and register.
+        Value a;
+        if (auto aTensor = dyn_cast<RankedTensorType>(dot.getA().getType())) {
+          auto operandLayout = ttg::DotOperandEncodingAttr::get(
+              dot.getContext(), /*opIdx=*/0, layout, 32 / elementBits);
+          a = ttg::ConvertLayoutOp::create(
+              builder, loc,
+              RankedTensorType::get(aTensor.getShape(),
+                                    aTensor.getElementType(), operandLayout),
+              dot.getA());
+        } else {
+          a = memdesc(dot.getA());
+        }
         Value acc =
             ttg::ConvertLayoutOp::create(builder, loc, mmaType, dot.getAcc());
         auto wgmma = ttng::WarpGroupDotOp::create(
@@ -456,8 +481,14 @@ LogicalResult Lowering::lower(Operation *op) {
 
 LogicalResult Lowering::run() {
   bool failed = false;
+  SmallVector<AsyncTasksOp> taskSets;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (!isa<TLXDialect>(op->getDialect()))
+      return;
+    // Tasks become ttg.warp_specialize once their bodies are lowered.
+    if (auto tasks = dyn_cast<AsyncTasksOp>(op))
+      taskSets.push_back(tasks);
+    if (isa<AsyncTasksOp, AsyncTaskOp, AsyncTaskReplicaIdOp>(op))
       return;
     if (mlir::failed(lower(op)))
       failed = true;
@@ -469,8 +500,266 @@ LogicalResult Lowering::run() {
     op->dropAllUses();
     op->erase();
   }
+  for (AsyncTasksOp tasks : taskSets)
+    if (mlir::failed(lowerAsyncTasks(tasks)))
+      return failure();
   return success();
 }
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Warp specialization: tlx.async_tasks -> ttg.warp_specialize
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr int kThreadsPerWarp = 32;
+constexpr int kRegistersPerSM = 64 * 1024;
+constexpr int kMaxWarpsPerCTA = 32;
+
+/// One partition of the ttg.warp_specialize: a replica of a task.
+struct Partition {
+  AsyncTaskOp task;
+  int32_t replica;
+};
+
+int32_t roundDown8(int64_t value) { return value / 8 * 8; }
+
+/// How values from above enter the partitions, which see only their
+/// explicit captures: constants and register tensors are recomputed inside
+/// (a tensor's layout belongs to the warps that hold it), everything else is
+/// passed in.
+class Captures {
+public:
+  /// Classifies every value the tasks use from above.
+  LogicalResult collect(ArrayRef<AsyncTaskOp> tasks) {
+    for (AsyncTaskOp task : tasks) {
+      SetVector<Value> above;
+      getUsedValuesDefinedAbove(task.getBody(), above);
+      for (Value value : above)
+        if (failed(classify(value, task)))
+          return failure();
+    }
+    return success();
+  }
+
+  ArrayRef<Value> passed() const { return passedValues.getArrayRef(); }
+
+  /// Maps the values from above inside a partition whose block arguments
+  /// stand for `passed()`; recomputed values are cloned at the builder.
+  void map(OpBuilder &builder, Block &entry, IRMapping &mapping) {
+    for (auto [value, argument] : llvm::zip(passedValues, entry.getArguments()))
+      mapping.map(value, argument);
+    for (Operation *op : recomputed)
+      builder.clone(*op, mapping);
+  }
+
+private:
+  LogicalResult classify(Value value, AsyncTaskOp task) {
+    if (passedValues.contains(value) || seen.contains(value))
+      return success();
+    Operation *def = value.getDefiningOp();
+    bool isTensor = isa<RankedTensorType>(value.getType());
+    bool recomputable = def && def->getNumRegions() == 0 &&
+                        isMemoryEffectFree(def) &&
+                        (isTensor || def->hasTrait<OpTrait::ConstantLike>());
+    if (!recomputable) {
+      if (isTensor) {
+        Operation *user = value.getDefiningOp();
+        for (Operation *candidate : value.getUsers())
+          if (task->isAncestor(candidate))
+            user = candidate;
+        InFlightDiagnostic diag =
+            mlir::emitError(user ? user->getLoc() : task.getLoc())
+            << "uses a tensor computed outside its async task; a task "
+               "runs on other warps, with registers of its own: compute "
+               "the tensor inside the task, or pass it through a "
+               "tlx.local_alloc buffer";
+        diag.attachNote(value.getLoc()) << "the tensor is computed here";
+        return diag;
+      }
+      passedValues.insert(value);
+      return success();
+    }
+    seen.insert(value);
+    for (Value operand : def->getOperands())
+      if (failed(classify(operand, task)))
+        return failure();
+    // Operands first: `recomputed` stays in dependency order.
+    if (!llvm::is_contained(recomputed, def))
+      recomputed.push_back(def);
+    return success();
+  }
+
+  SetVector<Value> passedValues;
+  DenseSet<Value> seen;
+  SmallVector<Operation *> recomputed;
+};
+
+/// The first op of `region` that has a tensor operand or result.
+Operation *findTensorOp(Region &region) {
+  Operation *found = nullptr;
+  region.walk([&](Operation *op) {
+    auto isTensor = [](Type type) { return isa<RankedTensorType>(type); };
+    if (llvm::any_of(op->getOperandTypes(), isTensor) ||
+        llvm::any_of(op->getResultTypes(), isTensor)) {
+      found = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+void replaceReplicaIds(Region &region, int32_t replica) {
+  region.walk([&](AsyncTaskReplicaIdOp op) {
+    OpBuilder builder(op);
+    op.getResult().replaceAllUsesWith(
+        arith::ConstantIntOp::create(builder, op.getLoc(), replica, 32));
+    op.erase();
+  });
+}
+
+} // namespace
+
+LogicalResult Lowering::lowerAsyncTasks(AsyncTasksOp tasks) {
+  auto module = tasks->getParentOfType<ModuleOp>();
+  int32_t baseWarps = lookupNumWarps(module);
+  AsyncTaskOp defaultTask;
+  SmallVector<AsyncTaskOp> others;
+  for (auto task : tasks.getBody().getOps<AsyncTaskOp>())
+    (task.getIsDefault() ? defaultTask : others.emplace_back()) = task;
+
+  if (std::optional<uint32_t> numWarps = defaultTask.getNumWarps())
+    if (*numWarps != static_cast<uint32_t>(baseWarps))
+      return defaultTask.emitOpError("the default task runs on the kernel's ")
+             << baseWarps << " warps, not num_warps=" << *numWarps
+             << "; launch the kernel with num_warps=" << *numWarps
+             << " or drop num_warps here";
+
+  SmallVector<Partition> partitions;
+  SmallVector<int32_t> partitionWarps;
+  int32_t extraWarps = 0;
+  for (AsyncTaskOp task : others) {
+    int32_t numWarps = *task.getNumWarps();
+    // Register tensors carry layouts made for the kernel's warp count.
+    if (numWarps != baseWarps)
+      if (Operation *tensorOp = findTensorOp(task.getBody()))
+        return tensorOp->emitOpError("uses tensors inside a task of ")
+               << numWarps << " warps, but tensor layouts are made for the "
+               << "kernel's num_warps=" << baseWarps
+               << "; give the task num_warps=" << baseWarps
+               << " or keep it to scalars, TMA and barriers";
+    for (int32_t replica = 0; replica < task.getReplicate(); ++replica) {
+      partitions.push_back({task, replica});
+      partitionWarps.push_back(numWarps);
+      extraWarps += numWarps;
+    }
+  }
+  int32_t totalWarps = baseWarps + llvm::divideCeil(extraWarps, 4) * 4;
+  if (totalWarps > kMaxWarpsPerCTA)
+    return tasks.emitOpError("the tasks need ")
+           << totalWarps << " warps in all (" << baseWarps
+           << " for the default task, " << extraWarps
+           << " for the others, rounded up to whole warp groups); a CTA has "
+              "at most "
+           << kMaxWarpsPerCTA;
+
+  // Register budgets: each warp group of a task holds its registers; the
+  // default task gets what is left (or what it asked for, when that fits).
+  bool anyRegisters = defaultTask.getRegisters().has_value() ||
+                      llvm::any_of(others, [](AsyncTaskOp task) {
+                        return task.getRegisters().has_value();
+                      });
+  DenseI32ArrayAttr requestedRegisters;
+  if (anyRegisters && !partitions.empty()) {
+    if (extraWarps % 4 != 0)
+      return tasks.emitOpError("register budgets (setmaxnreg) are set per "
+                               "warp group: the non-default tasks must add up "
+                               "to whole warp groups, got ")
+             << extraWarps << " warps";
+    int32_t uniform =
+        roundDown8(kRegistersPerSM / (totalWarps * kThreadsPerWarp));
+    SmallVector<int32_t> requested;
+    int64_t partitionRegisters = 0; // registers per thread x warps
+    for (Partition &partition : partitions) {
+      int32_t registers = partition.task.getRegisters().value_or(uniform);
+      requested.push_back(registers);
+      partitionRegisters += int64_t(registers) * *partition.task.getNumWarps();
+    }
+    // With `entry` registers per thread at launch, the default task gets
+    // (entry * totalWarps - partitionRegisters) / baseWarps.
+    auto defaultGets = [&](int64_t entry) {
+      return roundDown8((entry * totalWarps - partitionRegisters) / baseWarps);
+    };
+    int32_t wanted = defaultTask.getRegisters().value_or(
+        std::min<int32_t>(256, defaultGets(uniform)));
+    int32_t entry = roundDown8(
+        (int64_t(wanted) * baseWarps + partitionRegisters) / totalWarps);
+    while (entry + 8 <= uniform && defaultGets(entry + 8) <= wanted)
+      entry += 8;
+    int32_t available = defaultGets(std::min(entry, uniform));
+    bool shortOfAsked = defaultTask.getRegisters() && available < wanted;
+    if (entry > uniform || available < 24 || shortOfAsked)
+      return tasks.emitOpError("register budgets do not fit: the tasks ask "
+                               "for ")
+             << partitionRegisters * kThreadsPerWarp
+             << " registers and leave the default task "
+             << std::max(0, defaultGets(uniform)) << " per thread"
+             << (defaultTask.getRegisters()
+                     ? " (it asks for " +
+                           std::to_string(*defaultTask.getRegisters()) + ")"
+                     : std::string())
+             << "; an SM has " << kRegistersPerSM << " for all of its "
+             << totalWarps * kThreadsPerWarp << " threads";
+    requestedRegisters = builder.getDenseI32ArrayAttr(requested);
+    // The launch cap; stock allocate-warp-groups reads it back to give the
+    // default task its share.
+    module->setAttr("ttg.maxnreg", builder.getI32IntegerAttr(entry));
+  }
+
+  Captures captures;
+  if (failed(captures.collect(others)))
+    return failure();
+
+  builder.setInsertionPoint(tasks);
+  Location loc = tasks.getLoc();
+  auto ws = ttg::WarpSpecializeOp::create(
+      builder, loc, TypeRange(), partitionWarps, DenseI32ArrayAttr(),
+      requestedRegisters, DenseI32ArrayAttr());
+
+  // The default region runs on the kernel's warps and may use values from
+  // above as they are.
+  Block &defaultBlock = ws.getDefaultRegion().emplaceBlock();
+  defaultBlock.getOperations().splice(
+      defaultBlock.end(), defaultTask.getBody().front().getOperations());
+  replaceReplicaIds(ws.getDefaultRegion(), 0);
+  builder.setInsertionPointToEnd(&defaultBlock);
+  ttg::WarpYieldOp::create(builder, loc, ValueRange());
+
+  Block &holder = ws.getPartitionOpHolder().emplaceBlock();
+  builder.setInsertionPointToStart(&holder);
+  auto partitionsOp = ttg::WarpSpecializePartitionsOp::create(
+      builder, loc, captures.passed(), partitions.size());
+  for (auto [region, partition] :
+       llvm::zip(partitionsOp.getPartitionRegions(), partitions)) {
+    Block &entry = region.emplaceBlock();
+    for (Value value : captures.passed())
+      entry.addArgument(value.getType(), value.getLoc());
+    OpBuilder inside = OpBuilder::atBlockBegin(&entry);
+    IRMapping mapping;
+    captures.map(inside, entry, mapping);
+    for (Operation &op : partition.task.getBody().front())
+      inside.clone(op, mapping);
+    replaceReplicaIds(region, partition.replica);
+    ttg::WarpReturnOp::create(inside, partition.task.getLoc());
+  }
+  tasks.erase();
+  return success();
+}
+
+namespace {
 
 struct LowerToTritonGPUPass
     : tlx::impl::TLXLowerToTritonGPUBase<LowerToTritonGPUPass> {

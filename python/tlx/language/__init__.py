@@ -33,6 +33,7 @@ from .mem_ops import (
     subslice,
 )
 from .mma import async_dot, async_dot_wait
+from .tasks import async_task, async_task_replica_id, async_tasks
 from .types import (
     async_token,
     async_token_type,
@@ -55,6 +56,9 @@ __all__ = [
     "async_load",
     "async_load_commit_group",
     "async_load_wait_group",
+    "async_task",
+    "async_task_replica_id",
+    "async_tasks",
     "async_token",
     "async_token_type",
     "barrier_arrive",

@@ -772,7 +772,10 @@ class TLXSemantic:
     ) -> tlc.tensor:
         op = "async_dot"
         self.require_capability(op, 90, "wgmma")
-        a = self.one_buffer(op, "a", a, shared=True)
+        a = _unwrap(a)
+        a_in_registers = isinstance(a, tlc.tensor)
+        if not a_in_registers:
+            a = self.one_buffer(op, "a", a, shared=True)
         b = self.one_buffer(op, "b", b, shared=True)
         self.unsupported(op, "pred", pred)
         if _unwrap(barriers):
@@ -786,6 +789,8 @@ class TLXSemantic:
             raise self.error(op, f"inner dimensions differ: a is {m}x{k}, b is {k2}x{n}")
         if a.dtype != b.dtype:
             raise self.error(op, f"a and b must have one element type, got {a.dtype} and {b.dtype}")
+        if a_in_registers and a.dtype not in (tlc.float16, tlc.bfloat16):
+            raise self.error(op, f"`a` from registers must be float16 or bfloat16, got {a.dtype}")
         if m % 64 or n % 8:
             raise self.error(op, f"wgmma tiles need M a multiple of 64 and N a multiple of 8, got {m}x{n}")
         out_dtype = _unwrap(out_dtype) or tlc.float32
@@ -801,12 +806,16 @@ class TLXSemantic:
         precisions = {None: 0, "tf32": 0, "tf32x3": 1, "ieee": 2}
         if precision not in precisions:
             raise self.error(op, f"`input_precision` must be one of {sorted(p for p in precisions if p)}")
-        operands = [
-            (acc.handle, tlc.float32),
-            (self.splat_handle(a.handle, shape), tlc.int64),
-            (self.splat_handle(b.handle, shape), tlc.int64),
-        ]
         attrs: dict[str, Attr] = {"input_precision": precisions[precision]}
+        operands = [(acc.handle, tlc.float32)]
+        if a_in_registers:
+            # `a` has its own shape (MxK, not MxN): a carrier of its own, linked to the dot by number.
+            link = self.next_link()
+            self.asm_carrier("async_dot_operand", [(a.handle, a.dtype)], a.type, {"link": link})
+            attrs["a_link"] = link
+        else:
+            operands.append((self.splat_handle(a.handle, shape), tlc.int64))
+        operands.append((self.splat_handle(b.handle, shape), tlc.int64))
         use = _unwrap(use_acc)
         if use is not None:
             use = self.semantic.to_tensor(use)
@@ -840,3 +849,105 @@ class TLXSemantic:
                 raise self.error(op, f"`{name}` must be {what}, got {value}")
         operands = [self.i32(op, "bar_id", bar_id), self.i32(op, "num_threads", num_threads)]
         self.call_carrier(op, operands, [])
+
+    # ------------------------------------------------------------ warp specialization
+    #
+    # `with tlx.async_tasks():` / `with tlx.async_task(...)`: a Form A carrier returning an opaque i1, the
+    # condition of an scf.if whose then-block is the region's body. The frontend keeps a stack of open
+    # regions per kernel trace to reject misuse at the user's line.
+
+    def next_link(self) -> int:
+        """A number unique within the kernel, linking carriers of one op."""
+        links = self.generator.__dict__.get("_tlx_links", 0) + 1
+        self.generator.__dict__["_tlx_links"] = links
+        return links
+
+    def _task_stack(self) -> list[TaskRegion]:
+        return self.generator.__dict__.setdefault("_tlx_task_stack", [])
+
+    def async_tasks(self) -> TaskRegion:
+        op = "async_tasks"
+        if self._task_stack():
+            raise self.error(op, "async_tasks cannot be nested inside another async_tasks or async_task")
+        return TaskRegion(self, op, {})
+
+    def async_task(self, kind: Any, num_warps: Any, registers: Any, replicate: Any) -> TaskRegion:
+        op = "async_task"
+        stack = self._task_stack()
+        if not stack or stack[-1].op != "async_tasks":
+            where = "inside another async_task" if stack else "outside `with tlx.async_tasks():`"
+            raise self.error(op, f"each async_task must sit directly in `with tlx.async_tasks():`, not {where}")
+        parent = stack[-1]
+        kind = _unwrap(kind)
+        if kind not in (None, "default"):
+            raise self.error(op, f'the only task name is "default" (the kernel\'s own warps), got {kind!r}')
+        is_default = kind == "default"
+        attrs: dict[str, Attr] = {"default": is_default}
+        replicate = self.const_int(op, "replicate", replicate, minimum=1) if _unwrap(replicate) is not None else 1
+        if is_default:
+            if parent.has_default:
+                raise self.error(op, "an async_tasks has exactly one default task; this is the second")
+            if replicate != 1:
+                raise self.error(op, "the default task runs once, on the kernel's warps: it cannot be replicated")
+            parent.has_default = True
+        elif _unwrap(num_warps) is None:
+            raise self.error(op, "a non-default task needs num_warps= (the warps each replica runs on)")
+        if _unwrap(num_warps) is not None:
+            count = self.const_int(op, "num_warps", num_warps, minimum=1)
+            if count & (count - 1):
+                raise self.error(op, f"num_warps must be a power of 2, got {count}")
+            attrs["num_warps"] = count
+        if _unwrap(registers) is not None:
+            budget = self.const_int(op, "registers", registers, minimum=0)
+            if not 24 <= budget <= 256 or budget % 8:
+                raise self.error(op, f"registers must be a multiple of 8 in 24..256 (setmaxnreg's range), got {budget}")
+            attrs["registers"] = budget
+        attrs["replicate"] = replicate
+        return TaskRegion(self, op, attrs)
+
+    def async_task_replica_id(self) -> tlc.tensor:
+        op = "async_task_replica_id"
+        stack = self._task_stack()
+        if not stack or stack[-1].op != "async_task":
+            raise self.error(op, "async_task_replica_id() is only meaningful inside `with tlx.async_task(...)`")
+        call = self.call_carrier(op, [], [self.builder.get_int32_ty()])
+        return tlc.tensor(call.get_result(0), tlc.int32)
+
+
+class TaskRegion:
+    """The context manager of ``with tlx.async_tasks()`` and ``with tlx.async_task(...)``.
+
+    Names bound inside the body stay inside: a task runs on other warps and yields nothing back.
+    """
+
+    def __init__(self, semantic: TLXSemantic, op: str, attrs: dict[str, Attr]) -> None:
+        self.semantic = semantic
+        self.op = op
+        self.attrs = attrs
+        self.where = semantic.where()
+        self.has_default = False
+
+    def __enter__(self) -> None:
+        sem = self.semantic
+        builder = sem.builder
+        condition = sem.call_carrier(self.op, [], [builder.get_int1_ty()], self.attrs)
+        self.if_op = builder.create_if_op([], condition.get_result(0), False)
+        builder.set_insertion_point_to_start(self.if_op.get_then_block())
+        self.saved_scope = dict(sem.generator.lscope)
+        sem._task_stack().append(self)
+
+    def __exit__(self, *exc_info: Any) -> None:
+        sem = self.semantic
+        builder = sem.builder
+        sem._task_stack().pop()
+        block = self.if_op.get_then_block()
+        if not block.has_terminator():
+            builder.set_insertion_point_to_end(block)
+            builder.create_yield_op([])
+        builder.set_insertion_point_after(self.if_op.get_operation())
+        sem.generator.lscope = self.saved_scope
+        if self.op == "async_tasks" and not self.has_default:
+            raise TLXError(
+                f'{self.where}: tlx.async_tasks: needs one `with tlx.async_task("default"):`'
+                " (the kernel's own warps run it)"
+            )

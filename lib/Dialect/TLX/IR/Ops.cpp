@@ -187,16 +187,31 @@ LogicalResult LocalReinterpretOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult AsyncDotOp::verify() {
-  BufferType a = getA().getType(), b = getB().getType();
+  BufferType b = getB().getType();
   RankedTensorType acc = getAcc().getType();
-  if (a.getStorage() != StorageKind::smem ||
-      b.getStorage() != StorageKind::smem)
-    return emitOpError("on Hopper both operands are read from shared memory "
-                       "buffers (storage smem)");
-  if (a.getShape().size() != 2 || b.getShape().size() != 2 ||
-      acc.getRank() != 2)
+  // `a` comes from a shared buffer or, as a tensor, from registers.
+  ArrayRef<int64_t> aShape;
+  Type aElement;
+  if (auto aBuffer = dyn_cast<BufferType>(getA().getType())) {
+    if (aBuffer.getStorage() != StorageKind::smem)
+      return emitOpError("on Hopper `a` is read from a shared-memory buffer "
+                         "(storage smem) or from registers");
+    aShape = aBuffer.getShape();
+    aElement = aBuffer.getElementType();
+  } else {
+    auto aTensor = cast<RankedTensorType>(getA().getType());
+    aShape = aTensor.getShape();
+    aElement = aTensor.getElementType();
+    if (aElement.getIntOrFloatBitWidth() != 16)
+      return emitOpError("`a` from registers must be fp16 or bf16, got ")
+             << aElement;
+  }
+  if (b.getStorage() != StorageKind::smem)
+    return emitOpError("on Hopper `b` is read from a shared-memory buffer "
+                       "(storage smem)");
+  if (aShape.size() != 2 || b.getShape().size() != 2 || acc.getRank() != 2)
     return emitOpError("operands and accumulator must be 2-D");
-  int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[1];
+  int64_t m = aShape[0], k = aShape[1], n = b.getShape()[1];
   if (b.getShape()[0] != k)
     return emitOpError("inner dimensions differ: a is ")
            << m << "x" << k << ", b is " << b.getShape()[0] << "x" << n;
@@ -204,12 +219,58 @@ LogicalResult AsyncDotOp::verify() {
     return emitOpError("accumulator must be ")
            << m << "x" << n << ", got " << acc.getShape()[0] << "x"
            << acc.getShape()[1];
-  if (a.getElementType() != b.getElementType())
+  if (aElement != b.getElementType())
     return emitOpError("a and b must have one element type, got ")
-           << a.getElementType() << " and " << b.getElementType();
+           << aElement << " and " << b.getElementType();
   if (m % 64 != 0 || n % 8 != 0 || n > 256 * 8)
     return emitOpError("wgmma tiles need M a multiple of 64 and N a multiple "
                        "of 8, got ")
            << m << "x" << n;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncTasksOp::verify() {
+  if ((*this)->getParentOfType<AsyncTasksOp>())
+    return emitOpError("cannot be nested: async tasks already run inside "
+                       "another tlx.async_tasks");
+  unsigned defaults = 0;
+  for (Operation &op : getBody().front()) {
+    auto task = dyn_cast<AsyncTaskOp>(op);
+    if (!task)
+      return op.emitOpError("cannot appear directly in tlx.async_tasks; put "
+                            "it inside a tlx.async_task");
+    defaults += task.getIsDefault();
+  }
+  if (defaults != 1)
+    return emitOpError("needs exactly one default task (the kernel's own "
+                       "warps run it), found ")
+           << defaults;
+  return success();
+}
+
+LogicalResult AsyncTaskOp::verify() {
+  if (getIsDefault() && getReplicate() != 1)
+    return emitOpError("the default task runs once, on the kernel's warps: "
+                       "it cannot be replicated");
+  if (!getIsDefault() && !getNumWarps())
+    return emitOpError("a non-default task needs num_warps");
+  if (std::optional<uint32_t> numWarps = getNumWarps())
+    if (!llvm::isPowerOf2_32(*numWarps))
+      return emitOpError("num_warps must be a power of 2, got ") << *numWarps;
+  if (std::optional<uint32_t> registers = getRegisters())
+    if (*registers < 24 || *registers > 256 || *registers % 8 != 0)
+      return emitOpError("registers must be a multiple of 8 in 24..256 "
+                         "(setmaxnreg), got ")
+             << *registers;
+  return success();
+}
+
+LogicalResult AsyncTaskReplicaIdOp::verify() {
+  if (!(*this)->getParentOfType<AsyncTaskOp>())
+    return emitOpError("is only meaningful inside a tlx.async_task");
   return success();
 }

@@ -9,7 +9,9 @@
 #include "tlx/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir::tlx {
@@ -37,6 +39,8 @@ public:
   LogicalResult run();
 
 private:
+  LogicalResult raiseRegions();
+  LogicalResult raiseRegion(Carrier &carrier);
   std::optional<Carrier> matchCarrier(Operation *op);
   LogicalResult raise(Carrier &carrier);
   FailureOr<Value> handle(Carrier &carrier, unsigned index);
@@ -55,6 +59,8 @@ private:
   OpBuilder builder;
   /// i64 handle -> the TLX value it stands for.
   DenseMap<Value, Value> handles;
+  /// tlx.link of an async_dot_operand carrier -> its register operand.
+  DenseMap<int32_t, Value> linkedOperands;
   SmallVector<Operation *> raised;
 };
 
@@ -349,13 +355,39 @@ LogicalResult Raiser::raise(Carrier &carrier) {
     load.setEvictAttr(triton::EvictionPolicyAttr::get(
         builder.getContext(), static_cast<triton::EvictionPolicy>(*evict)));
     load.setIsVolatile(boolAttr(carrier, "tlx.is_volatile"));
+  } else if (name == "async_dot_operand") {
+    // The register operand of an async_dot, linked to it by tlx.link.
+    FailureOr<int32_t> link = intAttr(carrier, "tlx.link");
+    if (failed(link) || carrier.operands.size() != 1)
+      return failed(link) ? failure()
+                          : malformed(carrier) << "expected one operand";
+    if (!op->getResult(0).use_empty())
+      return malformed(carrier) << "its result must be unused";
+    linkedOperands[*link] = carrier.operands[0];
   } else if (name == "async_dot") {
     // acc, a, b, [use_acc]: a and b ride as splat handles, use_acc as a
-    // splat i1.
-    if (carrier.operands.size() < 3)
+    // splat i1. With tlx.a_link, `a` is a register tensor carried by the
+    // async_dot_operand carrier of that link, and the operands are
+    // acc, b, [use_acc].
+    bool linkedA = op->hasAttr("tlx.a_link");
+    unsigned bIndex = linkedA ? 1 : 2;
+    if (carrier.operands.size() < bIndex + 1)
       return malformed(carrier) << "expected acc, a and b";
-    FailureOr<Value> a = handle(carrier, 1);
-    FailureOr<Value> b = handle(carrier, 2);
+    FailureOr<Value> a = failure();
+    if (linkedA) {
+      FailureOr<int32_t> link = intAttr(carrier, "tlx.a_link");
+      if (failed(link))
+        return failure();
+      if (Value linked = linkedOperands.lookup(*link))
+        a = linked;
+      else
+        return malformed(carrier)
+               << "no async_dot_operand carrier with tlx.link = " << *link
+               << " precedes it";
+    } else {
+      a = handle(carrier, 1);
+    }
+    FailureOr<Value> b = handle(carrier, bIndex);
     FailureOr<int32_t> precision = intAttr(carrier, "tlx.input_precision", 0);
     FailureOr<int32_t> imprecise =
         intAttr(carrier, "tlx.max_num_imprecise_acc", 0);
@@ -363,12 +395,20 @@ LogicalResult Raiser::raise(Carrier &carrier) {
       return failure();
     Value useAcc;
     if (boolAttr(carrier, "tlx.has_use_acc")) {
-      auto splat = carrier.operands.size() > 3
-                       ? carrier.operands[3].getDefiningOp<triton::SplatOp>()
-                       : triton::SplatOp();
-      if (!splat)
+      Value splatted = carrier.operands.size() > bIndex + 1
+                           ? carrier.operands[bIndex + 1]
+                           : Value();
+      // A constant use_acc arrives folded into a dense splat constant.
+      DenseElementsAttr dense;
+      if (auto splat =
+              splatted ? splatted.getDefiningOp<triton::SplatOp>() : nullptr)
+        useAcc = splat.getSrc();
+      else if (splatted && matchPattern(splatted, m_Constant(&dense)) &&
+               dense.isSplat())
+        useAcc = arith::ConstantIntOp::create(
+            builder, loc, dense.getSplatValue<bool>() ? 1 : 0, 1);
+      else
         return malformed(carrier) << "use_acc must be a splat i1 scalar";
-      useAcc = splat.getSrc();
     }
     auto dot = AsyncDotOp::create(builder, loc, op->getResult(0).getType(), *a,
                                   *b, carrier.operands[0], useAcc);
@@ -393,6 +433,9 @@ LogicalResult Raiser::raise(Carrier &carrier) {
     else
       NamedBarrierArriveOp::create(builder, loc, carrier.operands[0],
                                    carrier.operands[1]);
+  } else if (name == "async_task_replica_id") {
+    op->getResult(0).replaceAllUsesWith(
+        AsyncTaskReplicaIdOp::create(builder, loc, builder.getI32Type()));
   } else if (name == "async_load_commit_group") {
     AsyncLoadCommitGroupOp::create(builder, loc);
   } else if (name == "async_load_wait_group") {
@@ -408,7 +451,71 @@ LogicalResult Raiser::raise(Carrier &carrier) {
   return success();
 }
 
+/// `with tlx.async_tasks()` / `with tlx.async_task(...)` reach us as an
+/// `scf.if` on the opaque i1 of a carrier; its then-block becomes the body of
+/// the TLX region op.
+LogicalResult Raiser::raiseRegion(Carrier &carrier) {
+  Operation *op = carrier.op;
+  Value condition = op->getResult(0);
+  // An empty body leaves no scf.if: canonicalization erased it.
+  scf::IfOp ifOp;
+  if (!condition.use_empty()) {
+    ifOp = condition.hasOneUse()
+               ? dyn_cast<scf::IfOp>(*condition.getUsers().begin())
+               : scf::IfOp();
+    if (!ifOp || ifOp.getCondition() != condition ||
+        ifOp.getNumResults() != 0 || !ifOp.getElseRegion().empty())
+      return malformed(carrier)
+             << "expected its i1 to be unused or the condition of a "
+                "result-less scf.if without else";
+  }
+  builder.setInsertionPoint(ifOp ? ifOp.getOperation() : op);
+  Location loc = op->getLoc();
+  Operation *region;
+  if (carrier.name == "async_tasks") {
+    region = AsyncTasksOp::create(builder, loc);
+  } else {
+    FailureOr<int32_t> replicate = intAttr(carrier, "tlx.replicate", 1);
+    if (failed(replicate))
+      return failure();
+    auto task = AsyncTaskOp::create(builder, loc, /*isDefault=*/false,
+                                    IntegerAttr(), IntegerAttr(), *replicate);
+    task.setIsDefault(boolAttr(carrier, "tlx.default"));
+    if (auto numWarps = op->getAttrOfType<IntegerAttr>("tlx.num_warps"))
+      task.setNumWarps(numWarps.getInt());
+    if (auto registers = op->getAttrOfType<IntegerAttr>("tlx.registers"))
+      task.setRegisters(registers.getInt());
+    region = task;
+  }
+  Block &body = region->getRegion(0).emplaceBlock();
+  if (ifOp) {
+    Block &then = ifOp.getThenRegion().front();
+    then.getTerminator()->erase();
+    body.getOperations().splice(body.end(), then.getOperations());
+    ifOp.erase();
+  }
+  op->erase();
+  return success();
+}
+
+LogicalResult Raiser::raiseRegions() {
+  SmallVector<Carrier> regions;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    std::optional<Carrier> carrier = matchCarrier(op);
+    if (carrier &&
+        (carrier->name == "async_tasks" || carrier->name == "async_task"))
+      regions.push_back(*carrier);
+  });
+  // Outer regions first: moving a body keeps the inner carriers intact.
+  for (Carrier &carrier : regions)
+    if (failed(raiseRegion(carrier)))
+      return failure();
+  return success();
+}
+
 LogicalResult Raiser::run() {
+  if (failed(raiseRegions()))
+    return failure();
   bool failed = false;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     std::optional<Carrier> carrier = matchCarrier(op);

@@ -341,11 +341,13 @@ def TLX_AsyncDotOp : TLX_Op<"async_dot", [
   let summary = "d = a * b + acc on the tensor cores, asynchronously";
   let description = [{
     `tlx.async_dot(a, b, acc)` in Python. On Hopper: `wgmma.mma_async` with
-    both operands read from shared memory and the accumulator in registers;
+    `a` read from a shared-memory buffer or from registers (a tensor), `b`
+    from shared memory and the accumulator in registers;
     the result must be waited for with `tlx.async_dot_wait` before it is
     read. `use_acc` false starts from zero instead of `acc`.
   }];
-  let arguments = (ins TLX_BufferType:$a, TLX_BufferType:$b, TT_FloatTensor:$acc,
+  let arguments = (ins AnyTypeOf<[TLX_BufferType, TT_FloatTensor]>:$a,
+                       TLX_BufferType:$b, TT_FloatTensor:$acc,
                        Optional<I1>:$useAcc,
                        DefaultValuedAttr<TT_InputPrecisionAttr,
                          "::mlir::triton::InputPrecision::TF32">:$inputPrecision,
@@ -387,6 +389,72 @@ def TLX_Clock64Op : TLX_Op<"clock64"> {
   let description = [{`tlx.clock64()`: `%clock64`.}];
   let results = (outs I64:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+def TLX_AsyncTasksOp : TLX_Op<"async_tasks", [
+    SingleBlock, NoTerminator, RecursiveMemoryEffects]> {
+  let summary = "tasks that run at once on disjoint warp groups";
+  let description = [{
+    `with tlx.async_tasks():` in Python. The body holds only `tlx.async_task`
+    ops: exactly one default task, run by the kernel's own warps, and any
+    number of others, each on warps of its own. Lowers to
+    `ttg.warp_specialize`.
+
+    ```mlir
+    tlx.async_tasks {
+      tlx.async_task default {
+        ...
+      }
+      tlx.async_task num_warps(4) registers(232) replicate(2) {
+        %r = tlx.async_task_replica_id : i32
+        ...
+      }
+    }
+    ```
+  }];
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+def TLX_AsyncTaskOp : TLX_Op<"async_task", [
+    SingleBlock, NoTerminator, RecursiveMemoryEffects,
+    HasParent<"AsyncTasksOp">]> {
+  let summary = "one task of a tlx.async_tasks";
+  let description = [{
+    `with tlx.async_task("default"):` or `with tlx.async_task(num_warps=,
+    registers=, replicate=):` in Python. The default task runs on the
+    kernel's warps; every other task runs `replicate` times, each replica on
+    `num_warps` warps of its own, with at most `registers` registers per
+    thread (`setmaxnreg`). Values from above are captured: scalars, pointers,
+    descriptors and buffers are passed in, tensors are recomputed inside.
+  }];
+  let arguments = (ins UnitAttr:$isDefault,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntPositive]>>:$numWarps,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntPositive]>>:$registers,
+                       DefaultValuedAttr<ConfinedAttr<I32Attr, [IntPositive]>, "1">:$replicate);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`default` $isDefault^)? (`num_warps` `(` $numWarps^ `)`)?
+    (`registers` `(` $registers^ `)`)? (`replicate` `(` $replicate^ `)`)?
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_AsyncTaskReplicaIdOp : TLX_Op<"async_task_replica_id", [Pure]> {
+  let summary = "which replica of its task runs this code";
+  let description = [{
+    `tlx.async_task_replica_id()` in Python: 0 .. replicate - 1, a constant
+    in each replica once tasks are lowered (0 in the default task).
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 #endif // TLX_OPS_TD

@@ -1,0 +1,432 @@
+"""Warp specialization (`tlx.async_tasks` / `tlx.async_task` / `tlx.async_task_replica_id`) and wgmma with A
+from registers, end to end on the CPU: carriers, the lowered `ttg.warp_specialize`, the PTX each promises
+(`setmaxnreg` with the budgets asked for, one branch per task), and misuse reported at the kernel line.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler.compiler import ASTSource
+from triton.compiler.errors import CompilationError
+
+import tlx
+from tlx.compiler import frontend_ir
+from tlx.compiler.errors import TLXCompilationError
+
+HERE = Path(__file__).resolve()
+SOURCE = HERE.read_text().splitlines()
+SM90 = GPUTarget("cuda", 90, 32)
+
+
+def line_of(marker: str) -> int:
+    hits = [i + 1 for i, text in enumerate(SOURCE) if text.rstrip().endswith(f"# @{marker}")]
+    assert len(hits) == 1, (marker, hits)
+    return hits[0]
+
+
+def compile_sm90(kernel, signature, constexprs=None, num_warps=4):
+    names = list(signature)
+    constants = {(names.index(name),): value for name, value in (constexprs or {}).items()}
+    return triton.compile(ASTSource(kernel, signature, constants), target=SM90, options={"num_warps": num_warps})
+
+
+@triton.jit
+def producer_consumers(x_ptr, out_ptr, n, BLOCK: tl.constexpr, REGISTERS: tl.constexpr):
+    bufs = tlx.local_alloc((BLOCK,), tl.float32, 2)
+    full = tlx.alloc_barriers(2)
+    empty = tlx.alloc_barriers(2, arrive_count=2)
+    offs = tl.arange(0, BLOCK)  # a tensor from above: recomputed inside the consumers
+    scale = n * 3  # a scalar from above: passed in
+    with tlx.async_tasks():  # @tasks
+        with tlx.async_task("default"):  # @default
+            for i in range(n):
+                s = i % 2
+                tlx.barrier_wait(empty[s], ((i // 2) & 1) ^ 1)
+                tlx.local_store(bufs[s], tl.load(x_ptr + i * BLOCK + offs))
+                tlx.barrier_arrive(full[s])
+        with tlx.async_task(num_warps=4, registers=REGISTERS, replicate=2):  # @consumers
+            r = tlx.async_task_replica_id()  # @replica
+            for i in range(n):
+                s = i % 2
+                tlx.barrier_wait(full[s], (i // 2) & 1)
+                y = tlx.local_load(bufs[s])
+                tlx.barrier_arrive(empty[s])
+                tl.store(out_ptr + (2 * i + r) * BLOCK + offs, y * scale)
+
+
+PRODUCER_CONSUMERS = {"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr", "REGISTERS": "constexpr"}
+
+
+def test_task_carriers_are_scf_if_on_opaque_calls_at_the_user_lines():
+    text = frontend_ir(producer_consumers, PRODUCER_CONSUMERS, {"BLOCK": 128, "REGISTERS": 152})
+    calls = re.findall(r"(%\S+) = tt\.call @(tlx\.async_tasks?\.r_i1)\(\) \{([^}]*)\}", text)
+    assert [name.split(".")[1] for _, name, _ in calls] == ["async_tasks", "async_task", "async_task"], calls
+    for value, _, _attrs in calls:
+        assert re.search(rf"scf\.if {re.escape(value)} \{{", text), value  # each carrier guards one region
+    _, _, consumer_attrs = calls[2]
+    for attr in (
+        "tlx.num_warps = 4 : i32",
+        "tlx.registers = 152 : i32",
+        "tlx.replicate = 2 : i32",
+        "tlx.default = false",
+    ):
+        assert attr in consumer_attrs, consumer_attrs
+    assert "tlx.default = true" in calls[1][2]
+    assert re.search(r"tt\.call @tlx\.async_task_replica_id\S*\(\)", text)
+    locations = re.findall(r'loc\("[^"]*test_warp_specialization\.py":(\d+):', text)
+    for marker in ("tasks", "default", "consumers", "replica"):
+        assert str(line_of(marker)) in locations, marker
+
+
+@pytest.mark.needs_tlx_passes
+def test_tasks_lower_to_warp_specialize_with_register_budgets():
+    compiled = compile_sm90(producer_consumers, PRODUCER_CONSUMERS, {"BLOCK": 128, "REGISTERS": 152})
+    ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
+    assert "tlx." not in ttgir
+    ws = re.search(r"ttg\.warp_specialize\((.*)\) attributes \{(.*)\}", ttgir)
+    assert ws, ttgir
+    assert "requestedRegisters = array<i32: 152, 152>" in ws.group(2)
+    # Two replicas of 4 warps: partition0 and partition1, each with the replica id as a constant.
+    assert len(re.findall(r"partition\d\(.*\) num_warps\(4\)", ttgir)) == 2
+    # The scalar `scale` is passed in; `offs` is recomputed in the partitions (tensors are never captured).
+    captured = ws.group(1).split(", ")
+    assert sorted(captured) == ["%bufs", "%empty", "%full", "%n", "%out_ptr", "%scale"], captured
+    partition_args = re.search(r"partition0\((.*)\) num_warps", ttgir).group(1)
+    assert "tensor<" not in partition_args, partition_args
+    assert ttgir.count("tt.make_range") >= 3
+    # Entry cap 168 per thread for 12 warps; the default task keeps (168*12 - 152*8)/4 = 200.
+    assert ".maxnreg 168" in ptx
+    budgets = {int(v) for v in re.findall(r"setmaxnreg\.\w+\.sync\.aligned\.u32\s+(\d+);", ptx)}
+    assert {152, 200} <= budgets, budgets
+
+
+@pytest.mark.needs_tlx_passes
+def test_the_ws_gemm_gives_the_producer_40_and_the_consumers_232_registers():
+    from tlx.tutorials import compile_tutorial, ws_gemm
+
+    ptx = compile_tutorial(ws_gemm.SPEC).asm["ptx"]
+    increases = {int(v) for v in re.findall(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+(\d+);", ptx)}
+    decreases = {int(v) for v in re.findall(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+(\d+);", ptx)}
+    assert ws_gemm.SPEC["registers"]["consumer"] in increases, increases
+    assert ws_gemm.SPEC["registers"]["producer"] in decreases, decreases
+
+
+@triton.jit
+def default_asks_for_registers(out_ptr, n, BLOCK: tl.constexpr):
+    with tlx.async_tasks():
+        with tlx.async_task("default", registers=48):
+            tl.store(out_ptr + tl.arange(0, BLOCK), tl.zeros((BLOCK,), tl.float32) + n)
+        with tlx.async_task(num_warps=4, registers=224):
+            tl.store(out_ptr + BLOCK + tl.arange(0, BLOCK), tl.zeros((BLOCK,), tl.float32) + n)
+
+
+@pytest.mark.needs_tlx_passes
+def test_a_default_task_budget_sets_the_launch_cap():
+    compiled = compile_sm90(
+        default_asks_for_registers, {"out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"}, {"BLOCK": 128}
+    )
+    ptx = compiled.asm["ptx"]
+    # 8 warps: (48 * 4 + 224 * 4) / 8 = 136 at launch; the default task lands on exactly 48.
+    assert ".maxnreg 136" in ptx
+    assert re.search(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+48;", ptx)
+    assert re.search(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+224;", ptx)
+
+
+@triton.jit
+def scalar_only_producer(desc, out_ptr, n, BLOCK: tl.constexpr):
+    bufs = tlx.local_alloc((BLOCK, BLOCK), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.barrier_wait(bars[0], 0)
+            offs = tl.arange(0, BLOCK)
+            row = tlx.local_load(bufs[0])
+            tl.store(out_ptr + offs[:, None] * BLOCK + offs[None, :], row)
+        with tlx.async_task(num_warps=1):  # TMA and barriers only: one warp is enough
+            tlx.barrier_expect_bytes(bars[0], BLOCK * BLOCK * 2)
+            tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0])
+
+
+@pytest.mark.needs_tlx_passes
+def test_a_one_warp_task_of_scalars_and_tma():
+    compiled = compile_sm90(
+        scalar_only_producer,
+        {"desc": "tensordesc<fp16[64, 64]>", "out_ptr": "*fp16", "n": "i32", "BLOCK": "constexpr"},
+        {"BLOCK": 64},
+    )
+    assert re.search(r"partition0\(.*\) num_warps\(1\)", compiled.asm["ttgir"])
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global" in compiled.asm["ptx"]
+    assert "setmaxnreg" not in compiled.asm["ptx"]  # no budgets asked for: none set
+
+
+@triton.jit
+def dot_a_from_registers(a_desc, b_desc, out_ptr, BLOCK: tl.constexpr):
+    a_buf = tlx.local_alloc((64, BLOCK), tl.float16, 1)
+    b_buf = tlx.local_alloc((BLOCK, BLOCK), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.barrier_expect_bytes(bars[0], (64 * BLOCK + BLOCK * BLOCK) * 2)
+    tlx.async_descriptor_load(a_desc, a_buf[0], [0, 0], bars[0])
+    tlx.async_descriptor_load(b_desc, b_buf[0], [0, 0], bars[0])
+    tlx.barrier_wait(bars[0], 0)
+    a = tlx.local_load(a_buf[0]) * 2.0  # computed in registers
+    acc = tlx.async_dot(a.to(tl.float16), b_buf[0])  # @reg_a_dot
+    acc = tlx.async_dot_wait(0, acc)
+    rows = tl.arange(0, 64)
+    cols = tl.arange(0, BLOCK)
+    tl.store(out_ptr + rows[:, None] * BLOCK + cols[None, :], acc)
+
+
+REG_A = {
+    "a_desc": "tensordesc<fp16[64, 128]>",
+    "b_desc": "tensordesc<fp16[128, 128]>",
+    "out_ptr": "*fp32",
+    "BLOCK": "constexpr",
+}
+
+
+def test_a_register_operand_rides_a_linked_carrier():
+    text = frontend_ir(dot_a_from_registers, REG_A, {"BLOCK": 128})
+    operand = re.search(
+        r'= tt\.elementwise_inline_asm "tlx\.async_dot_operand" \{[^}]*tlx\.link = (\d+) : i32[^}]*\} (%\S+) : '
+        r"tensor<64x128xf16, [^>]*> -> tensor<64x128xf16",
+        text,
+    )
+    dot = re.search(
+        r'= tt\.elementwise_inline_asm "tlx\.async_dot" \{[^}]*tlx\.a_link = (\d+) : i32[^}]*\} %\S+, %\S+ : '
+        r"tensor<64x128xf32, [^>]*>, tensor<64x128xi64",  # acc and b: `a` is not among the dot's operands
+        text,
+    )
+    assert operand and dot, text
+    assert operand.group(1) == dot.group(1)
+    assert operand.start() < dot.start()
+    line = line_of("reg_a_dot")
+    assert re.search(rf'#loc\d+ = loc\("[^"]*test_warp_specialization\.py":{line}:', text)
+
+
+@pytest.mark.needs_tlx_passes
+def test_wgmma_reads_a_from_registers():
+    compiled = compile_sm90(dot_a_from_registers, REG_A, {"BLOCK": 128})
+    assert re.search(
+        r"ttng\.warp_group_dot %\S+, .*: tensor<64x128xf16, #ttg\.dot_op<\{opIdx = 0", compiled.asm["ttgir"]
+    )
+    wgmma = [line for line in compiled.asm["ptx"].splitlines() if "wgmma.mma_async" in line]
+    assert wgmma
+    # A from registers: the second operand group is a register list, not a 64-bit shared-memory descriptor.
+    assert all(re.search(r"\}, \{%r\d+,%r\d+,%r\d+,%r\d+\}, %rd\d+,", line) for line in wgmma), wgmma[0]
+
+
+@pytest.mark.needs_tlx_passes
+@pytest.mark.parametrize("spec_name", ["SPEC", "SPEC_CAUSAL_D64"])
+def test_attention_takes_p_from_registers(spec_name):
+    from tlx.tutorials import compile_tutorial, ws_attention
+
+    compiled = compile_tutorial(getattr(ws_attention, spec_name))
+    ttgir = compiled.asm["ttgir"]
+    assert re.search(r"ttng\.warp_group_dot %\S+, %\S+, %\S+ \{[^}]*\} : tensor<64x128xf16, #ttg\.dot_op", ttgir)
+    # The softmax stays in the wgmma layout: no tile is converted to a blocked layout and back.
+    for convert in re.findall(r"ttg\.convert_layout .* -> (tensor<[^>]*>)", ttgir):
+        assert "#blocked" not in convert, convert
+
+
+# ------------------------------------------------------------------------------------------------ misuse
+
+
+@triton.jit
+def task_outside_tasks(n):
+    with tlx.async_task(num_warps=4):  # misuse
+        pass
+
+
+@triton.jit
+def nested_tasks(n):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            with tlx.async_tasks():  # misuse
+                pass
+
+
+@triton.jit
+def task_in_task(n):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            with tlx.async_task(num_warps=4):  # misuse
+                pass
+
+
+@triton.jit
+def two_defaults(n):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            pass
+        with tlx.async_task("default"):  # misuse
+            pass
+
+
+@triton.jit
+def no_default(n):
+    with tlx.async_tasks():  # misuse
+        with tlx.async_task(num_warps=4):
+            pass
+
+
+@triton.jit
+def missing_num_warps(n):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            pass
+        with tlx.async_task(registers=232):  # misuse
+            pass
+
+
+@triton.jit
+def three_warps(n):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            pass
+        with tlx.async_task(num_warps=3):  # misuse
+            pass
+
+
+@triton.jit
+def odd_registers(n):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            pass
+        with tlx.async_task(num_warps=4, registers=300):  # misuse
+            pass
+
+
+@triton.jit
+def replicated_default(n):
+    with tlx.async_tasks():
+        with tlx.async_task("default", replicate=2):  # misuse
+            pass
+
+
+@triton.jit
+def unknown_task_name(n):
+    with tlx.async_tasks():
+        with tlx.async_task("producer"):  # misuse
+            pass
+
+
+@triton.jit
+def replica_id_outside(n):
+    tlx.async_task_replica_id()  # misuse
+
+
+@triton.jit
+def fp32_register_operand(n):
+    b = tlx.local_alloc((64, 64), tl.float16, 1)
+    a = tl.zeros((64, 64), tl.float32)
+    tlx.async_dot(a, b[0])  # misuse
+
+
+N = {"n": "i32"}
+PY_CASES = [
+    (task_outside_tasks, "each async_task must sit directly in `with tlx.async_tasks():`, not outside"),
+    (nested_tasks, "async_tasks cannot be nested inside another async_tasks or async_task"),
+    (task_in_task, "each async_task must sit directly in `with tlx.async_tasks():`, not inside another async_task"),
+    (two_defaults, "an async_tasks has exactly one default task; this is the second"),
+    (no_default, 'tlx.async_tasks: needs one `with tlx.async_task("default"):`'),
+    (missing_num_warps, "a non-default task needs num_warps="),
+    (three_warps, "tlx.async_task: num_warps must be a power of 2, got 3"),
+    (odd_registers, "registers must be a multiple of 8 in 24..256 (setmaxnreg's range), got 300"),
+    (replicated_default, "the default task runs once, on the kernel's warps: it cannot be replicated"),
+    (unknown_task_name, "tlx.async_task: the only task name is"),
+    (replica_id_outside, "async_task_replica_id() is only meaningful inside `with tlx.async_task(...)`"),
+    (fp32_register_operand, "a and b must have one element type, got fp32 and fp16"),
+]
+
+
+def misuse_line(kernel) -> int:
+    start = kernel.starting_line_number
+    return start + next(i for i, text in enumerate(kernel.raw_src) if text.rstrip().endswith("# misuse"))
+
+
+@pytest.mark.parametrize("kernel, message", PY_CASES, ids=[c[0].__name__ for c in PY_CASES])
+def test_task_misuse_is_reported_at_the_kernel_line(kernel, message):
+    with pytest.raises(CompilationError) as info:
+        frontend_ir(kernel, N, stage="ttir")
+    text = str(info.value)
+    assert message in text, text
+    assert f"{HERE}:{misuse_line(kernel)}: tlx." in text, text
+
+
+@triton.jit
+def loaded_tensor_from_above(x_ptr, n):
+    x = tl.load(x_ptr + tl.arange(0, 128))
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            pass
+        with tlx.async_task(num_warps=4):
+            tl.store(x_ptr + tl.arange(0, 128), x + 1)  # misuse
+
+
+@triton.jit
+def tensors_in_a_one_warp_task(x_ptr, n):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            pass
+        with tlx.async_task(num_warps=1):
+            tl.store(x_ptr + tl.arange(0, 128), tl.zeros((128,), tl.float32))  # misuse
+
+
+@triton.jit
+def too_many_warps(x_ptr, n):
+    with tlx.async_tasks():  # misuse
+        with tlx.async_task("default"):
+            pass
+        with tlx.async_task(num_warps=8, replicate=4):
+            pass
+
+
+@triton.jit
+def budgets_that_do_not_fit(x_ptr, n):
+    with tlx.async_tasks():  # misuse
+        with tlx.async_task("default", registers=200):
+            pass
+        with tlx.async_task(num_warps=4, registers=232, replicate=2):
+            pass
+
+
+@triton.jit
+def budgets_of_part_of_a_warp_group(x_ptr, n):
+    with tlx.async_tasks():  # misuse
+        with tlx.async_task("default"):
+            pass
+        with tlx.async_task(num_warps=2, registers=64):
+            pass
+
+
+@triton.jit
+def default_with_other_warps(x_ptr, n):
+    with tlx.async_tasks():
+        with tlx.async_task("default", num_warps=8):  # misuse
+            pass
+        with tlx.async_task(num_warps=4):
+            pass
+
+
+CPP_CASES = [
+    (loaded_tensor_from_above, "uses a tensor computed outside its async task"),
+    (tensors_in_a_one_warp_task, "uses tensors inside a task of 1 warps, but tensor layouts are made for the kernel's"),
+    (too_many_warps, "the tasks need 36 warps in all (4 for the default task, 32 for the others"),
+    (budgets_that_do_not_fit, "register budgets do not fit"),
+    (budgets_of_part_of_a_warp_group, "the non-default tasks must add up to whole warp groups, got 2 warps"),
+    (default_with_other_warps, "the default task runs on the kernel's 4 warps, not num_warps=8"),
+]
+
+
+@pytest.mark.needs_tlx_passes
+@pytest.mark.parametrize("kernel, message", CPP_CASES, ids=[c[0].__name__ for c in CPP_CASES])
+def test_task_lowering_errors_name_the_kernel_line(kernel, message):
+    with pytest.raises(TLXCompilationError) as info:
+        compile_sm90(kernel, {"x_ptr": "*fp32", "n": "i32"})
+    text = str(info.value)
+    assert message in text, text
+    assert re.search(rf"{re.escape(str(HERE))}:{misuse_line(kernel)}:\d+: error:", text), text

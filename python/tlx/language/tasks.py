@@ -1,0 +1,65 @@
+"""Warp specialization: ``async_tasks``, ``async_task`` and ``async_task_replica_id``."""
+
+from __future__ import annotations
+
+import sys
+
+from triton.compiler.code_generator import CodeGenerator
+
+from .builtin import builtin
+from .semantic import TaskRegion, TLXSemantic
+
+__all__ = ["async_task", "async_task_replica_id", "async_tasks"]
+
+
+def _generator_of(semantic) -> CodeGenerator | None:
+    """The CodeGenerator tracing the kernel.
+
+    Triton 3.6 builds ``with`` context managers with ``_semantic`` only (no
+    ``_generator``); the generator is the caller's ``self`` a few frames up.
+    """
+    frame = sys._getframe(1)
+    while frame is not None:
+        owner = frame.f_locals.get("self")
+        if isinstance(owner, CodeGenerator) and owner.semantic is semantic:
+            return owner
+        frame = frame.f_back
+    return None
+
+
+@builtin
+def async_tasks(_semantic=None, _generator=None) -> TaskRegion:
+    """``with tlx.async_tasks():`` holds the tasks that run at once on disjoint warp groups.
+
+    Its body holds only ``with tlx.async_task(...)`` blocks, one of them the
+    default task. Lowers to ``ttg.warp_specialize``: in PTX each task is a
+    branch on the warp index, with ``setmaxnreg`` where tasks set register
+    budgets.
+    """
+    return TLXSemantic(_semantic, _generator or _generator_of(_semantic)).async_tasks()
+
+
+@builtin
+def async_task(kind=None, num_warps=None, registers=None, replicate=1, _semantic=None, _generator=None) -> TaskRegion:
+    """``with tlx.async_task("default"):`` or ``with tlx.async_task(num_warps=, registers=, replicate=):``.
+
+    The default task runs on the kernel's own ``num_warps`` warps. Every other
+    task runs ``replicate`` times, each replica on ``num_warps`` more warps;
+    ``registers`` caps its registers per thread (``setmaxnreg``; the default
+    task gets what the others leave, or asks for its own with ``registers``).
+    Scalars, pointers, descriptors, buffers and barriers from outside are
+    passed in; tensors from outside are recomputed inside; names bound inside
+    stay inside.
+    """
+    return TLXSemantic(_semantic, _generator or _generator_of(_semantic)).async_task(
+        kind, num_warps, registers, replicate
+    )
+
+
+@builtin
+def async_task_replica_id(_semantic=None, _generator=None):
+    """Which replica of its task runs this code: an ``int32`` in ``0 .. replicate - 1`` (0 in the default task).
+
+    A compile-time constant in each replica once tasks are lowered.
+    """
+    return TLXSemantic(_semantic, _generator).async_task_replica_id()

@@ -1,0 +1,1234 @@
+"""The benchmark suite: TLX kernels against cuBLAS, cuDNN, FlashAttention and stock Triton, on one GPU.
+
+    python -m tlx.tools.bench [--quick] [--out DIR] [--only gemm,attention,broadcast] [--warmup MS] [--rep MS]
+    python -m tlx.tools.bench --fake [--quick] [--out DIR]     # no GPU: made-up numbers, to see the output
+
+Sections (`--quick`: a small subset for smoke runs):
+
+* GEMM, bf16 and fp16, C = A @ B with A (M x K) and B (K x N) row-major: cuBLAS (`torch.matmul`), stock
+  Triton (the fastest correct of `tlx.tools.stock_kernels`' variants and configurations, tried on every
+  shape), TLX `ws_gemm` (cooperative and ping-pong schedules) and TLX `wgmma_matmul` (fp16 only).
+* Attention forward, (B, H, N, D) with B * N = 16384 tokens and H * D = 2048 (FlashAttention-2's
+  setting), N 1024 .. 16384, D 64 and 128, causal and not, bf16 and fp16: cuDNN and FlashAttention
+  through `torch.nn.functional.scaled_dot_product_attention`, and TLX `ws_attention`.
+* In-kernel broadcast scoring (`tlx.tutorials.broadcast_scoring`): the TLX kernel against the
+  materialized PyTorch and Triton versions.
+
+Every provider at every shape is first checked: fresh random inputs, NaN-poisoned outputs (where the
+provider lets us or its host code does), relative Frobenius error against a float64 PyTorch reference,
+NaN or Inf anywhere fails. Only then is it timed: `triton.testing.do_bench` (median, L2 flushed between
+runs). A provider that is missing (its module not written yet), fails to compile or run, or computes
+wrong numbers gets that status in its cell and the suite goes on.
+
+Writes under --out (default ./bench-out): results.json (everything, with the environment), PNG plots,
+and `results-<date>-<gpu>.md`. Prints a table last. Exit status 1 when some provider was wrong or raised.
+The reporting half (tables, plots, markdown) works on plain dicts and needs no GPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import functools
+import importlib
+import inspect
+import json
+import math
+import os
+import platform
+import random
+import re
+import subprocess
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# ---------------------------------------------------------------------------------------------------------------------
+# What is measured
+# ---------------------------------------------------------------------------------------------------------------------
+
+DTYPES = ("bf16", "fp16")
+#: Relative Frobenius error a 16-bit result must stay under (its own rounding is ~1e-3).
+TOLERANCE = {"bf16": 1e-2, "fp16": 1e-2}
+
+GEMM_SHAPES: list[tuple[int, int, int]] = [
+    (4096, 4096, 4096),
+    (6144, 6144, 6144),
+    (8192, 8192, 8192),
+    (8192, 512, 8192),  # skinny N: a narrow projection (few output tiles, long K)
+    (512, 8192, 8192),  # skinny M: a small batch of tokens through a wide layer
+    (16384, 16384, 512),  # short K: epilogue-heavy (the output is 32x the inputs)
+]
+GEMM_QUICK_SHAPES: list[tuple[int, int, int]] = [(4096, 4096, 4096)]
+
+#: Attention: B * N tokens per batch and H * D model width, as in the FlashAttention-2 paper.
+ATTENTION_TOKENS = 16384
+ATTENTION_WIDTH = 2048
+ATTENTION_N = (1024, 2048, 4096, 8192, 16384)
+ATTENTION_D = (64, 128)
+ATTENTION_QUICK_N = (1024, 4096)
+ATTENTION_QUICK_D = (128,)
+
+#: Per section: the providers (table column order), which of them are TLX, and the baselines the best TLX
+#: provider is compared with (column header of the ratio baseline time / TLX time).
+SECTIONS: dict[str, dict[str, Any]] = {
+    "gemm": {
+        "title": "GEMM",
+        "providers": ["cuBLAS", "Triton", "TLX coop", "TLX pingpong", "TLX wgmma"],
+        "tlx": ["TLX coop", "TLX pingpong", "TLX wgmma"],
+        "ratios": {"cuBLAS": "TLX/cuBLAS", "Triton": "TLX/Triton"},
+        "metric": "tflops",
+    },
+    "attention": {
+        "title": "Attention forward",
+        "providers": ["cuDNN", "flash", "TLX"],
+        "tlx": ["TLX"],
+        "ratios": {"cuDNN": "TLX/cuDNN", "flash": "TLX/flash"},
+        "metric": "tflops",
+    },
+    "broadcast": {
+        "title": "In-kernel broadcast scoring",
+        "providers": ["TLX", "torch", "Triton"],
+        "tlx": ["TLX"],
+        "ratios": {"torch": "vs torch", "Triton": "vs Triton"},
+        "metric": "ms",
+    },
+}
+
+
+def gemm_flops(m: int, n: int, k: int) -> float:
+    """Floating-point operations of an (M x K) @ (K x N) product: one multiply and one add per term."""
+    return 2.0 * m * n * k
+
+
+def attention_flops(batch: int, heads: int, n: int, d: int, causal: bool) -> float:
+    """Attention forward FLOPs: two N x N x D matmuls per head (Q K^T and P V); causal does half the work."""
+    flops = 4.0 * batch * heads * n * n * d
+    return flops / 2 if causal else flops
+
+
+def attention_shape(n: int, d: int) -> tuple[int, int]:
+    """(B, H) for sequence length n and head dim d: B * N = ATTENTION_TOKENS, H * D = ATTENTION_WIDTH."""
+    return max(1, ATTENTION_TOKENS // n), max(1, ATTENTION_WIDTH // d)
+
+
+def tflops(flops: float | None, ms: float | None) -> float | None:
+    """TFLOP/s of `flops` done in `ms` milliseconds (None when either is unknown)."""
+    if not flops or not ms:
+        return None
+    return flops / ms * 1e-9
+
+
+def gemm_cases(quick: bool = False) -> list[dict]:
+    """The GEMM problems: one dict per (shape, dtype), with no results yet."""
+    shapes = GEMM_QUICK_SHAPES if quick else GEMM_SHAPES
+    return [
+        {"m": m, "n": n, "k": k, "dtype": dtype, "label": f"{m}x{n}x{k}", "flops": gemm_flops(m, n, k)}
+        for dtype in DTYPES
+        for m, n, k in shapes
+    ]
+
+
+def attention_cases(quick: bool = False) -> list[dict]:
+    """The attention problems: one dict per (dtype, D, causal, N), with no results yet."""
+    ns = ATTENTION_QUICK_N if quick else ATTENTION_N
+    ds = ATTENTION_QUICK_D if quick else ATTENTION_D
+    cases = []
+    for dtype in DTYPES:
+        for d in ds:
+            for causal in (False, True):
+                for n in ns:
+                    batch, heads = attention_shape(n, d)
+                    cases.append(
+                        {
+                            "batch": batch,
+                            "heads": heads,
+                            "n": n,
+                            "d": d,
+                            "causal": causal,
+                            "dtype": dtype,
+                            "flops": attention_flops(batch, heads, n, d, causal),
+                        }
+                    )
+    return cases
+
+
+_BROADCAST_ABBREVIATIONS = {
+    "num_users": "U",
+    "items_per_user": "I",
+    "user_dim": "du",
+    "item_dim": "di",
+    "hidden": "h",
+}
+
+
+def broadcast_label(shape: dict) -> str:
+    """A short name for a broadcast-scoring shape, e.g. 'U=64 I=1024 du=256 di=128 h=512'."""
+    if "name" in shape:
+        return str(shape["name"])
+    parts = [f"{_BROADCAST_ABBREVIATIONS.get(key, key)}={value}" for key, value in shape.items() if key != "dtype"]
+    return " ".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Reporting: plain dicts in, text / markdown / PNG out (no GPU needed)
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def best_tlx(section: str, case: dict) -> tuple[str, dict] | None:
+    """The fastest TLX provider of `case` whose status is ok, as (name, result), or None."""
+    found = [
+        (name, case["providers"][name])
+        for name in SECTIONS[section]["tlx"]
+        if case.get("providers", {}).get(name, {}).get("status") == "ok"
+    ]
+    return min(found, key=lambda item: item[1]["ms"]) if found else None
+
+
+def ratio(baseline: dict | None, tlx: dict | None) -> float | None:
+    """Baseline time / TLX time (> 1: TLX is faster); None unless both ran correctly."""
+    if not baseline or not tlx or baseline.get("status") != "ok" or tlx.get("status") != "ok":
+        return None
+    return baseline["ms"] / tlx["ms"]
+
+
+def ratios(section: str, case: dict) -> dict[str, float | None]:
+    """Ratio column header -> baseline time / best TLX time, for one case."""
+    best = best_tlx(section, case)
+    providers = case.get("providers", {})
+    return {
+        header: ratio(providers.get(baseline), best[1] if best else None)
+        for baseline, header in SECTIONS[section]["ratios"].items()
+    }
+
+
+def cell(result: dict | None, metric: str) -> str:
+    """One provider's table cell: its TFLOP/s or milliseconds when ok, else its status."""
+    if not result:
+        return "-"
+    status = result.get("status", "missing")
+    if status != "ok":
+        return status
+    if metric == "tflops":
+        return f"{result['tflops']:.1f}" if result.get("tflops") is not None else "?"
+    return f"{result['ms']:.3f}"
+
+
+def _key_columns(section: str, case: dict) -> list[tuple[str, str]]:
+    if section == "gemm":
+        return [("M x N x K", case["label"]), ("dtype", case["dtype"])]
+    if section == "attention":
+        return [
+            ("B", str(case["batch"])),
+            ("H", str(case["heads"])),
+            ("N", str(case["n"])),
+            ("D", str(case["d"])),
+            ("causal", "yes" if case["causal"] else "no"),
+            ("dtype", case["dtype"]),
+        ]
+    return [("shape", case["label"]), ("dtype", case["dtype"])]
+
+
+def case_label(section: str, case: dict) -> str:
+    """One line naming a case, e.g. '8192x8192x8192 bf16' or 'B=4 H=16 N=4096 D=128 causal fp16'."""
+    if section == "attention":
+        causal = "causal" if case["causal"] else "non-causal"
+        return f"B={case['batch']} H={case['heads']} N={case['n']} D={case['d']} {causal} {case['dtype']}"
+    return f"{case['label']} {case['dtype']}"
+
+
+def section_table(section: str, cases: list[dict]) -> tuple[list[str], list[list[str]], int]:
+    """(headers, rows, number of key columns) of one section's table.
+
+    GEMM and attention cells are TFLOP/s; broadcast cells are milliseconds plus the TLX TFLOP/s. The ratio
+    columns are baseline time / best TLX time ('-' when either did not run correctly)."""
+    spec = SECTIONS[section]
+    if not cases:
+        return [], [], 0
+    keys = [name for name, _ in _key_columns(section, cases[0])]
+    providers = spec["providers"]
+    unit = " TFLOP/s" if spec["metric"] == "tflops" else " ms"
+    headers = keys + [name + unit if spec["metric"] == "ms" else name for name in providers]
+    if section == "broadcast":
+        headers.append("TLX TFLOP/s")
+    headers += list(spec["ratios"].values())
+    rows = []
+    for case in cases:
+        row = [value for _, value in _key_columns(section, case)]
+        results = case.get("providers", {})
+        row += [cell(results.get(name), spec["metric"]) for name in providers]
+        if section == "broadcast":
+            tlx = results.get("TLX") or {}
+            row.append(f"{tlx['tflops']:.1f}" if tlx.get("status") == "ok" and tlx.get("tflops") else "-")
+        row += [f"{value:.2f}x" if value is not None else "-" for value in ratios(section, case).values()]
+        rows.append(row)
+    return headers, rows, len(keys)
+
+
+def _shorten(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def format_text_table(headers: list[str], rows: list[list[str]], key_columns: int = 1, max_cell: int = 24) -> str:
+    """A fixed-width plain-text table: key columns left-aligned, the others right-aligned and cut at max_cell."""
+    cells = [[str(v) if i < key_columns else _shorten(str(v), max_cell) for i, v in enumerate(row)] for row in rows]
+    widths = [max([len(headers[i])] + [len(row[i]) for row in cells]) for i in range(len(headers))]
+
+    def line(values: list[str]) -> str:
+        parts = [
+            value.ljust(width) if i < key_columns else value.rjust(width)
+            for i, (value, width) in enumerate(zip(values, widths, strict=True))
+        ]
+        return "  ".join(parts).rstrip()
+
+    rule = "  ".join("-" * width for width in widths)
+    return "\n".join([line(headers), rule] + [line(row) for row in cells])
+
+
+def format_markdown_table(headers: list[str], rows: list[list[str]], key_columns: int = 1) -> str:
+    """The same table in GitHub markdown (numbers right-aligned)."""
+    align = ["---" if i < key_columns else "---:" for i in range(len(headers))]
+
+    def line(values: Iterable[str]) -> str:
+        return "| " + " | ".join(str(value).replace("|", "\\|") for value in values) + " |"
+
+    return "\n".join([line(headers), line(align)] + [line(row) for row in rows])
+
+
+def _section_heading(section: str) -> str:
+    spec = SECTIONS[section]
+    if section == "broadcast":
+        what = "time in ms (lower is better); speedup = baseline time / TLX time"
+    else:
+        what = "TFLOP/s; ratios = baseline time / best TLX time"
+    return f"{spec['title']}: {what}"
+
+
+def summary_text(results: dict) -> str:
+    """Every section's table as fixed-width text, the environment line on top."""
+    env = results.get("environment", {})
+    lines = [
+        f"GPU: {env.get('gpu', '?')}  driver {env.get('driver', '?')}  torch {env.get('torch', '?')}  "
+        f"triton {env.get('triton', '?')}  tlx {env.get('tlx', '?')}  CUDA {env.get('cuda', '?')}  "
+        f"cuDNN {env.get('cudnn', '?')}"
+    ]
+    for section in SECTIONS:
+        cases = results.get(section)
+        if not cases:
+            continue
+        headers, rows, keys = section_table(section, cases)
+        lines += ["", _section_heading(section), format_text_table(headers, rows, keys)]
+    return "\n".join(lines)
+
+
+def problems(results: dict) -> list[str]:
+    """One line per provider that did not run correctly (missing providers folded into one line each)."""
+    out: list[str] = []
+    missing: dict[tuple[str, str], int] = {}
+    for section in SECTIONS:
+        for case in results.get(section) or []:
+            label = case_label(section, case)
+            for name, result in case.get("providers", {}).items():
+                status = result.get("status", "missing")
+                if status == "ok" or status.startswith("skipped"):
+                    continue
+                if status == "missing":
+                    missing[(section, name)] = missing.get((section, name), 0) + 1
+                    continue
+                last = (result.get("detail") or "").strip().splitlines()[-1:] or [""]
+                detail = f" ({_shorten(last[0], 200)})" if last[0] and last[0] not in status else ""
+                out.append(f"{section} {label} {name}: {status}{detail}")
+    for (section, name), count in missing.items():
+        out.append(f"{section} {name}: missing ({count} cases)")
+    return out
+
+
+def failed(results: dict) -> bool:
+    """Whether some provider computed wrong numbers or raised (missing and skipped ones do not count)."""
+    for section in SECTIONS:
+        for case in results.get(section) or []:
+            for result in case.get("providers", {}).values():
+                status = result.get("status", "missing")
+                if status.startswith("WRONG") or status.startswith("error"):
+                    return True
+    return False
+
+
+def gpu_slug(name: str | None) -> str:
+    """'NVIDIA H200' -> 'h200', 'NVIDIA H100 80GB HBM3' -> 'h100-80gb-hbm3'; 'gpu' when unknown."""
+    words = [w for w in re.split(r"[^a-z0-9]+", (name or "").lower()) if w and w not in ("nvidia", "geforce")]
+    return "-".join(words) or "gpu"
+
+
+def parse_nvidia_smi(text: str, fields: list[str]) -> dict[str, str]:
+    """The first GPU's values from `nvidia-smi --query-gpu=<fields> --format=csv,noheader` output."""
+    for row in text.splitlines():
+        if row.strip():
+            values = [value.strip() for value in row.split(",")]
+            return dict(zip(fields, values, strict=False))
+    return {}
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _values(cases: list[dict], provider: str, key: str) -> list[float]:
+    values = []
+    for case in cases:
+        result = case.get("providers", {}).get(provider) or {}
+        value = result.get(key) if result.get("status") == "ok" else None
+        values.append(float(value) if value is not None else math.nan)
+    return values
+
+
+def _bar_chart(plt, path: Path, labels: list[str], series: dict[str, list[float]], ylabel: str, title: str) -> None:
+    figure, axes = plt.subplots(figsize=(min(12.0, max(6.0, 0.35 * len(labels) * max(1, len(series)) + 2)), 4.5))
+    shown = {name: values for name, values in series.items() if any(not math.isnan(v) for v in values)}
+    width = 0.8 / max(1, len(shown))
+    for i, (name, values) in enumerate(shown.items()):
+        positions = [x + (i - (len(shown) - 1) / 2) * width for x in range(len(labels))]
+        bars = axes.bar(positions, values, width, label=name)
+        axes.bar_label(bars, labels=["" if math.isnan(v) else f"{v:.3g}" for v in values], fontsize=6, rotation=90)
+    if not shown:
+        axes.text(0.5, 0.5, "no provider ran correctly", ha="center", va="center", transform=axes.transAxes)
+    axes.set_xticks(range(len(labels)), labels, rotation=20, ha="right", fontsize=8)
+    axes.set_ylabel(ylabel)
+    axes.set_title(title, fontsize=10)
+    axes.margins(y=0.15)
+    if shown:
+        axes.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def _line_chart(plt, path: Path, xs: list[int], series: dict[str, list[float]], ylabel: str, title: str) -> None:
+    figure, axes = plt.subplots(figsize=(6.5, 4.5))
+    shown = {name: values for name, values in series.items() if any(not math.isnan(v) for v in values)}
+    for name, values in shown.items():
+        axes.plot(xs, values, marker="o", label=name)
+    if not shown:
+        axes.text(0.5, 0.5, "no provider ran correctly", ha="center", va="center", transform=axes.transAxes)
+    axes.set_xscale("log", base=2)
+    axes.set_xticks(xs, [str(x) for x in xs])
+    axes.set_xlabel("sequence length N")
+    axes.set_ylabel(ylabel)
+    axes.set_ylim(bottom=0)
+    axes.grid(alpha=0.3)
+    axes.set_title(title, fontsize=10)
+    if shown:
+        axes.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def plot_name(section: str, case: dict) -> str:
+    """The PNG a case is drawn in: gemm_<dtype>.png, attention_<dtype>_d<D>_<causal|noncausal>.png, broadcast.png."""
+    if section == "gemm":
+        return f"gemm_{case['dtype']}.png"
+    if section == "attention":
+        return f"attention_{case['dtype']}_d{case['d']}_{'causal' if case['causal'] else 'noncausal'}.png"
+    return "broadcast.png"
+
+
+def write_plots(results: dict, out_dir: str | Path) -> list[str]:
+    """Draw every section's PNGs into out_dir (matplotlib, Agg); returns their file names in order."""
+    plt = _pyplot()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    gpu = results.get("environment", {}).get("gpu", "")
+    written: list[str] = []
+    for section, spec in SECTIONS.items():
+        groups: dict[str, list[dict]] = {}
+        for case in results.get(section) or []:
+            groups.setdefault(plot_name(section, case), []).append(case)
+        for name, cases in groups.items():
+            path = out / name
+            if section == "gemm":
+                series = {p: _values(cases, p, "tflops") for p in spec["providers"]}
+                title = f"GEMM {cases[0]['dtype']}, TFLOP/s (higher is better)\n{gpu}"
+                _bar_chart(plt, path, [c["label"] for c in cases], series, "TFLOP/s", title)
+            elif section == "attention":
+                cases = sorted(cases, key=lambda c: c["n"])
+                series = {p: _values(cases, p, "tflops") for p in spec["providers"]}
+                first = cases[0]
+                title = (
+                    f"Attention forward {first['dtype']} D={first['d']} {'causal' if first['causal'] else 'non-causal'}"
+                    f"\nB*N={ATTENTION_TOKENS} H*D={ATTENTION_WIDTH}, {gpu}"
+                )
+                _line_chart(plt, path, [c["n"] for c in cases], series, "TFLOP/s", title)
+            else:
+                series = {p: _values(cases, p, "ms") for p in spec["providers"]}
+                labels = [f"{c['label']} {c['dtype']}" for c in cases]
+                _bar_chart(plt, path, labels, series, "ms (lower is better)", f"Broadcast scoring, time\n{gpu}")
+            written.append(name)
+    return written
+
+
+def _version_lines(env: dict) -> list[str]:
+    return [
+        f"- GPU: {env.get('gpu', '?')} ({env.get('sms', '?')} SMs, {env.get('memory', '?')}, "
+        f"max SM clock {env.get('max_sm_clock', '?')}, power limit {env.get('power_limit', '?')})",
+        f"- Driver: {env.get('driver', '?')}; CUDA (torch): {env.get('cuda', '?')}; cuDNN: {env.get('cudnn', '?')}",
+        f"- torch {env.get('torch', '?')}, triton {env.get('triton', '?')}, TLX {env.get('tlx', '?')} "
+        f"(core {env.get('tlx_core', '?')}), Python {env.get('python', '?')}",
+    ]
+
+
+def markdown_page(results: dict, plots: list[str]) -> str:
+    """The results page: date, machine, versions, method, every table, links to the plots, problems."""
+    env = results.get("environment", {})
+    settings = results.get("settings", {})
+    date = env.get("date", "?")
+    lines = [f"# {date}: TLX benchmark suite on the {env.get('gpu', '?')}", ""]
+    lines += _version_lines(env)
+    command = settings.get("command") or "python -m tlx.tools.bench"
+    wall = results.get("wall_s")
+    seed = f", seed {settings['seed']}" if settings.get("seed") is not None else ""
+    lines += [f"- Command: `{command}`" + (f", {wall:.0f} s" if wall is not None else "") + seed, ""]
+    tolerance = settings.get("tolerance", TOLERANCE)
+    tolerance_text = ", ".join(f"{value:g} ({dtype})" for dtype, value in tolerance.items())
+    lines += [
+        "Method: fresh `torch.randn` inputs per shape; every provider is first checked against a float64 PyTorch "
+        f"reference (relative Frobenius error, tolerance {tolerance_text}; outputs NaN-poisoned "
+        "where the provider takes an output buffer or poisons its own; NaN/Inf anywhere fails), then timed with "
+        f"`triton.testing.do_bench` (median, warmup {settings.get('warmup_ms', '?')} ms, rep "
+        f"{settings.get('rep_ms', '?')} ms, L2 flushed before each run). Times include each provider's host code "
+        "as a user calls it (a TLX tutorial's `run()` that allocates and NaN-fills its output pays for that, unless "
+        "it takes `out=`, in which case the bench passes a preallocated buffer). Ratios are baseline time / best "
+        "TLX time. Stock Triton is the fastest correct of "
+        "`tlx.tools.stock_kernels` (persistent TMA and plain `tl.dot`, several configurations) on each shape.",
+        "",
+    ]
+    for section in SECTIONS:
+        cases = results.get(section)
+        if not cases:
+            continue
+        headers, rows, keys = section_table(section, cases)
+        lines += [f"## {_section_heading(section)}", ""]
+        if section == "attention":
+            lines += [
+                f"B * N = {ATTENTION_TOKENS} tokens, H * D = {ATTENTION_WIDTH}; FLOPs 4·B·H·N²·D, halved when causal.",
+                "",
+            ]
+        winners: dict[str, list[str]] = {}
+        for case in cases if section == "gemm" else []:
+            stock = case.get("providers", {}).get("Triton", {})
+            if stock.get("status") == "ok":
+                winners.setdefault(stock.get("detail", "?"), []).append(case_label(section, case))
+        lines += [format_markdown_table(headers, rows, keys), ""]
+        if winners:
+            lines += ["Fastest stock Triton kernel:", ""]
+            lines += [f"- `{kernel}`: {', '.join(labels)}" for kernel, labels in winners.items()] + [""]
+        if section == "broadcast":
+            refs = sorted({case.get("reference", "?") for case in cases})
+            lines += [f"Reference: {', '.join(refs)}.", ""]
+        for plot in plots:
+            if plot.startswith(section):
+                lines += [f"![{plot[:-4]}]({plot})", ""]
+    issues = problems(results)
+    if issues:
+        lines += ["## Problems", ""] + [f"- {issue}" for issue in issues] + [""]
+    if results.get("notes"):
+        lines += ["## Notes", ""] + [f"- {note}" for note in results["notes"]] + [""]
+    return "\n".join(lines)
+
+
+def markdown_name(results: dict) -> str:
+    """results-<YYYY-MM-DD>-<gpu>.md"""
+    env = results.get("environment", {})
+    return f"results-{env.get('date', 'undated')}-{gpu_slug(env.get('gpu'))}.md"
+
+
+def write_outputs(results: dict, out_dir: str | Path) -> dict[str, Any]:
+    """results.json, the PNGs and the markdown page under out_dir; returns what was written."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written: dict[str, Any] = {"json": "results.json"}
+    (out / "results.json").write_text(json.dumps(results, indent=1, default=str) + "\n")  # the numbers first
+    try:
+        written["plots"] = write_plots(results, out)
+    except Exception as error:  # no matplotlib, or a plotting bug: the numbers and the page still get written
+        written["plots"] = []
+        results.setdefault("notes", []).append(f"no plots: {type(error).__name__}: {error}")
+        (out / "results.json").write_text(json.dumps(results, indent=1, default=str) + "\n")
+    page = markdown_name(results)
+    (out / page).write_text(markdown_page(results, written["plots"]))
+    written["markdown"] = page
+    return written
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Made-up results, to look at the output without a GPU (--fake)
+# ---------------------------------------------------------------------------------------------------------------------
+
+FAKE_BROADCAST_SHAPES: list[dict] = [
+    {"num_users": 64, "items_per_user": 1024, "user_dim": 256, "item_dim": 128, "hidden": 512},
+    {"num_users": 256, "items_per_user": 512, "user_dim": 512, "item_dim": 256, "hidden": 512},
+]
+
+
+def _fake(rng: random.Random, flops: float | None, tflops_value: float) -> dict:
+    value = tflops_value * rng.uniform(0.9, 1.1)
+    ms = (flops or 1e12) / value * 1e-9
+    return {"status": "ok", "ms": ms, "tflops": tflops(flops, ms), "rel_err": rng.uniform(1e-3, 3e-3)}
+
+
+def fake_results(quick: bool = False, seed: int = 0) -> dict:
+    """A complete results dict with made-up numbers and a few failures, for --fake and for looking at the output."""
+    rng = random.Random(seed)
+    gemm = gemm_cases(quick)
+    for case in gemm:
+        flops = case["flops"]
+        case["providers"] = {
+            "cuBLAS": _fake(rng, flops, 680),
+            "Triton": {**_fake(rng, flops, 600), "detail": "persistent-tma 128x256x64 s3 w8"},
+            "TLX coop": _fake(rng, flops, 640),
+            "TLX pingpong": _fake(rng, flops, 660),
+            "TLX wgmma": _fake(rng, flops, 520) if case["dtype"] == "fp16" else {"status": "skipped: fp16 only"},
+        }
+    attention = attention_cases(quick)
+    for i, case in enumerate(attention):
+        flops = case["flops"]
+        case["providers"] = {
+            "cuDNN": _fake(rng, flops, 520 if case["d"] == 128 else 380),
+            "flash": _fake(rng, flops, 420 if case["d"] == 128 else 330),
+            "TLX": _fake(rng, flops, 500 if case["d"] == 128 else 360),
+        }
+        if i == 1:
+            case["providers"]["TLX"] = {"status": "WRONG err=3.2e-01", "rel_err": 0.32}
+    shapes = FAKE_BROADCAST_SHAPES[:1] if quick else FAKE_BROADCAST_SHAPES
+    broadcast = []
+    for shape in shapes:
+        flops = 2.0 * shape["num_users"] * shape["items_per_user"] * (shape["user_dim"] + shape["item_dim"]) * 512
+        broadcast.append(
+            {
+                "shape": shape,
+                "label": broadcast_label(shape),
+                "dtype": "bf16",
+                "flops": flops,
+                "reference": "materialized_torch in float64",
+                "providers": {
+                    "TLX": _fake(rng, flops, 400),
+                    "torch": _fake(rng, flops, 150),
+                    "Triton": {"status": "error: CompilationError: at 12:4: unsupported", "detail": "made up"},
+                },
+            }
+        )
+    today = datetime.date.today().isoformat()
+    return {
+        "schema": 1,
+        "environment": {
+            "date": today,
+            "gpu": "FAKE H200 (made-up numbers)",
+            "driver": "0.0",
+            "sms": 132,
+            "torch": "fake",
+            "triton": "fake",
+            "tlx": "fake",
+        },
+        "settings": {
+            "quick": quick,
+            "warmup_ms": 25,
+            "rep_ms": 100,
+            "tolerance": TOLERANCE,
+            "command": "python -m tlx.tools.bench --fake",
+        },
+        "gemm": gemm,
+        "attention": attention,
+        "broadcast": broadcast,
+        "wall_s": 0.0,
+    }
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Measuring (GPU)
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+class Missing(Exception):
+    """The provider's module or function does not exist (yet)."""
+
+
+class Skipped(Exception):
+    """The provider does not apply to this case (e.g. an fp16-only kernel at bf16)."""
+
+
+@dataclass
+class Call:
+    """A provider bound to its inputs: `call()` runs it; `call(out=buffer)` where `fn` takes `out`."""
+
+    fn: Callable[..., Any]
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+
+    def __call__(self, **extra: Any) -> Any:
+        return self.fn(*self.args, **self.kwargs, **extra)
+
+    def accepts_out(self) -> bool:
+        try:
+            return "out" in inspect.signature(self.fn).parameters
+        except (TypeError, ValueError):
+            return False
+
+
+def tutorial_function(module: str, name: str = "run") -> Callable[..., Any]:
+    """`tlx.tutorials.<module>.<name>`; Missing when the module cannot be imported or lacks it."""
+    try:
+        mod = importlib.import_module(f"tlx.tutorials.{module}")
+    except ImportError as error:
+        raise Missing(f"tlx.tutorials.{module}: {error}") from error
+    try:
+        return getattr(mod, name)
+    except AttributeError as error:
+        raise Missing(f"tlx.tutorials.{module} has no {name}") from error
+
+
+def short_error(error: BaseException) -> str:
+    """'error: <Type>: <the message's telling line>' (Triton compile errors: their last line), at most 100 chars."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    message = ""
+    if lines:
+        message = lines[-1] if re.match(r"at \d+:\d+:", lines[0]) else lines[0]
+    text = f"error: {type(error).__name__}" + (f": {message}" if message else "")
+    return _shorten(text, 100)
+
+
+def _torch_dtype(name: str):
+    import torch
+
+    return {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}[name]
+
+
+def _dtype_name(dtype: Any) -> str:
+    text = str(dtype).replace("torch.", "")
+    return {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}.get(text, text)
+
+
+def relative_error(out: Any, ref: Any) -> float:
+    """||out - ref|| / ||ref|| in float64 (tensors, or tuples/lists of them summed); NaN if out has NaN/Inf."""
+    import torch
+
+    if isinstance(out, list | tuple):
+        if not isinstance(ref, list | tuple) or len(out) != len(ref):
+            raise ValueError(f"{len(out)} outputs, expected {len(ref) if isinstance(ref, list | tuple) else 1}")
+        pairs = list(zip(out, ref, strict=True))
+    else:
+        pairs = [(out, ref)]
+    num = den = 0.0
+    for o, r in pairs:
+        if tuple(o.shape) != tuple(r.shape):
+            raise ValueError(f"output shape {tuple(o.shape)}, expected {tuple(r.shape)}")
+        if not torch.isfinite(o).all():
+            return math.nan
+        r = r.double()
+        num += ((o.double() - r).norm() ** 2).item()
+        den += (r.norm() ** 2).item()
+    return math.sqrt(num / den) if den > 0 else math.sqrt(num)
+
+
+class Runner:
+    """Checks, then times, one provider at a time; never lets a provider's failure escape.
+
+    `device` is where inputs are made ('cuda'; another device only for trying the harness itself)."""
+
+    def __init__(self, warmup: int = 25, rep: int = 100, device: str = "cuda"):
+        self.warmup = warmup
+        self.rep = rep
+        self.device = device
+        self.lost: str | None = None  # set when a failure left the CUDA context unusable
+
+    def release(self) -> None:
+        """Give cached device memory back between cases."""
+        if self.device.startswith("cuda"):
+            import torch
+
+            torch.cuda.empty_cache()
+
+    def bench(self, fn: Callable[[], Any]) -> float:
+        import triton.testing
+
+        return triton.testing.do_bench(fn, warmup=self.warmup, rep=self.rep, return_mode="median")
+
+    def _failure(self, name: str, error: BaseException) -> dict:
+        result = {"status": short_error(error), "detail": traceback.format_exc()[-3000:]}
+        if self.device.startswith("cuda"):
+            import torch
+
+            try:
+                torch.cuda.synchronize()
+            except Exception:  # sticky CUDA error: nothing after this can run in this process
+                self.lost = name
+        return result
+
+    def measure(
+        self,
+        name: str,
+        resolve: Callable[[], Call],
+        check: Callable[[Any], float],
+        flops: float | None,
+        tolerance: float,
+        out_factory: Callable[[bool], Any] | None = None,
+    ) -> dict:
+        """Resolve the provider, check its output (`check` returns the relative error), then time it.
+
+        `out_factory(poisoned)` makes an output buffer (NaN-filled when poisoned) for providers taking
+        `out=`: the check gets a poisoned one, the timing one preallocated buffer."""
+        if self.lost:
+            return {"status": f"skipped: CUDA context lost at {self.lost}"}
+        try:
+            call = resolve()
+        except Missing as error:
+            return {"status": "missing", "detail": str(error)}
+        except Skipped as error:
+            return {"status": f"skipped: {error}"}
+        except Exception as error:
+            return self._failure(name, error)
+        preallocate = out_factory is not None and call.accepts_out()
+        try:
+            out = call(out=out_factory(True)) if preallocate else call()
+            error_value = check(out)
+            del out
+        except Exception as error:
+            return self._failure(name, error)
+        result: dict[str, Any] = {"rel_err": error_value if math.isfinite(error_value) else None}
+        if math.isnan(error_value) or math.isinf(error_value):
+            return {**result, "status": "WRONG: NaN/Inf in output"}
+        if not error_value < tolerance:
+            return {**result, "status": f"WRONG err={error_value:.1e}"}
+        try:
+            if preallocate:
+                buffer = out_factory(False)
+                ms = self.bench(lambda: call(out=buffer))
+            else:
+                ms = self.bench(call)
+        except Exception as error:
+            return {**result, **self._failure(name, error)}
+        return {**result, "status": "ok", "ms": ms, "tflops": tflops(flops, ms), "preallocated_out": preallocate}
+
+
+def _log(text: str) -> None:
+    print(text, flush=True)
+
+
+def _brief(results: dict[str, dict]) -> str:
+    parts = []
+    for name, result in results.items():
+        status = result.get("status")
+        if status == "ok":
+            value = f"{result['tflops']:.1f} TFLOP/s" if result.get("tflops") else f"{result['ms']:.3f} ms"
+        else:
+            value = _shorten(status or "?", 40)
+        parts.append(f"{name} {value}")
+    return " | ".join(parts)
+
+
+def _best_stock(runner: Runner, a: Any, b: Any, check, flops: float, tolerance: float, out_factory) -> dict:
+    """Every stock Triton (variant, configuration) checked and timed; the fastest correct one, with all tried."""
+    from tlx.tools import stock_kernels
+
+    tried: dict[str, dict] = {}
+    for variant, config in stock_kernels.candidates():
+        label = stock_kernels.describe(variant, config)
+        tried[label] = runner.measure(
+            f"Triton {label}",
+            lambda v=variant, c=config: Call(stock_kernels.matmul, (a, b), {"variant": v, "config": c}),
+            check,
+            flops,
+            tolerance,
+            out_factory,
+        )
+    ok = {label: result for label, result in tried.items() if result["status"] == "ok"}
+    brief = {label: {k: v for k, v in result.items() if k != "detail"} for label, result in tried.items()}
+    if not ok:
+        first = next(iter(tried.values()))
+        return {**first, "status": first["status"], "candidates": brief, "detail": first.get("detail", "")}
+    label, best = min(ok.items(), key=lambda item: item[1]["ms"])
+    return {**best, "detail": label, "candidates": brief}
+
+
+def _lost(runner: Runner, names: list[str]) -> dict[str, dict]:
+    return {name: {"status": f"skipped: CUDA context lost at {runner.lost}"} for name in names}
+
+
+def gemm_case(runner: Runner, case: dict) -> dict[str, dict]:
+    """Every GEMM provider on one (shape, dtype): name -> result."""
+    import torch
+
+    names = SECTIONS["gemm"]["providers"]
+    if runner.lost:
+        return _lost(runner, names)
+    m, n, k, dtype_name = case["m"], case["n"], case["k"], case["dtype"]
+    try:
+        dtype = _torch_dtype(dtype_name)
+        a = torch.randn(m, k, device=runner.device, dtype=dtype)
+        b = torch.randn(k, n, device=runner.device, dtype=dtype)
+        ref = a.double() @ b.double()
+    except Exception as error:
+        return {name: runner._failure("inputs", error) for name in names}
+    flops, tol = case["flops"], TOLERANCE[dtype_name]
+
+    def check(out: Any) -> float:
+        return relative_error(out, ref)
+
+    def out_factory(poisoned: bool) -> Any:
+        if poisoned:
+            return torch.full((m, n), float("nan"), device=runner.device, dtype=dtype)
+        return torch.empty((m, n), device=runner.device, dtype=dtype)
+
+    def ws_gemm(schedule: str) -> Call:
+        return Call(tutorial_function("ws_gemm"), (a, b), {"schedule": schedule})
+
+    def wgmma() -> Call:
+        if dtype_name != "fp16":
+            raise Skipped("fp16 only")
+        return Call(tutorial_function("wgmma_matmul"), (a, b))
+
+    providers = {"cuBLAS": runner.measure("cuBLAS", lambda: Call(torch.matmul, (a, b)), check, flops, tol)}
+    providers["Triton"] = _best_stock(runner, a, b, check, flops, tol, out_factory)
+    for schedule, label in (("cooperative", "TLX coop"), ("pingpong", "TLX pingpong")):
+        providers[label] = runner.measure(label, functools.partial(ws_gemm, schedule), check, flops, tol, out_factory)
+    providers["TLX wgmma"] = runner.measure("TLX wgmma", wgmma, check, flops, tol, out_factory)
+    return providers
+
+
+def run_gemm(runner: Runner, quick: bool) -> list[dict]:
+    """The GEMM section: its cases with their provider results."""
+
+    cases = gemm_cases(quick)
+    for case in cases:
+        case["providers"] = gemm_case(runner, case)
+        _log(f"gemm {case_label('gemm', case)}: {_brief(case['providers'])}")
+        runner.release()
+    return cases
+
+
+def _attention_reference(q: Any, k: Any, v: Any, causal: bool, scale: float) -> tuple[list, Any, list]:
+    """float64 attention on a few (b, h) heads and a subset of query rows: (heads, rows, references)."""
+    import torch
+
+    batch, heads, n, _ = q.shape
+    picks = sorted({(0, 0), (batch - 1, heads - 1), (batch // 2, heads // 2)})
+    if n <= 1024:
+        rows = torch.arange(n, device=q.device)
+    else:  # the first and last 128 rows (causal edges) and 768 in between
+        middle = torch.randperm(n - 256, device=q.device)[:768] + 128
+        rows = torch.cat([torch.arange(128, device=q.device), middle, torch.arange(n - 128, n, device=q.device)])
+        rows = torch.unique(rows)
+    refs = []
+    for b, h in picks:
+        scores = (q[b, h, rows].double() @ k[b, h].double().T) * scale
+        if causal:
+            keys = torch.arange(n, device=q.device)
+            scores = scores.masked_fill(keys[None, :] > rows[:, None], float("-inf"))
+        refs.append(torch.softmax(scores, dim=-1) @ v[b, h].double())
+    return picks, rows, refs
+
+
+def _sdpa(q: Any, k: Any, v: Any, causal: bool, scale: float, backend: str) -> Any:
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    with sdpa_kernel(getattr(SDPBackend, backend)):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale)
+
+
+def attention_case(runner: Runner, case: dict) -> dict[str, dict]:
+    """Every attention provider on one (B, H, N, D, causal, dtype): name -> result."""
+    import torch
+
+    names = SECTIONS["attention"]["providers"]
+    if runner.lost:
+        return _lost(runner, names)
+    batch, heads, n, d, causal = case["batch"], case["heads"], case["n"], case["d"], case["causal"]
+    scale = 1.0 / math.sqrt(d)
+    try:
+        dtype = _torch_dtype(case["dtype"])
+        q, k, v = (torch.randn(batch, heads, n, d, device=runner.device, dtype=dtype) for _ in range(3))
+        picks, rows, refs = _attention_reference(q, k, v, causal, scale)
+    except Exception as error:
+        return {name: runner._failure("inputs", error) for name in names}
+
+    def check(out: Any) -> float:
+        if tuple(out.shape) != (batch, heads, n, d):
+            raise ValueError(f"output shape {tuple(out.shape)}, expected {(batch, heads, n, d)}")
+        if not torch.isfinite(out).all():
+            return math.nan
+        return relative_error([out[b, h, rows] for b, h in picks], refs)
+
+    def out_factory(poisoned: bool) -> Any:
+        return torch.full_like(q, float("nan")) if poisoned else torch.empty_like(q)
+
+    def sdpa(backend: str) -> Call:
+        return Call(_sdpa, (q, k, v, causal, scale, backend))
+
+    def tlx_attention() -> Call:
+        return Call(tutorial_function("ws_attention"), (q, k, v), {"causal": causal, "sm_scale": scale})
+
+    flops, tol = case["flops"], TOLERANCE[case["dtype"]]
+    providers = {}
+    for label, backend in (("cuDNN", "CUDNN_ATTENTION"), ("flash", "FLASH_ATTENTION")):
+        providers[label] = runner.measure(label, functools.partial(sdpa, backend), check, flops, tol)
+    providers["TLX"] = runner.measure("TLX", tlx_attention, check, flops, tol, out_factory)
+    return providers
+
+
+def run_attention(runner: Runner, quick: bool) -> list[dict]:
+    """The attention section: its cases with their provider results."""
+
+    cases = attention_cases(quick)
+    for case in cases:
+        case["providers"] = attention_case(runner, case)
+        _log(f"attention {case_label('attention', case)}: {_brief(case['providers'])}")
+        runner.release()
+    return cases
+
+
+def _float64(inputs: dict) -> dict:
+    import torch
+
+    return {
+        key: value.double() if isinstance(value, torch.Tensor) and value.is_floating_point() else value
+        for key, value in inputs.items()
+    }
+
+
+def broadcast_shapes(module: Any, quick: bool) -> list[dict]:
+    """`module.SHAPES` as make_inputs keyword dicts (tuples are taken in make_inputs' parameter order)."""
+    parameters = inspect.signature(module.make_inputs).parameters
+    names = [p for p in parameters if p not in ("dtype", "device")]
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    shapes = []
+    for shape in module.SHAPES:
+        if isinstance(shape, dict):
+            kwargs = {key: value for key, value in shape.items() if takes_any or key in parameters or key == "name"}
+        else:
+            kwargs = dict(zip(names, shape, strict=False))
+        shapes.append(kwargs)
+    return shapes[:1] if quick else shapes
+
+
+def broadcast_case(runner: Runner, module: Any, case: dict) -> dict[str, dict]:
+    """The TLX broadcast-scoring kernel and its two materialized baselines on one shape: name -> result.
+
+    Sets case['flops'] (module.flops, where it exists) and case['reference'] (what the outputs are checked
+    against: materialized_torch on the inputs in float64, or in their own dtype if float64 fails)."""
+
+    names = SECTIONS["broadcast"]["providers"]
+    if runner.lost:
+        return _lost(runner, names)
+    kwargs = {key: value for key, value in case["shape"].items() if key not in ("name", "dtype")}
+    try:
+        inputs = module.make_inputs(**kwargs, dtype=_torch_dtype(case["dtype"]), device=runner.device)
+        if hasattr(module, "flops"):
+            case["flops"] = float(module.flops(**inputs))
+        try:
+            ref = module.materialized_torch(**_float64(inputs))
+            case["reference"] = "materialized_torch in float64"
+        except Exception:
+            ref = module.materialized_torch(**inputs)
+            case["reference"] = f"materialized_torch in {case['dtype']} (float64 failed)"
+    except Exception as error:
+        return {name: runner._failure("inputs", error) for name in names}
+
+    def check(out: Any) -> float:
+        return relative_error(out, ref)
+
+    def provider(attr: str) -> Call:
+        return Call(tutorial_function("broadcast_scoring", attr), (), inputs)
+
+    flops, tol = case["flops"], TOLERANCE.get(case["dtype"], 1e-2)
+    return {
+        label: runner.measure(label, functools.partial(provider, attr), check, flops, tol)
+        for label, attr in (("TLX", "run"), ("torch", "materialized_torch"), ("Triton", "materialized_triton"))
+    }
+
+
+def run_broadcast(runner: Runner, quick: bool) -> list[dict]:
+    """The broadcast-scoring section: one case per shape of broadcast_scoring.SHAPES (bf16 unless it says)."""
+
+    try:
+        module = importlib.import_module("tlx.tutorials.broadcast_scoring")
+        shapes = broadcast_shapes(module, quick)
+    except Exception as error:  # no module (yet), or no SHAPES / make_inputs: one row saying so
+        status = "missing" if isinstance(error, ImportError | AttributeError) else short_error(error)
+        detail = f"tlx.tutorials.broadcast_scoring: {error}"
+        row = {p: {"status": status, "detail": detail} for p in SECTIONS["broadcast"]["providers"]}
+        return [{"shape": {}, "label": "(no shapes)", "dtype": "bf16", "flops": None, "providers": row}]
+    cases = []
+    for shape in shapes:
+        dtype = shape.get("dtype", "bf16")
+        case: dict[str, Any] = {
+            "shape": {
+                key: value if isinstance(value, int | float | str) else str(value) for key, value in shape.items()
+            },
+            "label": broadcast_label(shape),
+            "dtype": dtype if isinstance(dtype, str) else _dtype_name(dtype),
+            "flops": None,
+        }
+        case["providers"] = broadcast_case(runner, module, case)
+        cases.append(case)
+        _log(f"broadcast {case_label('broadcast', case)}: {_brief(case['providers'])}")
+        runner.release()
+    return cases
+
+
+def _run_command(argv: list[str]) -> str | None:
+    try:
+        return subprocess.run(argv, capture_output=True, text=True, timeout=30, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+NVIDIA_SMI_FIELDS = ["name", "driver_version", "clocks.max.sm", "power.limit", "memory.total"]
+
+
+def capture_environment() -> dict:
+    """Date, GPU (nvidia-smi where present, else PyTorch), driver, and every relevant version."""
+    env: dict[str, Any] = {
+        "date": datetime.date.today().isoformat(),
+        "time_utc": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES"),
+    }
+    import triton
+
+    env["triton"] = triton.__version__
+    try:
+        import tlx
+
+        env["tlx"] = tlx.__version__
+        env["tlx_core"] = tlx._C.version() if hasattr(tlx, "_C") and hasattr(tlx._C, "version") else None
+    except Exception as error:
+        env["tlx"] = f"unavailable ({error})"
+    try:
+        import torch
+
+        env["torch"] = torch.__version__
+        env["cuda"] = torch.version.cuda
+        env["cudnn"] = torch.backends.cudnn.version()
+        if torch.cuda.is_available():
+            props = torch.cuda.get_device_properties(0)
+            env["gpu"] = torch.cuda.get_device_name(0)
+            env["capability"] = f"{props.major}.{props.minor}"
+            env["sms"] = props.multi_processor_count
+            env["memory"] = f"{props.total_memory / 2**30:.0f} GiB"
+            try:
+                version = torch._C._cuda_getDriverVersion()
+                env["driver"] = f"CUDA driver API {version // 1000}.{version % 1000 // 10}"
+            except Exception:
+                env["driver"] = "?"
+    except ImportError:
+        env["torch"] = None
+    smi = _run_command(["nvidia-smi", "-i", "0", f"--query-gpu={','.join(NVIDIA_SMI_FIELDS)}", "--format=csv,noheader"])
+    if smi:
+        values = parse_nvidia_smi(smi, NVIDIA_SMI_FIELDS)
+        env["gpu"] = values.get("name") or env.get("gpu")
+        env["driver"] = values.get("driver_version") or env.get("driver")
+        env["max_sm_clock"] = values.get("clocks.max.sm")
+        env["power_limit"] = values.get("power.limit")
+        env["memory"] = values.get("memory.total") or env.get("memory")
+    return env
+
+
+RUNNERS: dict[str, Callable[[Runner, bool], list[dict]]] = {
+    "gemm": run_gemm,
+    "attention": run_attention,
+    "broadcast": run_broadcast,
+}
+
+
+def _parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a small subset, for smoke runs")
+    parser.add_argument("--out", default="bench-out", help="where results.json, the PNGs and the page go")
+    parser.add_argument(
+        "--only", default=",".join(SECTIONS), help=f"comma-separated sections to run (default: {','.join(SECTIONS)})"
+    )
+    parser.add_argument("--warmup", type=int, default=25, help="do_bench warmup, ms")
+    parser.add_argument("--rep", type=int, default=100, help="do_bench repetition time, ms")
+    parser.add_argument("--fake", action="store_true", help="no GPU: made-up results through the reporting path")
+    args = parser.parse_args(argv)
+    args.sections = [name.strip() for name in args.only.split(",") if name.strip()]
+    unknown = sorted(set(args.sections) - set(SECTIONS))
+    if unknown:
+        parser.error(f"unknown sections {unknown}; known: {list(SECTIONS)}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse_args(argv)
+    command = "python -m tlx.tools.bench" + "".join(f" {arg}" for arg in (sys.argv[1:] if argv is None else argv))
+    start = time.time()
+    if args.fake:
+        results = fake_results(args.quick)
+        for section in SECTIONS:
+            if section not in args.sections:
+                results.pop(section, None)
+        results["settings"]["command"] = command
+    else:
+        import torch
+
+        if not torch.cuda.is_available():
+            print("no CUDA GPU: nothing to measure (--fake shows the output with made-up numbers)", file=sys.stderr)
+            return 2
+        seed = torch.seed()  # fresh random inputs every run, recorded to replay one
+        results = {
+            "schema": 1,
+            "environment": capture_environment(),
+            "settings": {
+                "quick": args.quick,
+                "sections": args.sections,
+                "warmup_ms": args.warmup,
+                "rep_ms": args.rep,
+                "tolerance": TOLERANCE,
+                "command": command,
+                "seed": seed,
+            },
+            "section_wall_s": {},
+        }
+        runner = Runner(args.warmup, args.rep)
+        try:
+            for section in args.sections:
+                section_start = time.time()
+                try:
+                    results[section] = RUNNERS[section](runner, args.quick)
+                except Exception:  # a bug of the harness itself: report it, run the other sections
+                    trace = traceback.format_exc()
+                    _log(f"section {section} failed:\n{trace}")
+                    results.setdefault("notes", []).append(
+                        f"section {section} failed: {trace.strip().splitlines()[-1]}"
+                    )
+                    results["harness_error"] = True
+                results["section_wall_s"][section] = round(time.time() - section_start, 1)
+        finally:  # even interrupted: keep what was measured
+            results["wall_s"] = time.time() - start
+            written = write_outputs(results, args.out)
+    if args.fake:
+        results["wall_s"] = time.time() - start
+        written = write_outputs(results, args.out)
+    out = Path(args.out)
+    _log(f"\nwrote {out / written['json']}, {out / written['markdown']}, {len(written['plots'])} plots in {out}")
+    for issue in problems(results):
+        _log(f"problem: {issue}")
+    for note in results.get("notes", []):
+        _log(f"note: {note}")
+    _log("")
+    _log(summary_text(results))
+    return 1 if failed(results) or results.get("harness_error") else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
