@@ -192,10 +192,11 @@ SPEC = _spec("cooperative")
 SPEC_PINGPONG = _spec("pingpong")
 
 
-def run(a, b, schedule: str = "cooperative", config: dict | None = None, out=None):
+def run(a, b, schedule: str = "cooperative", config: dict | None = None, out=None, num_sms: int | None = None):
     """c = a @ b for row-major fp16 or bf16 CUDA tensors (K and N multiples of 8).
 
     The result goes to ``out`` when given (contiguous MxN of a's dtype), else to a new NaN-filled tensor.
+    ``num_sms`` caps the persistent grid (default: every SM).
     """
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
@@ -215,7 +216,7 @@ def run(a, b, schedule: str = "cooperative", config: dict | None = None, out=Non
     a_desc = TensorDescriptor.from_tensor(a, [part_m, cfg["BLOCK_K"]])
     b_desc = TensorDescriptor.from_tensor(b, [cfg["BLOCK_K"], cfg["BLOCK_N"]])
     c_desc = TensorDescriptor.from_tensor(c, [part_m, cfg["BLOCK_N"]])
-    num_sms = torch.cuda.get_device_properties(a.device).multi_processor_count
+    num_sms = num_sms or torch.cuda.get_device_properties(a.device).multi_processor_count
     tiles = triton.cdiv(m, cfg["BLOCK_M"]) * triton.cdiv(n, cfg["BLOCK_N"])
     grid = (min(num_sms, tiles),)
     ws_gemm_kernel[grid](
