@@ -1,7 +1,7 @@
-"""The broadcast-scoring tutorial: its TLX kernel and the stock-Triton baselines compile on the CPU for
-sm_90 (the kernel with the instructions it promises, within Hopper's shared memory); its CPU-side flop
-estimate and work split hold; on a GPU (marker `gpu`) the TLX kernel and both materialized baselines
-compute the float64 reference."""
+"""The broadcast-scoring tutorial: its kernels compile on the CPU for sm_90 (the TLX kernel, in every
+plan `_plan` makes, with the instructions it promises and within Hopper's shared memory; the stock-Triton
+projection and baselines too); its plan, ring bookkeeping and CPU-side estimate hold; on a GPU (marker
+`gpu`) the TLX path and both materialized baselines compute the float64 reference."""
 
 import importlib.util
 import re
@@ -13,63 +13,127 @@ from triton.compiler.compiler import ASTSource
 
 from tlx.tutorials import broadcast_scoring, compile_tutorial
 
-#: Largest dynamic shared memory one CTA may use on sm_90 (227 KiB).
-SM90_MAX_SHARED = 232448
+BLOCK_M = broadcast_scoring.CONFIG["BLOCK_M"]
+
+#: (Di, H) beside SHAPES whose plans differ: a partial K tile with a 256-wide tile, H <= 128, Di between
+#: 256 and 512 (one accumulator, 6 stages), three K tiles.
+EXTRA_DIMS = [(72, 136), (64, 128), (384, 256), (192, 512)]
 
 
-def _spec(dtype: str, item_dim: int) -> dict:
-    spec = dict(broadcast_scoring.SPEC)
-    spec["signature"] = {name: kind.replace("fp16", dtype) for name, kind in spec["signature"].items()}
-    spec["constexprs"] = {**spec["constexprs"], "ITEM_DIM": item_dim}
-    return spec
+def _plans() -> list[tuple[int, int, int]]:
+    """The distinct (Di, N_SUB, NUM_STAGES) `_plan` picks for SHAPES and EXTRA_DIMS."""
+    dims = [(di, h) for _, _, _, di, h in broadcast_scoring.SHAPES] + EXTRA_DIMS
+    plans = set()
+    for di, h in dims:
+        plan = broadcast_scoring._plan(4, 1024, 64, di, h, 132)
+        plans.add((di, plan["n_sub"], plan["num_stages"]))
+    return sorted(plans)
 
 
-@pytest.mark.parametrize("dtype", ["fp16", "bf16"])
-@pytest.mark.parametrize("item_dim", [72, 256, broadcast_scoring.MAX_ITEM_DIM])
-def test_kernel_compiles_to_cubin_with_promised_ptx(dtype, item_dim):
-    compiled = compile_tutorial(_spec(dtype, item_dim))
+def _compile_plain(spec, dtype="fp16", divisible_by_16=()):
+    """Compile a stock-Triton kernel; `divisible_by_16` names the arguments the launcher would specialize
+    (pointers from PyTorch, sizes that are multiples of 16)."""
+    kernel, signature, constexprs, options = spec
+    signature = {name: kind.replace("fp16", dtype) for name, kind in signature.items()}
+    names = list(signature)
+    constants = {(names.index(name),): value for name, value in constexprs.items()}
+    attrs = {(names.index(name),): [["tt.divisibility", 16]] for name in divisible_by_16}
+    source = ASTSource(kernel, signature, constants, attrs)
+    return triton.compile(source, target=GPUTarget("cuda", 90, 32), options=options)
+
+
+def _check_tlx_kernel(spec: dict, dtype: str, item_dim: int, n_sub: int, num_stages: int) -> None:
+    compiled = compile_tutorial(spec)
     ptx = compiled.asm["ptx"]
-    missing = [marker for marker in broadcast_scoring.SPEC["ptx"] if marker not in ptx]
+    missing = [marker for marker in spec["ptx"] if marker not in ptx]
     assert not missing, f"PTX lacks {missing}"
     # The element type comes from the descriptors: bf16 inputs give bf16 wgmma, not fp16.
     ptx_type = {"fp16": "f16", "bf16": "bf16"}[dtype]
     assert f"wgmma.mma_async.sync.aligned.m64n128k16.f32.{ptx_type}.{ptx_type}" in ptx
+    # Zero-started accumulators: each tile's first wgmma ignores the accumulator (scale-d = 0).
+    assert re.search(r"wgmma\.mma_async[^;]*, 0, 1, 1, 0, 1;", ptx), "no wgmma with scale-d 0"
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     assert "tlx." not in compiled.asm["ttgir"], "a TLX op or carrier survived into the final TTGIR"
-    assert compiled.metadata.shared <= SM90_MAX_SHARED, f"{compiled.metadata.shared} bytes of shared memory"
+    shared = compiled.metadata.shared
+    assert shared <= broadcast_scoring.SMEM_LIMIT, f"{shared} bytes of shared memory"
+    # `_plan` sizes the ring with `_smem_bytes`: it must not underestimate, and it must count what the kernel
+    # allocates (within the mbarriers' slack: less than one P row), which also ties the kernel's P_SLOTS
+    # to the host's `_p_slots` that `test_ring_bookkeeping` checks.
+    model = broadcast_scoring._smem_bytes(item_dim, n_sub, num_stages)
+    assert 0 <= model - shared < broadcast_scoring.CONFIG["SUB_N"] * 4, (model, shared)
+
+
+@pytest.mark.parametrize("dtype", ["fp16", "bf16"])
+@pytest.mark.parametrize("name", ["SPEC", "SPEC_NARROW"])
+def test_kernel_compiles_to_cubin_with_promised_ptx(name, dtype):
+    spec = getattr(broadcast_scoring, name)
+    c = spec["constexprs"]
+    _check_tlx_kernel(
+        broadcast_scoring._spec(c["ITEM_DIM"], c["N_SUB"], c["NUM_STAGES"], dtype),
+        dtype,
+        c["ITEM_DIM"],
+        c["N_SUB"],
+        c["NUM_STAGES"],
+    )
+
+
+@pytest.mark.parametrize("plan", _plans(), ids=lambda p: f"di{p[0]}-nsub{p[1]}-stages{p[2]}")
+def test_every_plan_compiles_within_shared_memory(plan):
+    item_dim, n_sub, num_stages = plan
+    _check_tlx_kernel(broadcast_scoring._spec(item_dim, n_sub, num_stages), "fp16", item_dim, n_sub, num_stages)
+
+
+def test_specs_are_plans_of_their_shapes():
+    def picked(di, h):
+        plan = broadcast_scoring._plan(8, 1024, 64, di, h, 132)
+        return {"ITEM_DIM": di, "N_SUB": plan["n_sub"], "NUM_STAGES": plan["num_stages"]}
+
+    for name, (di, h) in (("SPEC", broadcast_scoring.SHAPES[0][3:]), ("SPEC_NARROW", broadcast_scoring.SHAPES[2][3:])):
+        constexprs = getattr(broadcast_scoring, name)["constexprs"]
+        assert {key: constexprs[key] for key in ("ITEM_DIM", "N_SUB", "NUM_STAGES")} == picked(di, h), name
+
+
+@pytest.mark.parametrize("dtype", ["fp16", "bf16"])
+def test_projection_kernel_compiles_for_sm90(dtype):
+    # As launched for SHAPES: every Du and H a multiple of 16.
+    divisible = ("user_ptr", "weight_ptr", "proj_ptr", "user_dim", "hidden")
+    compiled = _compile_plain(broadcast_scoring.PROJECTION_SPEC, dtype, divisible)
+    ptx = compiled.asm["ptx"]
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+    assert "tlx." not in compiled.asm["ttir"], "the projection is plain Triton"
+    # tl.dot on the tensor cores (mma.sync at 16 rows), the Du loop pipelined with cp.async (num_stages).
+    ptx_type = {"fp16": "f16", "bf16": "bf16"}[dtype]
+    assert f"mma.sync.aligned.m16n8k16.row.col.f32.{ptx_type}.{ptx_type}.f32" in ptx
+    assert "cp.async.cg.shared.global" in ptx and "cp.async.wait_group" in ptx
 
 
 @pytest.mark.parametrize("spec", broadcast_scoring.BASELINE_SPECS, ids=lambda s: s[0].__name__)
 def test_baseline_kernels_compile_for_sm90(spec):
-    kernel, signature, constexprs, options = spec
-    names = list(signature)
-    constants = {(names.index(name),): value for name, value in constexprs.items()}
-    compiled = triton.compile(
-        ASTSource(kernel, signature, constants), target=GPUTarget("cuda", 90, 32), options=options
-    )
+    compiled = _compile_plain(spec)
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     assert "tlx." not in compiled.asm["ttir"], "the baselines are plain Triton"
-    if kernel is broadcast_scoring.matmul_kernel:
+    if spec[0] is broadcast_scoring.matmul_kernel:
         assert "wgmma.mma_async" in compiled.asm["ptx"]
         assert "cp.async.bulk.tensor" in compiled.asm["ptx"]
 
 
 def test_docstring_estimate_matches_estimate():
-    rows = re.findall(
-        r"^\s*\((\d+(?:, \d+){4})\)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s", broadcast_scoring.__doc__, re.M
-    )
-    table = {
-        tuple(int(v) for v in shape.split(", ")): (int(c), float(m), float(k), float(r)) for shape, c, m, k, r in rows
-    }
+    number = r"\s+([\d.]+)"
+    rows = re.findall(r"^\s*\((\d+(?:, \d+){4})\)" + number * 10 + r"\s*$", broadcast_scoring.__doc__, re.M)
+    table = {tuple(int(v) for v in shape.split(", ")): [float(v) for v in values] for shape, *values in rows}
     assert set(table) == set(broadcast_scoring.SHAPES), "the docstring's table and SHAPES differ"
-    for shape, (chunks, mat_gflop, kernel_gflop, ratio) in table.items():
-        want_chunks, materialized, in_kernel, want_ratio = broadcast_scoring.estimate(shape)
-        assert chunks == want_chunks, shape
-        assert mat_gflop == pytest.approx(materialized / 1e9, abs=0.051), shape
-        assert kernel_gflop == pytest.approx(in_kernel / 1e9, abs=0.051), shape
-        assert ratio == pytest.approx(want_ratio, abs=0.051), shape
+    for shape, values in table.items():
+        block_n, stages, grid, tiles, mat_gflop, tlx_gflop, ratio, tlx_mb, concat_mb, ms = values
+        e = broadcast_scoring.estimate(shape)
+        assert (block_n, stages, grid, tiles) == (e["block_n"], e["num_stages"], e["grid"], e["tiles_per_program"])
+        assert mat_gflop == pytest.approx(e["materialized_flops"] / 1e9, abs=0.051), shape
+        assert tlx_gflop == pytest.approx(e["tlx_flops"] / 1e9, abs=0.051), shape
+        assert ratio == pytest.approx(e["ratio"], abs=0.051), shape
+        assert tlx_mb == pytest.approx(e["tlx_bytes"] / 1e6, abs=0.051), shape
+        assert concat_mb == pytest.approx(e["concat_bytes"] / 1e6, abs=0.051), shape
+        assert ms == pytest.approx(e["predicted_s"] * 1e3, abs=0.00051), shape
         # The point of the tutorial: the user part is most of the materialized work.
-        assert want_ratio >= 3
+        assert e["ratio"] >= 3
 
 
 @pytest.mark.parametrize("shape", broadcast_scoring.SHAPES)
@@ -85,6 +149,7 @@ def test_shapes_are_supported(shape):
         ((4, 256, 64, 64, 100), "multiples of 8"),
         ((4, 256, 64, 1024, 128), "at most 512"),
         ((0, 256, 64, 64, 128), "positive"),
+        ((2**16, 2**15, 64, 64, 128), "int32"),
     ],
 )
 def test_unsupported_shapes_are_refused(shape, message):
@@ -92,16 +157,68 @@ def test_unsupported_shapes_are_refused(shape, message):
         broadcast_scoring.check_shape(*shape)
 
 
-@pytest.mark.parametrize("num_sms", [1, 8, 132, 10**6])
-@pytest.mark.parametrize("shape", [(1, 128, 64, 64, 128), (3, 1408, 512, 64, 256), *broadcast_scoring.SHAPES])
-def test_plan_covers_every_item_tile_once(shape, num_sms):
+PLAN_SHAPES = [
+    (1, 128, 64, 64, 128),
+    (3, 1408, 512, 64, 264),
+    (5, 384, 200, 72, 136),
+    (4, 2048, 512, 512, 384),
+    *broadcast_scoring.SHAPES,
+]
+
+
+@pytest.mark.parametrize("num_sms", [1, 7, 132, 10**6])
+@pytest.mark.parametrize("shape", PLAN_SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_plan_covers_every_tile_once(shape, num_sms):
     users, n, du, di, h = shape
-    tiles = n // broadcast_scoring.CONFIG["BLOCK_M"]
-    per_chunk, chunks = broadcast_scoring._plan(users, n, du, di, h, num_sms)
-    assert per_chunk >= 1 and chunks >= 1
-    # The kernel gives chunk c the tiles [c * per_chunk, min((c + 1) * per_chunk, tiles)): all, none twice,
-    # none empty.
-    assert (chunks - 1) * per_chunk < tiles <= chunks * per_chunk
+    plan = broadcast_scoring._plan(users, n, du, di, h, num_sms)
+    assert plan["smem"] <= broadcast_scoring.SMEM_LIMIT
+    assert plan["num_stages"] >= (broadcast_scoring.MIN_STAGES if plan["n_sub"] == 2 else 2)
+    assert plan["block_n"] == plan["n_sub"] * broadcast_scoring.CONFIG["SUB_N"]
+    assert plan["num_n"] == triton.cdiv(h, plan["block_n"])
+    assert plan["row_tiles"] == users * n // BLOCK_M
+    # The kernel: program pid takes slice pid % num_n and tiles pid // num_n + i * stride, i < my_tiles.
+    num_n, grid = plan["num_n"], plan["grid"]
+    assert grid % num_n == 0
+    stride = grid // num_n
+    covered = {}
+    for pid in range(grid):
+        first = pid // num_n
+        my_tiles = triton.cdiv(plan["row_tiles"] - first, stride)
+        assert 1 <= my_tiles <= plan["tiles_per_program"], "an idle program, or one past the plan"
+        for i in range(my_tiles):
+            key = (pid % num_n, first + i * stride)
+            assert key not in covered, f"{key} twice"
+            covered[key] = pid
+    assert set(covered) == {(s, m) for s in range(num_n) for m in range(plan["row_tiles"])}
+
+
+@pytest.mark.parametrize("k_tiles", [1, 2, 3, 4, 5, 8])
+@pytest.mark.parametrize("num_stages", [2, 3, 4, 5, 6, 7, 8])
+@pytest.mark.parametrize("my_tiles", [1, 2, 3, 9])
+def test_ring_bookkeeping(k_tiles, num_stages, my_tiles):
+    """Replay the kernel's loads and reads in program order: every X stage and P slot holds what its
+    reader expects, and no load overwrites a P row before its tile's epilogue has read it."""
+    p_slots = broadcast_scoring._p_slots(k_tiles, num_stages)
+    steps = my_tiles * k_tiles
+    stage = {}  # X stage -> step it holds
+    slot = {}  # P slot -> tile whose row it holds
+
+    def load(step, tile, k):
+        assert step == tile * k_tiles + k
+        stage[step % num_stages] = step
+        if k == 0:
+            slot[tile % p_slots] = tile
+
+    for i in range(min(num_stages, steps)):  # the prologue
+        load(i, i // k_tiles, i % k_tiles)
+    for t in range(my_tiles):
+        for k in range(k_tiles):
+            step = t * k_tiles + k
+            assert stage[step % num_stages] == step
+            refill = step - 1 + num_stages
+            if step > 0 and refill < steps:
+                load(refill, t + (k - 1 + num_stages) // k_tiles, (k - 1 + num_stages) % k_tiles)
+        assert slot[t % p_slots] == t, "the P row was overwritten before the epilogue read it"
 
 
 # ----------------------------------------------------------------------------- on a GPU
@@ -123,11 +240,13 @@ IMPLEMENTATIONS = {
     "materialized_triton": broadcast_scoring.materialized_triton,
 }
 
-# (B, n, Du, Di, H): one user and one tile; Du, Di and H not multiples of the blocks (partial user-dim
-# step, partial K tile, partial N slice); several chunks per user; the largest resident W_i; a SHAPE.
+# (B, n, Du, Di, H): one user and one tile (one 128-wide accumulator); Du, Di and H not multiples of the
+# blocks (partial user-dim step, partial K tile, a second accumulator mostly past H); the second
+# accumulator of the last slice wholly past H; several slices of Di = 512 with a partial last one; a SHAPE.
 GPU_SHAPES = [
     (1, 128, 64, 64, 128),
     (5, 384, 200, 72, 136),
+    (3, 256, 96, 128, 264),
     (12, 512, 1024, 256, 256),
     (4, 2048, 512, 512, 384),
     broadcast_scoring.SHAPES[0],
@@ -146,6 +265,13 @@ def _dtype(name):
     return {"fp16": torch.float16, "bf16": torch.bfloat16}[name]
 
 
+def _poisoned(inputs):
+    import torch
+
+    items, weight = inputs["items"], inputs["weight"]
+    return torch.full((items.shape[0], weight.shape[1]), float("nan"), device=items.device, dtype=items.dtype)
+
+
 @pytest.mark.gpu
 @gpu
 @pytest.mark.parametrize("dtype", ["fp16", "bf16"])
@@ -153,26 +279,33 @@ def _dtype(name):
 @pytest.mark.parametrize("shape", GPU_SHAPES, ids=lambda s: "x".join(map(str, s)))
 def test_matches_reference_on_gpu(shape, impl, dtype):
     inputs = broadcast_scoring.make_inputs(*shape, dtype=_dtype(dtype))
-    out = IMPLEMENTATIONS[impl](**inputs)
-    assert out.shape == (shape[0] * shape[1], shape[4]) and out.dtype == _dtype(dtype)
+    out = _poisoned(inputs)
+    result = IMPLEMENTATIONS[impl](**inputs, out=out)
+    assert result is out and out.dtype == _dtype(dtype)
     assert _relative_error(out, broadcast_scoring.reference(**inputs)) < 1e-2
+    # Without `out`: a fresh tensor of the right shape.
+    fresh = IMPLEMENTATIONS[impl](**inputs)
+    assert fresh.shape == (shape[0] * shape[1], shape[4]) and fresh.dtype == _dtype(dtype)
+    assert _relative_error(fresh, broadcast_scoring.reference(**inputs)) < 1e-2
 
 
 @pytest.mark.gpu
 @gpu
-@pytest.mark.parametrize("num_sms", [1, 10**6], ids=["one-chunk-per-user", "one-tile-per-program"])
+@pytest.mark.parametrize("num_sms", [1, 7, 10**6], ids=["one-program-per-slice", "uneven", "one-tile-per-program"])
 def test_every_work_split_matches_reference_on_gpu(num_sms, monkeypatch):
-    """The ring runs across item tiles (one chunk per user) and each program starts cleanly (one tile
-    each): the same answer either way."""
+    """The ring runs across many item tiles (one program per slice), programs get different tile counts
+    (7 per slice for 48 tiles), each program starts cleanly (one tile each): the same answer every way."""
     monkeypatch.setattr(broadcast_scoring, "_num_sms", lambda device: num_sms)
-    inputs = broadcast_scoring.make_inputs(6, 1024, 320, 192, 256)
-    assert _relative_error(broadcast_scoring.run(**inputs), broadcast_scoring.reference(**inputs)) < 1e-2
+    for shape in ((6, 1024, 320, 192, 256), (6, 1024, 320, 512, 256)):
+        inputs = broadcast_scoring.make_inputs(*shape)
+        out = _poisoned(inputs)
+        broadcast_scoring.run(**inputs, out=out)
+        assert _relative_error(out, broadcast_scoring.reference(**inputs)) < 1e-2, shape
 
 
 @pytest.mark.gpu
 @gpu
 def test_run_refuses_what_it_cannot_do_on_gpu():
-
     inputs = broadcast_scoring.make_inputs(2, 128, 64, 64, 128)
     with pytest.raises(ValueError, match="one dtype"):
         broadcast_scoring.run(inputs["user"].float(), inputs["items"], inputs["weight"])
@@ -182,3 +315,5 @@ def test_run_refuses_what_it_cannot_do_on_gpu():
         weight = inputs["weight"].t().contiguous().t()  # same values, column-major
         assert not weight.is_contiguous()
         broadcast_scoring.run(inputs["user"], inputs["items"], weight)
+    with pytest.raises(ValueError, match="out must be"):
+        broadcast_scoring.run(**inputs, out=_poisoned(inputs)[:, :64])

@@ -503,10 +503,16 @@ def markdown_page(results: dict, plots: list[str]) -> str:
         "Method: fresh `torch.randn` inputs per shape; every provider is first checked against a float64 PyTorch "
         f"reference (relative Frobenius error, tolerance {tolerance_text}; outputs NaN-poisoned "
         "where the provider takes an output buffer or poisons its own; NaN/Inf anywhere fails), then timed with "
-        f"`triton.testing.do_bench` (median, warmup {settings.get('warmup_ms', '?')} ms, rep "
-        f"{settings.get('rep_ms', '?')} ms, L2 flushed before each run). Times include each provider's host code "
-        "as a user calls it (a TLX tutorial's `run()` that allocates and NaN-fills its output pays for that, unless "
-        "it takes `out=`, in which case the bench passes a preallocated buffer). Ratios are baseline time / best "
+        + (
+            "replays of a CUDA graph of each call (`triton.testing.do_bench_cudagraph`, median): device time, "
+            "without the host launch path. "
+            if settings.get("timer") == "graph"
+            else f"`triton.testing.do_bench` (median, warmup {settings.get('warmup_ms', '?')} ms, rep "
+            f"{settings.get('rep_ms', '?')} ms, L2 flushed before each run). Times include each provider's host "
+            "code as a user calls it, launch path included. "
+        )
+        + "A TLX tutorial's `run()` that allocates and NaN-fills its output pays for that, unless "
+        "it takes `out=`, in which case the bench passes a preallocated buffer. Ratios are baseline time / best "
         "TLX time. Stock Triton is the fastest correct of "
         "`tlx.tools.stock_kernels` (persistent TMA and plain `tl.dot`, several configurations) on each shape.",
         "",
@@ -743,9 +749,10 @@ class Runner:
 
     `device` is where inputs are made ('cuda'; another device only for trying the harness itself)."""
 
-    def __init__(self, warmup: int = 25, rep: int = 100, device: str = "cuda"):
+    def __init__(self, warmup: int = 25, rep: int = 100, device: str = "cuda", timer: str = "events"):
         self.warmup = warmup
         self.rep = rep
+        self.timer = timer
         self.device = device
         self.lost: str | None = None  # set when a failure left the CUDA context unusable
 
@@ -759,6 +766,9 @@ class Runner:
     def bench(self, fn: Callable[[], Any]) -> float:
         import triton.testing
 
+        if self.timer == "graph":
+            # Replays of a CUDA graph of the call: device time, with no host launch path in between.
+            return triton.testing.do_bench_cudagraph(fn, rep=self.rep, return_mode="median")
         return triton.testing.do_bench(fn, warmup=self.warmup, rep=self.rep, return_mode="median")
 
     def _failure(self, name: str, error: BaseException) -> dict:
@@ -1159,6 +1169,12 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--warmup", type=int, default=25, help="do_bench warmup, ms")
     parser.add_argument("--rep", type=int, default=100, help="do_bench repetition time, ms")
+    parser.add_argument(
+        "--timer",
+        choices=("events", "graph"),
+        default="events",
+        help="events: do_bench around each call as a user makes it; graph: CUDA-graph replays (device time)",
+    )
     parser.add_argument("--fake", action="store_true", help="no GPU: made-up results through the reporting path")
     args = parser.parse_args(argv)
     args.sections = [name.strip() for name in args.only.split(",") if name.strip()]
@@ -1193,13 +1209,14 @@ def main(argv: list[str] | None = None) -> int:
                 "sections": args.sections,
                 "warmup_ms": args.warmup,
                 "rep_ms": args.rep,
+                "timer": args.timer,
                 "tolerance": TOLERANCE,
                 "command": command,
                 "seed": seed,
             },
             "section_wall_s": {},
         }
-        runner = Runner(args.warmup, args.rep)
+        runner = Runner(args.warmup, args.rep, timer=args.timer)
         try:
             for section in args.sections:
                 section_start = time.time()

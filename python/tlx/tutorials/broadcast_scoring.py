@@ -10,31 +10,56 @@ The textbook way (`materialized_torch`, `materialized_triton`) builds the [B*n, 
 and runs one big matmul over it: the user row is copied n times, read n times and multiplied by W_u n
 times although the product U[b] @ W_u is the same for every item of user b.
 
-`broadcast_scoring_kernel` never materializes the broadcast. One program owns one user, one BLOCK_N-wide
-slice of H and a contiguous chunk of that user's items. It computes the user projection row once,
+`run` never materializes the broadcast. It launches two kernels:
 
-    u_proj = U[b] @ W_u[:, slice]        (fp32, CUDA cores, Du * BLOCK_N FMAs),
+1. `user_projection_kernel` (stock Triton, tl.dot): P = U @ W_u, [B, H] in float32, every user's
+   projection once. 2*B*Du*H flops; what it costs is reading W_u once (a few microseconds).
+2. `broadcast_scoring_kernel` (TLX) streams the items: Y tile = P[b] broadcast + X tile @ W_i, with
+   only the item part (K = Di instead of Du + Di) on the tensor cores.
 
-then streams its items through the tensor cores with the wgmma accumulator *initialized* to that row
-broadcast to [BLOCK_M, BLOCK_N]: the per-item add is free (wgmma computes acc + X @ W_i), and only the
-item part X @ W_i (K = Di instead of Du + Di) goes through the tensor cores.
+The TLX kernel is persistent: one program per SM, each keeping one BLOCK_N-wide slice of H for its whole
+life and walking the 128-row item tiles at a stride. So:
+
+* its W_i slice (Di x BLOCK_N) is loaded into shared memory once and stays there;
+* X goes through a ring of TMA stages (one mbarrier each) that runs across item tiles, so the short
+  K loop (Di / 64 = 2 to 8 steps) never drains the pipeline: the next tile's X is in flight while a
+  tile's epilogue runs;
+* the user row P[b, slice] of each tile rides the ring with the tile's first X stage and waits in
+  shared memory; the epilogue adds it to every item row (a [1, BLOCK_N] row broadcast onto the
+  [128, BLOCK_N] accumulator: the broadcast costs one add per output, nothing in memory), casts, and
+  stores through TMA.
+
+BLOCK_N is 256 where H > 128 and Di <= 256 (X read once per 256 outputs), as two 128-wide accumulators:
+one 128 x 128 output buffer then serves both halves, which is what leaves room for four ring stages
+beside a 256 x 256 W_i slice (227 KiB in all). Di > 256 takes BLOCK_N = 128 (the Di x 256 slice would not
+fit); the slices of one item tile run side by side, so X comes from HBM once and from L2 after.
 
 Flop accounting (2 flops per multiply-add). "Effective" flops, what `flops()` returns and what TFLOP/s
-figures are quoted in, are those of the materialized matmul, 2*B*n*(Du+Di)*H. The in-kernel work is
-2*B*n*Di*H on the tensor cores plus 2*B*chunks*Du*H for the user rows (`chunks`: programs per user and
-N-slice, `_plan`), so the ratio is about (Du+Di)/Di. Memory: the materialized paths also write and read
-the B*n*(Du+Di) concat (torch writes the repeated U, then the concat: three passes over it), the
-in-kernel path reads only X, U, W and writes Y.
+figures are quoted in, are those of the materialized matmul, 2*B*n*(Du+Di)*H. The TLX path does
+2*B*n*Di*H on the tensor cores plus 2*B*Du*H for P, so the ratio is about (Du+Di)/Di. Memory: the TLX
+path reads X, U, W and writes Y (`tlx_bytes`); the materialized paths also write and read the
+B*n*(Du+Di) concat (`concat_bytes`; torch writes the repeated U too).
 
-CPU-side estimate for SHAPES on 132 SMs (`estimate`). The predicted speedups come from a roofline, not a
-measurement: 4.0 TB/s HBM, cuBLAS 650 and stock Triton 550 TFLOP/s on the materialized matmul, this
-kernel 400 TFLOP/s on its tensor-core part plus the W_u slices each program reads from L2 at 6 TB/s.
+CPU-side plan and estimate for SHAPES on 132 SMs (`estimate`; bf16). The predicted time is a roofline,
+not a measurement (`MODEL`): the slower of HBM (3.6 TB/s on `tlx_bytes`) and one program's tiles on its
+SM (4.5 TFLOP/s, 0.2 us per 128-wide epilogue), plus 4 us for the projection kernel, the second launch
+and the pipeline fill.
 
-    (B, n, Du, Di, H)            chunks  materialized GFLOP  in-kernel GFLOP  ratio  concat MB  vs torch  vs triton
-    (32, 2048, 1024, 256, 256)      2          42.9                8.6          5.0      168       6.8x      4.7x
-    (64, 1024, 512, 128, 256)       1          21.5                4.3          5.0       84       6.0x      4.2x
-    (8, 8192, 2048, 512, 512)       4         171.8               34.4          5.0      336       5.1x      4.3x
-    (16, 4096, 1536, 256, 512)      2         120.3               17.2          7.0      235       6.9x      5.6x
+    (B, n, Du, Di, H)          BLOCK_N stages grid tiles/prog  mat. GFLOP  TLX GFLOP  ratio  TLX MB  concat MB  pred. ms
+    (32, 2048, 1024, 256, 256)    256      4   128      4       42.9         8.6     5.0     67.8    167.8     0.023
+    (64, 1024, 512, 128, 256)     256      7   128      4       21.5         4.3     5.0     50.7     83.9     0.018
+    (8, 8192, 2048, 512, 512)     128      4   128     16      171.8        34.4     5.0    136.9    335.5     0.067
+    (16, 4096, 1536, 256, 512)    256      4   128      8      120.3        17.2     7.0    102.5    234.9     0.037
+
+Against the materialized baselines as measured on the H200 (bf16, ms, the run of this tutorial's
+previous design; the Triton column then also filled Y with NaN first, 10 to 20 us that
+`materialized_triton` no longer spends), the predictions would be:
+
+    (B, n, Du, Di, H)            torch   Triton   TLX pred.  vs torch  vs Triton
+    (32, 2048, 1024, 256, 256)    0.287    0.146      0.023    12.6x      6.4x
+    (64, 1024, 512, 128, 256)     0.156    0.091      0.018     8.6x      5.0x
+    (8, 8192, 2048, 512, 512)     0.634    0.373      0.067     9.5x      5.6x
+    (16, 4096, 1536, 256, 512)    0.463    0.271      0.037    12.5x      7.3x
 
 Requirements (`check_shape`, called by `run`: ValueError otherwise): fp16 or bf16 contiguous CUDA
 tensors of one dtype; n a multiple of BLOCK_M = 128 (an item tile never straddles two users); Di and H
@@ -42,158 +67,259 @@ multiples of 8 (16-byte TMA row strides); Di <= 512 (the W_i slice stays residen
 Du is free.
 """
 
+import functools
+
 import triton
 import triton.language as tl
 
 import tlx
 
+# ----------------------------------------------------------------------------- the TLX path
+
 
 @triton.jit
-def broadcast_scoring_kernel(
+def user_projection_kernel(
     user_ptr,  # U [B, Du], row-major
-    weight_ptr,  # W [Du + Di, H], row-major (W_u rows read with plain loads)
-    x_desc,  # X [B*n, Di], blocks [BLOCK_M, BLOCK_K]
-    w_desc,  # W [Du + Di, H], blocks [BLOCK_K, BLOCK_N] (W_i rows read by TMA)
-    y_desc,  # Y [B*n, H], blocks [BLOCK_M, BLOCK_N]
-    items_per_user,
+    weight_ptr,  # W [Du + Di, H], row-major: only its first Du rows (W_u) are read
+    proj_ptr,  # P [B, H], float32, row-major
+    num_users,
     user_dim,
     hidden,
-    tiles_per_chunk,  # item tiles (BLOCK_M rows) per program, except maybe the user's last chunk
-    num_chunks,  # programs per (user, N-slice)
-    ITEM_DIM: tl.constexpr,  # Di: how many W_i tiles stay resident in shared memory
-    BLOCK_M: tl.constexpr,
-    BLOCK_N: tl.constexpr,
-    BLOCK_K: tl.constexpr,
-    BLOCK_U: tl.constexpr,  # rows of W_u per step of the user projection
-    NUM_STAGES: tl.constexpr,
+    BLOCK_B: tl.constexpr,
+    BLOCK_H: tl.constexpr,
+    BLOCK_D: tl.constexpr,
 ):
-    dtype = tlx.dtype_of(x_desc)  # one kernel for fp16 and bf16: the descriptors say which
-    elem: tl.constexpr = tlx.size_of(dtype)
-    K_TILES: tl.constexpr = (ITEM_DIM + BLOCK_K - 1) // BLOCK_K
+    """P = U @ W_u in float32: every user's projection, once (stock Triton tl.dot).
 
-    # N-slice fastest: the programs that read the same item rows run side by side, so X comes from HBM
-    # once and from L2 for the other slices of H.
-    pid = tl.program_id(0)
-    num_n = tl.cdiv(hidden, BLOCK_N)
-    pid_n = pid % num_n
-    chunk = (pid // num_n) % num_chunks
-    user = pid // (num_n * num_chunks)
-    off_n = pid_n * BLOCK_N
-    tiles_of_user = items_per_user // BLOCK_M
-    first_tile = chunk * tiles_per_chunk
-    my_tiles = tl.minimum(tiles_per_chunk, tiles_of_user - first_tile)
-    row0 = user * items_per_user + first_tile * BLOCK_M
-    steps = my_tiles * K_TILES  # one step = one [BLOCK_M, BLOCK_K] X tile times one W_i tile
-
-    # W_i[:, slice] is the same for every item: load it once and keep it (Di x BLOCK_N elements).
-    # Rows past Du + Di (Di not a multiple of BLOCK_K) come back zero from TMA, as do the matching X
-    # columns, so a partial last K tile adds nothing.
-    w_tiles = tlx.local_alloc((BLOCK_K, BLOCK_N), dtype, K_TILES)
-    w_ready = tlx.alloc_barriers(1)
-    tlx.barrier_expect_bytes(w_ready[0], K_TILES * BLOCK_K * BLOCK_N * elem)
-    for k in tl.static_range(K_TILES):
-        tlx.async_descriptor_load(w_desc, w_tiles[k], [user_dim + k * BLOCK_K, off_n], w_ready[0])
-
-    # X streams through a ring of NUM_STAGES stages, one mbarrier each. The ring runs over the flattened
-    # (item tile, k) steps, so it does not drain between item tiles (Di is only a few BLOCK_Ks).
-    x_tiles = tlx.local_alloc((BLOCK_M, BLOCK_K), dtype, NUM_STAGES)
-    x_ready = tlx.alloc_barriers(NUM_STAGES)
-    for i in tl.static_range(NUM_STAGES):
-        if i < steps:
-            tlx.barrier_expect_bytes(x_ready[i], BLOCK_M * BLOCK_K * elem)
-            tlx.async_descriptor_load(
-                x_desc, x_tiles[i], [row0 + (i // K_TILES) * BLOCK_M, (i % K_TILES) * BLOCK_K], x_ready[i]
-            )
-
-    # The user projection, once per program, while the TMA loads above are in flight. It is a
-    # [1, Du] x [Du, BLOCK_N] product: a wgmma would need 64 rows (64x the flops) for one useful row,
-    # so it runs on the CUDA cores in fp32. Its Du * BLOCK_N FMAs are well under 1% of the program's
-    # flops at SHAPES; what it does cost is reading the Du x BLOCK_N slice of W_u (from L2), which is
-    # why `_plan` does not cut a user's items into more chunks than it needs to fill the SMs.
-    cols = off_n + tl.arange(0, BLOCK_N)
-    u_proj = tl.zeros((BLOCK_N,), dtype=tl.float32)
-    for k0 in range(0, user_dim, BLOCK_U):
-        ks = k0 + tl.arange(0, BLOCK_U)
-        u = tl.load(user_ptr + user * user_dim + ks, mask=ks < user_dim, other=0.0)
+    A [B, Du] x [Du, H] GEMM with B small: its cost is reading W_u, not the flops. Narrow H blocks give
+    more programs (more SMs pulling W_u from memory); the loop over Du is pipelined (num_stages)."""
+    rows = tl.program_id(1) * BLOCK_B + tl.arange(0, BLOCK_B)
+    cols = tl.program_id(0) * BLOCK_H + tl.arange(0, BLOCK_H)
+    acc = tl.zeros((BLOCK_B, BLOCK_H), dtype=tl.float32)
+    for k0 in range(0, user_dim, BLOCK_D):
+        ks = k0 + tl.arange(0, BLOCK_D)
+        u = tl.load(
+            user_ptr + rows[:, None] * user_dim + ks[None, :],
+            mask=(rows[:, None] < num_users) & (ks[None, :] < user_dim),
+            other=0.0,
+        )
         w = tl.load(
             weight_ptr + ks[:, None] * hidden + cols[None, :],
             mask=(ks[:, None] < user_dim) & (cols[None, :] < hidden),
             other=0.0,
         )
-        u_proj += tl.sum(u.to(tl.float32)[:, None] * w.to(tl.float32), axis=0)
-    # The broadcast: every item row of a tile starts from the user's row. Nothing is replicated in
-    # memory; wgmma adds X @ W_i onto it.
-    acc_init = tl.broadcast_to(u_proj[None, :], (BLOCK_M, BLOCK_N))
+        acc = tl.dot(u, w, acc)
+    mask = (rows[:, None] < num_users) & (cols[None, :] < hidden)
+    tl.store(proj_ptr + rows[:, None] * hidden + cols[None, :], acc, mask=mask)
 
-    y_tile = tlx.local_alloc((BLOCK_M, BLOCK_N), dtype, 1)
+
+@triton.jit
+def broadcast_scoring_kernel(
+    p_desc,  # P = U @ W_u [B, H], float32, blocks [1, SUB_N]
+    x_desc,  # X [B*n, Di], blocks [BLOCK_M, BLOCK_K]
+    w_desc,  # W_i [Di, H] (rows Du.. of W), blocks [BLOCK_K, SUB_N]
+    y_desc,  # Y [B*n, H], blocks [BLOCK_M, SUB_N]
+    items_per_user,
+    hidden,
+    num_row_tiles,  # B*n / BLOCK_M
+    ITEM_DIM: tl.constexpr,  # Di: how many W_i tiles stay resident
+    BLOCK_M: tl.constexpr,
+    SUB_N: tl.constexpr,  # width of one accumulator, one wgmma (m64nSUB_N) and one output store
+    N_SUB: tl.constexpr,  # accumulators per tile (1 or 2): BLOCK_N = N_SUB * SUB_N
+    BLOCK_K: tl.constexpr,
+    NUM_STAGES: tl.constexpr,
+):
+    dtype = tlx.dtype_of(x_desc)  # one kernel for fp16 and bf16: the descriptors say which
+    elem: tl.constexpr = tlx.size_of(dtype)
+    K_TILES: tl.constexpr = (ITEM_DIM + BLOCK_K - 1) // BLOCK_K
+    BLOCK_N: tl.constexpr = N_SUB * SUB_N
+    X_BYTES: tl.constexpr = BLOCK_M * BLOCK_K * elem
+    P_BYTES: tl.constexpr = N_SUB * SUB_N * 4
+    # P rows in flight: a tile's row lands with its first X tile (up to NUM_STAGES - 1 steps ahead) and is
+    # read in its epilogue, so P_SLOTS tiles' rows coexist (`_p_slots` on the host: the same number).
+    P_SLOTS: tl.constexpr = 1 + (NUM_STAGES - 1 + K_TILES - 1) // K_TILES
+
+    # Persistent: the host launches `tile_stride` programs per BLOCK_N slice of H (one per SM in all).
+    # Program pid keeps slice pid % num_n for its whole life, so its W_i slice is loaded once, and walks
+    # the item tiles first_tile, first_tile + tile_stride, ... . Slice fastest: the num_n programs that
+    # read the same X rows run side by side, so X comes from HBM once and from L2 for the other slices.
+    pid = tl.program_id(0)
+    num_n = tl.cdiv(hidden, BLOCK_N)
+    off_n = (pid % num_n) * BLOCK_N
+    first_tile = pid // num_n
+    tile_stride = tl.num_programs(0) // num_n
+    my_tiles = tl.cdiv(num_row_tiles - first_tile, tile_stride)  # >= 1: the host never launches an idle one
+    steps = my_tiles * K_TILES  # one step = one [BLOCK_M, BLOCK_K] X tile times the resident W_i tiles
+
+    # W_i[:, slice] is the same for every item: load it once (Di x BLOCK_N elements) and keep it. Rows
+    # past Di (Di not a multiple of BLOCK_K) and columns past H come back zero from TMA, as do the
+    # matching X columns, so a partial last K tile or N slice adds nothing.
+    w_tiles = tlx.local_alloc((BLOCK_K, SUB_N), dtype, K_TILES * N_SUB)
+    w_ready = tlx.alloc_barriers(1)
+    tlx.barrier_expect_bytes(w_ready[0], K_TILES * N_SUB * BLOCK_K * SUB_N * elem)
+    for k in tl.static_range(K_TILES):
+        for h in tl.static_range(N_SUB):
+            tlx.async_descriptor_load(w_desc, w_tiles[k * N_SUB + h], [k * BLOCK_K, off_n + h * SUB_N], w_ready[0])
+
+    # X streams through a ring of NUM_STAGES stages, one mbarrier each. The ring runs over the flattened
+    # (item tile, k) steps of all this program's tiles, so it never drains: while a tile's epilogue runs,
+    # the next tile's X tiles are already on their way (Di is only a few BLOCK_Ks). The first step of
+    # each tile also brings that tile's user row of P (its user: row // n; a tile never straddles two
+    # users) into a P slot, on the same mbarrier.
+    x_tiles = tlx.local_alloc((BLOCK_M, BLOCK_K), dtype, NUM_STAGES)
+    p_tiles = tlx.local_alloc((1, SUB_N), tl.float32, P_SLOTS * N_SUB)
+    x_ready = tlx.alloc_barriers(NUM_STAGES)
+    for i in tl.static_range(NUM_STAGES):
+        if i < steps:
+            row = (first_tile + (i // K_TILES) * tile_stride) * BLOCK_M
+            if i % K_TILES == 0:
+                tlx.barrier_expect_bytes(x_ready[i], X_BYTES + P_BYTES)
+                for h in tl.static_range(N_SUB):
+                    slot = ((i // K_TILES) % P_SLOTS) * N_SUB + h
+                    tlx.async_descriptor_load(
+                        p_desc, p_tiles[slot], [row // items_per_user, off_n + h * SUB_N], x_ready[i]
+                    )
+            else:
+                tlx.barrier_expect_bytes(x_ready[i], X_BYTES)
+            tlx.async_descriptor_load(x_desc, x_tiles[i], [row, (i % K_TILES) * BLOCK_K], x_ready[i])
+
+    y_tile = tlx.local_alloc((BLOCK_M, SUB_N), dtype, 1)
     tlx.barrier_wait(w_ready[0], 0)
     for t in range(my_tiles):
-        acc = acc_init
+        row = (first_tile + t * tile_stride) * BLOCK_M
+        # The accumulators start at zero, which wgmma does for free (its first k-step ignores them); the
+        # user row is added in the epilogue. Starting them at the P row instead would make ptxas
+        # serialize the two halves' wgmmas at every tile start (C7517): the second half's initial
+        # registers are written while the first half's wgmma runs.
+        acc0 = tl.zeros((BLOCK_M, SUB_N), dtype=tl.float32)
+        acc1 = tl.zeros((BLOCK_M, SUB_N), dtype=tl.float32)
         for k in tl.static_range(K_TILES):
             step = t * K_TILES + k
             s = step % NUM_STAGES
             tlx.barrier_wait(x_ready[s], (step // NUM_STAGES) & 1)
-            acc = tlx.async_dot(x_tiles[s], w_tiles[k], acc)
-            # The dot of the previous step is done (or was waited for at the end of the last tile):
-            # its stage takes the step NUM_STAGES - 1 ahead while this dot runs.
-            acc = tlx.async_dot_wait(1, acc)
+            acc0 = tlx.async_dot(x_tiles[s], w_tiles[k * N_SUB], acc0)
+            if N_SUB == 2:
+                acc1 = tlx.async_dot(x_tiles[s], w_tiles[k * N_SUB + 1], acc1)
+            # At most this step's N_SUB dots still run: the previous step's are done, so its stage takes
+            # the step NUM_STAGES - 1 ahead while these run.
+            acc0 = tlx.async_dot_wait(N_SUB, acc0)
+            if N_SUB == 2:
+                acc1 = tlx.async_dot_wait(N_SUB, acc1)
             refill = step - 1 + NUM_STAGES
             if (step > 0) & (refill < steps):
                 ps = (step - 1) % NUM_STAGES
-                tlx.barrier_expect_bytes(x_ready[ps], BLOCK_M * BLOCK_K * elem)
+                refill_tile = t + (k - 1 + NUM_STAGES) // K_TILES
+                refill_row = (first_tile + refill_tile * tile_stride) * BLOCK_M
+                if (k - 1 + NUM_STAGES) % K_TILES == 0:  # a tile's first step: its P row comes along
+                    tlx.barrier_expect_bytes(x_ready[ps], X_BYTES + P_BYTES)
+                    for h in tl.static_range(N_SUB):
+                        tlx.async_descriptor_load(
+                            p_desc,
+                            p_tiles[(refill_tile % P_SLOTS) * N_SUB + h],
+                            [refill_row // items_per_user, off_n + h * SUB_N],
+                            x_ready[ps],
+                        )
+                else:
+                    tlx.barrier_expect_bytes(x_ready[ps], X_BYTES)
                 tlx.async_descriptor_load(
-                    x_desc,
-                    x_tiles[ps],
-                    [row0 + (refill // K_TILES) * BLOCK_M, (refill % K_TILES) * BLOCK_K],
-                    x_ready[ps],
+                    x_desc, x_tiles[ps], [refill_row, ((k - 1 + NUM_STAGES) % K_TILES) * BLOCK_K], x_ready[ps]
                 )
-        acc = tlx.async_dot_wait(0, acc)
-        # The previous tile's TMA store has to be done reading y_tile before it is overwritten; it ran
-        # behind this tile's dots.
+
+        # Epilogue, one SUB_N-wide half at a time through one staging buffer: the broadcast (a [1, SUB_N]
+        # row of P added to every item row: nothing is replicated in memory), the cast, a TMA store.
+        # The previous store must be done reading the buffer before it is overwritten; for the first half
+        # that store ran behind this tile's dots.
+        p_slot = (t % P_SLOTS) * N_SUB
+        acc0 = tlx.async_dot_wait(0, acc0)
+        y0 = (acc0 + tlx.local_load(p_tiles[p_slot])).to(dtype)
         tlx.async_descriptor_store_wait(0)
-        tlx.local_store(y_tile[0], acc.to(dtype))
+        tlx.local_store(y_tile[0], y0)
         tlx.fence_async_shared()
-        tlx.async_descriptor_store(y_desc, y_tile[0], [row0 + t * BLOCK_M, off_n])
+        tlx.async_descriptor_store(y_desc, y_tile[0], [row, off_n])
+        if N_SUB == 2:
+            acc1 = tlx.async_dot_wait(0, acc1)
+            if off_n + SUB_N < hidden:  # the last slice's second half may lie wholly past H
+                y1 = (acc1 + tlx.local_load(p_tiles[p_slot + 1])).to(dtype)
+                tlx.async_descriptor_store_wait(0)
+                tlx.local_store(y_tile[0], y1)
+                tlx.fence_async_shared()
+                tlx.async_descriptor_store(y_desc, y_tile[0], [row, off_n + SUB_N])
     tlx.async_descriptor_store_wait(0)
 
 
-CONFIG = {"ITEM_DIM": 256, "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "BLOCK_U": 128, "NUM_STAGES": 4}
-NUM_WARPS = 8
-#: Largest Di whose W_i slice (Di x BLOCK_N) stays resident beside the X ring and the output tile.
+#: Tile shape of `broadcast_scoring_kernel`. BLOCK_N (= N_SUB * SUB_N) and NUM_STAGES depend on Di and H
+#: (`_plan`); these are the fixed parts.
+CONFIG = {"BLOCK_M": 128, "SUB_N": 128, "BLOCK_K": 64}
+NUM_WARPS = 8  # two warp groups, 64 rows of the tile each
+#: Largest Di whose W_i slice (Di x SUB_N) stays resident beside the X ring and the output buffer.
 MAX_ITEM_DIM = 512
+#: Dynamic shared memory one CTA may use on sm_90 (227 KiB); `_plan` fills it with ring stages.
+SMEM_LIMIT = 232448
+MIN_STAGES = 4  # a 256-wide tile (two accumulators) only if its W_i slice leaves room for this many
+MAX_STAGES = 8
 
-SPEC = {
-    "kernel": broadcast_scoring_kernel,
-    "signature": {
+#: `user_projection_kernel`: narrow H blocks (more programs reading W_u), long Du steps (fewer round trips).
+PROJECTION_CONFIG = {"BLOCK_B": 16, "BLOCK_H": 32, "BLOCK_D": 256}
+PROJECTION_NUM_WARPS = 4
+PROJECTION_NUM_STAGES = 3
+
+
+def _spec(item_dim: int, n_sub: int, num_stages: int, dtype: str = "fp16") -> dict:
+    """The compile spec of `broadcast_scoring_kernel` for one plan (`compile_tutorial`)."""
+    bm, sub_n, bk = CONFIG["BLOCK_M"], CONFIG["SUB_N"], CONFIG["BLOCK_K"]
+    return {
+        "kernel": broadcast_scoring_kernel,
+        "signature": {
+            "p_desc": f"tensordesc<fp32[1, {sub_n}]>",
+            "x_desc": f"tensordesc<{dtype}[{bm}, {bk}]>",
+            "w_desc": f"tensordesc<{dtype}[{bk}, {sub_n}]>",
+            "y_desc": f"tensordesc<{dtype}[{bm}, {sub_n}]>",
+            "items_per_user": "i32",
+            "hidden": "i32",
+            "num_row_tiles": "i32",
+            "ITEM_DIM": "constexpr",
+            "BLOCK_M": "constexpr",
+            "SUB_N": "constexpr",
+            "N_SUB": "constexpr",
+            "BLOCK_K": "constexpr",
+            "NUM_STAGES": "constexpr",
+        },
+        "constexprs": {**CONFIG, "ITEM_DIM": item_dim, "N_SUB": n_sub, "NUM_STAGES": num_stages},
+        "num_warps": NUM_WARPS,
+        "ptx": (
+            "cp.async.bulk.tensor.2d.shared::cluster.global",
+            "mbarrier.arrive.expect_tx",
+            "mbarrier.try_wait",
+            "wgmma.mma_async",
+            f"wgmma.wait_group.sync.aligned {n_sub}",
+            "cp.async.bulk.tensor.2d.global.shared",
+            "cp.async.bulk.wait_group",
+        ),
+    }
+
+
+#: The plan of SHAPES[0] (Di = 256, H = 256: a 256-wide tile as two accumulators, 4 stages).
+SPEC = _spec(256, 2, 4)
+#: Di = 512: one 128-wide accumulator (the 512 x 256 W_i slice would not fit).
+SPEC_NARROW = _spec(512, 1, 4)
+
+#: What the projection kernel compiles as (for the CPU compile test): (kernel, signature, constexprs, options).
+PROJECTION_SPEC = (
+    user_projection_kernel,
+    {
         "user_ptr": "*fp16",
         "weight_ptr": "*fp16",
-        "x_desc": "tensordesc<fp16[128, 64]>",
-        "w_desc": "tensordesc<fp16[64, 128]>",
-        "y_desc": "tensordesc<fp16[128, 128]>",
-        "items_per_user": "i32",
+        "proj_ptr": "*fp32",
+        "num_users": "i32",
         "user_dim": "i32",
         "hidden": "i32",
-        "tiles_per_chunk": "i32",
-        "num_chunks": "i32",
-        "ITEM_DIM": "constexpr",
-        "BLOCK_M": "constexpr",
-        "BLOCK_N": "constexpr",
-        "BLOCK_K": "constexpr",
-        "BLOCK_U": "constexpr",
-        "NUM_STAGES": "constexpr",
+        "BLOCK_B": "constexpr",
+        "BLOCK_H": "constexpr",
+        "BLOCK_D": "constexpr",
     },
-    "constexprs": CONFIG,
-    "num_warps": NUM_WARPS,
-    "ptx": (
-        "cp.async.bulk.tensor.2d.shared::cluster.global",
-        "mbarrier.arrive.expect_tx",
-        "mbarrier.try_wait",
-        "wgmma.mma_async",
-        "wgmma.wait_group.sync.aligned 1",
-        "cp.async.bulk.tensor.2d.global.shared",
-        "cp.async.bulk.wait_group",
-    ),
-}
+    PROJECTION_CONFIG,
+    {"num_warps": PROJECTION_NUM_WARPS, "num_stages": PROJECTION_NUM_STAGES},
+)
 
 # (B, n, Du, Di, H): realistic sizes where the user part is most of the materialized work.
 SHAPES = [
@@ -337,17 +463,97 @@ def check_shape(num_users, items_per_user, user_dim, item_dim, hidden):
         raise ValueError(f"Di ({item_dim}) and H ({hidden}) must be multiples of 8 (16-byte TMA row strides)")
     if item_dim > MAX_ITEM_DIM:
         raise ValueError(f"Di ({item_dim}) must be at most {MAX_ITEM_DIM}: the W_i slice stays in shared memory")
+    if num_users * items_per_user >= 2**31:
+        raise ValueError(f"B * n ({num_users * items_per_user}) must fit in int32 (TMA coordinates)")
+
+
+def _p_slots(k_tiles: int, num_stages: int) -> int:
+    """P rows in flight in the kernel (its P_SLOTS): a tile's row arrives with its first X tile and is
+    read in its epilogue, and the ring runs up to NUM_STAGES - 1 steps (of k_tiles per tile) ahead."""
+    return 1 + triton.cdiv(num_stages - 1, k_tiles)
+
+
+def _smem_bytes(item_dim: int, n_sub: int, num_stages: int, elem: int = 2) -> int:
+    """Shared memory of `broadcast_scoring_kernel`: resident W_i, X ring, P slots, output buffer, mbarriers
+    (these at 16 bytes each: an upper bound with their alignment)."""
+    bm, sub_n, bk = CONFIG["BLOCK_M"], CONFIG["SUB_N"], CONFIG["BLOCK_K"]
+    k_tiles = triton.cdiv(item_dim, bk)
+    w_i = k_tiles * bk * n_sub * sub_n * elem
+    x_ring = num_stages * bm * bk * elem
+    p_rows = _p_slots(k_tiles, num_stages) * n_sub * sub_n * 4
+    y_out = bm * sub_n * elem
+    return w_i + x_ring + p_rows + y_out + 16 * (1 + num_stages)
+
+
+@functools.lru_cache(maxsize=256)
+def _plan(num_users, items_per_user, user_dim, item_dim, hidden, num_sms):
+    """How `run` launches `broadcast_scoring_kernel` for (B, n, Du, Di, H) on num_sms SMs.
+
+    Width: two 128-wide accumulators (BLOCK_N = 256: X read once per 256 outputs) when H is wider than
+    128 and the Di x 256 W_i slice leaves room for MIN_STAGES ring stages, else one (BLOCK_N = 128).
+    Depth: as many X stages as shared memory holds, up to MAX_STAGES.
+    Grid: per BLOCK_N slice, as many programs as the SMs allow, then trimmed to the fewest that still
+    take at most tiles_per_program item tiles each (the same finish time, fewer W_i loads). Returns a
+    dict with n_sub, block_n, num_stages, num_n (slices), row_tiles, tiles_per_program, grid (num_n *
+    programs per slice) and smem (`_smem_bytes`).
+    """
+    del user_dim  # the main kernel never sees Du: P carries the user part
+    sub_n = CONFIG["SUB_N"]
+    n_sub = 2 if hidden > sub_n and _smem_bytes(item_dim, 2, MIN_STAGES) <= SMEM_LIMIT else 1
+    num_stages = max(s for s in range(2, MAX_STAGES + 1) if _smem_bytes(item_dim, n_sub, s) <= SMEM_LIMIT)
+    num_n = triton.cdiv(hidden, n_sub * sub_n)
+    row_tiles = num_users * items_per_user // CONFIG["BLOCK_M"]
+    per_slice = min(row_tiles, max(1, num_sms // num_n))
+    tiles_per_program = triton.cdiv(row_tiles, per_slice)
+    per_slice = triton.cdiv(row_tiles, tiles_per_program)
+    return {
+        "n_sub": n_sub,
+        "block_n": n_sub * sub_n,
+        "num_stages": num_stages,
+        "num_n": num_n,
+        "row_tiles": row_tiles,
+        "tiles_per_program": tiles_per_program,
+        "grid": num_n * per_slice,
+        "smem": _smem_bytes(item_dim, n_sub, num_stages),
+    }
+
+
+#: The roofline `estimate` predicts with (H200): HBM streaming bandwidth, the kernel's tensor-core rate
+#: per SM (wgmma from shared memory, one warp group pair, ~600 TFLOP/s over 132 SMs), the epilogue of one
+#: SUB_N-wide half (TMA store staging), and the fixed part: the projection kernel, the second launch,
+#: the resident W_i load and the first ring fill.
+MODEL = {"hbm_bytes_per_s": 3.6e12, "sm_flops_per_s": 4.5e12, "epilogue_s": 0.2e-6, "fixed_s": 4e-6}
 
 
 def estimate(shape, num_sms=132):
-    """CPU-side flop accounting for (B, n, Du, Di, H): (chunks, materialized flops, in-kernel flops, ratio).
+    """CPU-side accounting and roofline for (B, n, Du, Di, H): a dict with the `_plan` and
 
-    In-kernel: the tensor-core item part plus one user projection per (user, N-slice, chunk)."""
+    materialized_flops (2*B*n*(Du+Di)*H, what `flops` returns), tlx_flops (2*B*n*Di*H on the tensor cores
+    plus 2*B*Du*H for P), ratio (materialized / tlx), tlx_bytes (HBM: X, U and W read, Y written; P and
+    the re-reads of X by other slices stay in L2), concat_bytes (the [B*n, Du+Di] concat, which the
+    materialized paths write and read on top of that) and predicted_s (`MODEL`: the slower of HBM and one
+    program's tiles on its SM, plus the fixed part)."""
     b, n, du, di, h = shape
-    _, chunks = _plan(b, n, du, di, h, num_sms)
-    materialized = 2 * b * n * (du + di) * h
-    in_kernel = 2 * b * n * di * h + 2 * b * chunks * du * triton.cdiv(h, CONFIG["BLOCK_N"]) * CONFIG["BLOCK_N"]
-    return chunks, materialized, in_kernel, materialized / in_kernel
+    plan = _plan(b, n, du, di, h, num_sms)
+    elem = 2
+    rows = b * n
+    materialized = 2 * rows * (du + di) * h
+    tlx_flops = 2 * rows * di * h + 2 * b * du * h
+    tlx_bytes = (rows * di + b * du + (du + di) * h + rows * h) * elem
+    k_padded = triton.cdiv(di, CONFIG["BLOCK_K"]) * CONFIG["BLOCK_K"]
+    tile_s = 2 * CONFIG["BLOCK_M"] * plan["block_n"] * k_padded / MODEL["sm_flops_per_s"]
+    tile_s += plan["n_sub"] * MODEL["epilogue_s"]
+    memory_s = tlx_bytes / MODEL["hbm_bytes_per_s"]
+    predicted = max(memory_s, plan["tiles_per_program"] * tile_s) + MODEL["fixed_s"]
+    return {
+        **plan,
+        "materialized_flops": materialized,
+        "tlx_flops": tlx_flops,
+        "ratio": materialized / tlx_flops,
+        "tlx_bytes": tlx_bytes,
+        "concat_bytes": rows * (du + di) * elem,
+        "predicted_s": predicted,
+    }
 
 
 def _num_sms(device) -> int:
@@ -356,64 +562,70 @@ def _num_sms(device) -> int:
     return torch.cuda.get_device_properties(device).multi_processor_count
 
 
-def _plan(num_users, items_per_user, user_dim, item_dim, hidden, num_sms):
-    """Items per program: split each user's item tiles into chunks so that the grid fills the SMs.
+def _check_tensors(user, items, weight, out):
+    import torch
 
-    One program per SM (its shared memory: resident W_i, X ring, output tile). Cost model in units of
-    one item tile: waves * (tiles per program + user projection). The projection reads Du x BLOCK_N
-    weights from L2, a tile BLOCK_M x Di items from HBM; with BLOCK_M = BLOCK_N and L2 about twice as
-    fast, the projection costs about Du / (2 Di) tiles. Returns (tiles per program, programs per
-    user and N-slice), every program with at least one tile.
-    """
-    bm, bn = CONFIG["BLOCK_M"], CONFIG["BLOCK_N"]
-    tiles = items_per_user // bm
-    slices = num_users * triton.cdiv(hidden, bn)
-    user_cost = user_dim / (2 * item_dim)
-    best = None
-    for wanted in range(1, tiles + 1):
-        per_chunk = triton.cdiv(tiles, wanted)
-        chunks = triton.cdiv(tiles, per_chunk)  # no empty chunk
-        cost = triton.cdiv(slices * chunks, num_sms) * (per_chunk + user_cost)
-        if best is None or cost < best[0]:
-            best = (cost, per_chunk, chunks)
-    return best[1], best[2]
+    if user.dtype not in (torch.float16, torch.bfloat16) or not user.dtype == items.dtype == weight.dtype:
+        raise ValueError(f"U, X, W must share one dtype, fp16 or bf16; got {user.dtype}, {items.dtype}, {weight.dtype}")
+    if not (user.is_contiguous() and items.is_contiguous() and weight.is_contiguous()):
+        raise ValueError("U, X, W must be contiguous (row-major)")
+    shape = (items.shape[0], weight.shape[1])
+    if out is not None and (tuple(out.shape) != shape or out.dtype != items.dtype or not out.is_contiguous()):
+        raise ValueError(f"out must be a contiguous {shape[0]}x{shape[1]} tensor of {items.dtype}")
 
 
-def run(user, items, weight):
-    """Y = concat(repeat_interleave(U, n), X) @ W with the broadcast done in the kernel."""
+def run(user, items, weight, out=None):
+    """Y = concat(repeat_interleave(U, n), X) @ W with the broadcast done in the kernel.
+
+    Two launches: `user_projection_kernel` (P = U @ W_u, float32) then `broadcast_scoring_kernel`. Y goes
+    to `out` when given (the tests pass a NaN-filled one to catch unwritten rows), else to a new tensor."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
     num_users, n, du, di, h = _shape(user, items, weight)
     check_shape(num_users, n, du, di, h)
-    if user.dtype not in (torch.float16, torch.bfloat16) or not user.dtype == items.dtype == weight.dtype:
-        raise ValueError(f"U, X, W must share one dtype, fp16 or bf16; got {user.dtype}, {items.dtype}, {weight.dtype}")
-    if not (user.is_contiguous() and items.is_contiguous() and weight.is_contiguous()):
-        raise ValueError("U, X, W must be contiguous (row-major)")
-    cfg = {**CONFIG, "ITEM_DIM": di}
-    bm, bn, bk = cfg["BLOCK_M"], cfg["BLOCK_N"], cfg["BLOCK_K"]
+    _check_tensors(user, items, weight, out)
+    plan = _plan(num_users, n, du, di, h, _num_sms(items.device))
 
-    y = torch.full((num_users * n, h), float("nan"), device=items.device, dtype=items.dtype)
+    proj = torch.empty((num_users, h), device=items.device, dtype=torch.float32)
+    pcfg = PROJECTION_CONFIG
+    user_projection_kernel[(triton.cdiv(h, pcfg["BLOCK_H"]), triton.cdiv(num_users, pcfg["BLOCK_B"]))](
+        user, weight, proj, num_users, du, h, num_warps=PROJECTION_NUM_WARPS, num_stages=PROJECTION_NUM_STAGES, **pcfg
+    )
+
+    y = out if out is not None else torch.empty((num_users * n, h), device=items.device, dtype=items.dtype)
+    bm, sub_n, bk = CONFIG["BLOCK_M"], CONFIG["SUB_N"], CONFIG["BLOCK_K"]
+    p_desc = TensorDescriptor.from_tensor(proj, [1, sub_n])
     x_desc = TensorDescriptor.from_tensor(items, [bm, bk])
-    w_desc = TensorDescriptor.from_tensor(weight, [bk, bn])
-    y_desc = TensorDescriptor.from_tensor(y, [bm, bn])
-    per_chunk, chunks = _plan(num_users, n, du, di, h, _num_sms(items.device))
-    grid = (num_users * chunks * triton.cdiv(h, bn),)
-    broadcast_scoring_kernel[grid](
-        user, weight, x_desc, w_desc, y_desc, n, du, h, per_chunk, chunks, num_warps=NUM_WARPS, **cfg
+    w_desc = TensorDescriptor.from_tensor(weight[du:], [bk, sub_n])  # W_i: Du * H * 2 bytes in, 16-aligned
+    y_desc = TensorDescriptor.from_tensor(y, [bm, sub_n])
+    broadcast_scoring_kernel[(plan["grid"],)](
+        p_desc,
+        x_desc,
+        w_desc,
+        y_desc,
+        n,
+        h,
+        plan["row_tiles"],
+        ITEM_DIM=di,
+        N_SUB=plan["n_sub"],
+        NUM_STAGES=plan["num_stages"],
+        num_warps=NUM_WARPS,
+        **CONFIG,
     )
     return y
 
 
-def materialized_torch(user, items, weight):
+def materialized_torch(user, items, weight, out=None):
     """The textbook layer: build the concat in memory, one cuBLAS matmul."""
     import torch
 
     _, n, _, _, _ = _shape(user, items, weight)
-    return torch.cat([user.repeat_interleave(n, 0), items], 1) @ weight
+    cat = torch.cat([user.repeat_interleave(n, 0), items], 1)
+    return cat @ weight if out is None else torch.matmul(cat, weight, out=out)
 
 
-def materialized_triton(user, items, weight):
+def materialized_triton(user, items, weight, out=None):
     """The same in stock Triton: one kernel writes the concat, one tl.dot matmul reads it."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
@@ -425,7 +637,7 @@ def materialized_triton(user, items, weight):
     concat_kernel[(triton.cdiv(rows, ccfg["BR"]), triton.cdiv(width, ccfg["BC"]))](
         user, items, cat, rows, n, du, di, num_warps=CONCAT_NUM_WARPS, **ccfg
     )
-    y = torch.full((rows, h), float("nan"), device=items.device, dtype=items.dtype)
+    y = out if out is not None else torch.empty((rows, h), device=items.device, dtype=items.dtype)
     mcfg = MATMUL_CONFIG
     a_desc = TensorDescriptor.from_tensor(cat, [mcfg["BM"], mcfg["BK"]])
     b_desc = TensorDescriptor.from_tensor(weight, [mcfg["BK"], mcfg["BN"]])

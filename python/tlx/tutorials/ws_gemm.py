@@ -114,15 +114,19 @@ def ws_gemm_kernel(
                         if turn > 0:
                             tlx.named_barrier_wait(_TURN_BARRIER + consumer, 256)
                     a_part = 0 if PINGPONG else consumer
-                    acc = tl.zeros((EPI_M, BLOCK_N), dtype=tl.float32)
-                    for k in range(k_steps):
+                    # The first k-step starts the accumulator; it has no finished predecessor to release.
+                    s = step % NUM_STAGES
+                    tlx.barrier_wait(full[s], (step // NUM_STAGES) & 1)
+                    acc = tlx.async_dot(a_tiles[s * A_PARTS + a_part], b_tiles[s], use_acc=False)
+                    step += 1
+                    # Every later k-step releases the stage its predecessor read.
+                    for _k in range(1, k_steps):
                         s = step % NUM_STAGES
                         tlx.barrier_wait(full[s], (step // NUM_STAGES) & 1)
                         acc = tlx.async_dot(a_tiles[s * A_PARTS + a_part], b_tiles[s], acc)
                         # The previous wgmma is done: its stage goes back to the producer.
                         acc = tlx.async_dot_wait(1, acc)
-                        if k > 0:
-                            tlx.barrier_arrive(empty[(step - 1) % NUM_STAGES])
+                        tlx.barrier_arrive(empty[(step - 1) % NUM_STAGES])
                         step += 1
                     acc = tlx.async_dot_wait(0, acc)
                     tlx.barrier_arrive(empty[(step - 1) % NUM_STAGES])
