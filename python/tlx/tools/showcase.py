@@ -5,7 +5,8 @@
 Everything compiles on the CPU for the target (no GPU needed):
 
 * the TLX tutorials (tlx/tutorials: TMA copy, TMA+mbarrier pipelined matmul,
-  cp.async matmul) through the TLX compiler, with every stage -- TTIR with
+  cp.async matmul, wgmma matmul, warp-specialized persistent GEMM and
+  FlashAttention forward, in-kernel broadcast scoring) through the TLX compiler, with every stage -- TTIR with
   carriers, the converted TTGIR our pipeline reads, the raised TLX IR, our
   TTGIR, the final TTGIR, LLVM IR, PTX, SASS -- in DIR/tlx/<kernel>/ (each
   with a README saying how to replay a step with tlx-opt);
@@ -34,9 +35,18 @@ from triton.compiler.compiler import ASTSource
 
 import tlx
 from tlx.tools.tlx_opt import binary_path
-from tlx.tutorials import compile_tutorial, cp_async_matmul, tma_copy, tma_matmul, wgmma_matmul
+from tlx.tutorials import (
+    broadcast_scoring,
+    compile_tutorial,
+    cp_async_matmul,
+    tma_copy,
+    tma_matmul,
+    wgmma_matmul,
+    ws_attention,
+    ws_gemm,
+)
 
-TLX_TUTORIALS = (tma_copy, tma_matmul, cp_async_matmul, wgmma_matmul)
+TLX_TUTORIALS = (tma_copy, tma_matmul, cp_async_matmul, wgmma_matmul, ws_gemm, ws_attention, broadcast_scoring)
 
 
 @triton.jit
