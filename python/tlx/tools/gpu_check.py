@@ -15,49 +15,9 @@ import sys
 
 import torch
 import triton
-import triton.language as tl
 
+from tlx.tools.stock_kernels import matmul_kernel
 from tlx.tutorials import cp_async_matmul, tma_copy, tma_matmul, wgmma_matmul
-
-
-@triton.jit
-def stock_matmul_kernel(
-    a_ptr,
-    b_ptr,
-    c_ptr,
-    M,
-    N,
-    K,
-    stride_am,
-    stride_bk,
-    stride_cm,
-    BLOCK_M: tl.constexpr,
-    BLOCK_N: tl.constexpr,
-    BLOCK_K: tl.constexpr,
-    GROUP_M: tl.constexpr,
-):
-    pid = tl.program_id(0)
-    num_pid_m = tl.cdiv(M, BLOCK_M)
-    num_pid_n = tl.cdiv(N, BLOCK_N)
-    group = pid // (GROUP_M * num_pid_n)
-    first_m = group * GROUP_M
-    group_size = tl.minimum(num_pid_m - first_m, GROUP_M)
-    pid_m = first_m + (pid % group_size)
-    pid_n = (pid % (GROUP_M * num_pid_n)) // group_size
-    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    rk = tl.arange(0, BLOCK_K)
-    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
-    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :]
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
-        a = tl.load(a_ptrs, mask=rk[None, :] < K - k * BLOCK_K, other=0.0)
-        b = tl.load(b_ptrs, mask=rk[:, None] < K - k * BLOCK_K, other=0.0)
-        acc = tl.dot(a, b, acc)
-        a_ptrs += BLOCK_K
-        b_ptrs += BLOCK_K * stride_bk
-    c = acc.to(tl.float16)
-    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], c, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
 def stock_matmul(a, b):
@@ -65,7 +25,7 @@ def stock_matmul(a, b):
     _, n = b.shape
     c = torch.empty((m, n), device=a.device, dtype=torch.float16)
     grid = (triton.cdiv(m, 128) * triton.cdiv(n, 128),)
-    stock_matmul_kernel[grid](
+    matmul_kernel[grid](
         a,
         b,
         c,

@@ -34,6 +34,7 @@ from triton.backends.compiler import GPUTarget
 from triton.compiler.compiler import ASTSource
 
 import tlx
+from tlx.tools.stock_kernels import matmul_kernel
 from tlx.tools.tlx_opt import binary_path
 from tlx.tutorials import (
     broadcast_scoring,
@@ -46,6 +47,9 @@ from tlx.tutorials import (
     ws_gemm,
 )
 
+#: The plain Triton matmul is the benchmark suite's stock baseline (tlx.tools.stock_kernels).
+MATMUL_CONSTEXPRS = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8}
+
 TLX_TUTORIALS = (tma_copy, tma_matmul, cp_async_matmul, wgmma_matmul, ws_gemm, ws_attention, broadcast_scoring)
 
 
@@ -56,40 +60,6 @@ def vector_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + offsets, mask=mask)
     y = tl.load(y_ptr + offsets, mask=mask)
     tl.store(out_ptr + offsets, x + y, mask=mask)
-
-
-@triton.jit
-def matmul(
-    a_ptr,
-    b_ptr,
-    c_ptr,
-    M,
-    N,
-    K,
-    stride_am,
-    stride_bk,
-    stride_cm,
-    BLOCK_M: tl.constexpr,
-    BLOCK_N: tl.constexpr,
-    BLOCK_K: tl.constexpr,
-):
-    pid_m = tl.program_id(0)
-    pid_n = tl.program_id(1)
-    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    rk = tl.arange(0, BLOCK_K)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
-        kk = k * BLOCK_K + rk
-        a = tl.load(
-            a_ptr + rm[:, None] * stride_am + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K), other=0.0
-        )
-        b = tl.load(
-            b_ptr + kk[:, None] * stride_bk + rn[None, :], mask=(kk[:, None] < K) & (rn[None, :] < N), other=0.0
-        )
-        acc = tl.dot(a, b, acc)
-    c = acc.to(c_ptr.dtype.element_ty)
-    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], c, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,9 +96,9 @@ def _check_matmul() -> str:
     a = torch.randn(m, k, device="cuda", dtype=torch.float16)
     b = torch.randn(k, n, device="cuda", dtype=torch.float16)
     c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
-    grid = (triton.cdiv(m, 128), triton.cdiv(n, 128))
-    matmul[grid](
-        a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0), BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, num_warps=8
+    grid = (triton.cdiv(m, 128) * triton.cdiv(n, 128),)
+    matmul_kernel[grid](
+        a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0), num_warps=8, num_stages=3, **MATMUL_CONSTEXPRS
     )
     ref = a.double() @ b.double()
     error = ((c.double() - ref).norm() / ref.norm()).item()
@@ -148,7 +118,7 @@ SHOWCASES = (
     ),
     Showcase(
         "matmul",
-        matmul,
+        matmul_kernel,
         {
             "a_ptr": "*fp16",
             "b_ptr": "*fp16",
@@ -162,8 +132,9 @@ SHOWCASES = (
             "BLOCK_M": "constexpr",
             "BLOCK_N": "constexpr",
             "BLOCK_K": "constexpr",
+            "GROUP_M": "constexpr",
         },
-        {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64},
+        MATMUL_CONSTEXPRS,
         8,
         ("wgmma.mma_async",),
         _check_matmul,

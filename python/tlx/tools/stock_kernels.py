@@ -23,20 +23,10 @@ from typing import Any
 import triton
 import triton.language as tl
 
+from tlx.tutorials.tiles import grouped_tile
+
 #: H100/H200: the most dynamic shared memory one CTA may use (227 KiB).
 HOPPER_MAX_SHARED_BYTES = 232448
-
-
-@triton.jit
-def _tile_coordinates(tile_id, num_pid_m, num_pid_n, GROUP_M: tl.constexpr):
-    """(pid_m, pid_n) of output tile `tile_id` in grouped order: GROUP_M rows of tiles share B tiles in L2."""
-    num_pid_in_group = GROUP_M * num_pid_n
-    group = tile_id // num_pid_in_group
-    first_m = group * GROUP_M
-    group_size = tl.minimum(num_pid_m - first_m, GROUP_M)
-    pid_m = first_m + (tile_id % group_size)
-    pid_n = (tile_id % num_pid_in_group) // group_size
-    return pid_m, pid_n
 
 
 @triton.jit
@@ -63,7 +53,7 @@ def persistent_tma_matmul_kernel(
     # before this tile's epilogue, so the epilogue must not reuse the prologue's values.
     tile_id_c = start - NUM_SMS
     for tile_id in tl.range(start, num_tiles, NUM_SMS, flatten=True):
-        pid_m, pid_n = _tile_coordinates(tile_id, num_pid_m, num_pid_n, GROUP_M)
+        pid_m, pid_n = grouped_tile(tile_id, num_pid_m, num_pid_n, GROUP_M)
         off_m = pid_m * BLOCK_M
         off_n = pid_n * BLOCK_N
         acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
@@ -72,7 +62,7 @@ def persistent_tma_matmul_kernel(
             b = b_desc.load([ki * BLOCK_K, off_n])
             acc = tl.dot(a, b, acc)
         tile_id_c += NUM_SMS
-        pid_m, pid_n = _tile_coordinates(tile_id_c, num_pid_m, num_pid_n, GROUP_M)
+        pid_m, pid_n = grouped_tile(tile_id_c, num_pid_m, num_pid_n, GROUP_M)
         off_cm = pid_m * BLOCK_M
         off_cn = pid_n * BLOCK_N
         if EPILOGUE_SUBTILE:
@@ -100,7 +90,7 @@ def matmul_kernel(
     BLOCK_K: tl.constexpr,
     GROUP_M: tl.constexpr,
 ):
-    pid_m, pid_n = _tile_coordinates(tl.program_id(0), tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N), GROUP_M)
+    pid_m, pid_n = grouped_tile(tl.program_id(0), tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N), GROUP_M)
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     rk = tl.arange(0, BLOCK_K)

@@ -73,6 +73,7 @@ import triton
 import triton.language as tl
 
 import tlx
+from tlx.tutorials.tiles import grouped_tile
 
 # ----------------------------------------------------------------------------- the TLX path
 
@@ -355,14 +356,7 @@ def matmul_kernel(
     a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP_M: tl.constexpr
 ):
     """c = a @ b, stock Triton: TMA descriptors, tl.dot, the automatic pipeliner (num_stages)."""
-    pid = tl.program_id(0)
-    num_pid_m = tl.cdiv(M, BM)
-    num_pid_n = tl.cdiv(N, BN)
-    group = pid // (GROUP_M * num_pid_n)
-    first_m = group * GROUP_M
-    group_size = tl.minimum(num_pid_m - first_m, GROUP_M)
-    pid_m = first_m + (pid % group_size)
-    pid_n = (pid % (GROUP_M * num_pid_n)) // group_size
+    pid_m, pid_n = grouped_tile(tl.program_id(0), tl.cdiv(M, BM), tl.cdiv(N, BN), GROUP_M)
     acc = tl.zeros((BM, BN), dtype=tl.float32)
     for k in range(0, K, BK):
         acc = tl.dot(a_desc.load([pid_m * BM, k]), b_desc.load([k, pid_n * BN]), acc)

@@ -11,6 +11,7 @@ import triton
 import triton.language as tl
 
 import tlx
+from tlx.tutorials.tiles import grouped_tile
 
 
 @triton.jit
@@ -27,14 +28,8 @@ def wgmma_matmul_kernel(
     NUM_STAGES: tl.constexpr,
     GROUP_M: tl.constexpr,
 ):
-    pid = tl.program_id(0)
-    num_pid_m = tl.cdiv(M, BLOCK_M)
-    num_pid_n = tl.cdiv(N, BLOCK_N)
-    group = pid // (GROUP_M * num_pid_n)
-    first_m = group * GROUP_M
-    group_size = tl.minimum(num_pid_m - first_m, GROUP_M)
-    pid_m = first_m + (pid % group_size)
-    pid_n = (pid % (GROUP_M * num_pid_n)) // group_size
+    # Grouped ordering: programs that share A rows and B columns run close together (L2 reuse).
+    pid_m, pid_n = grouped_tile(tl.program_id(0), tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N), GROUP_M)
     off_m = pid_m * BLOCK_M
     off_n = pid_n * BLOCK_N
 

@@ -25,6 +25,7 @@ import triton
 import triton.language as tl
 
 import tlx
+from tlx.tutorials.tiles import grouped_tile
 
 #: Named barrier ids of the ping-pong turn-taking (0 is the CTA barrier ``bar.sync 0``).
 _TURN_BARRIER = tl.constexpr(8)
@@ -32,12 +33,8 @@ _TURN_BARRIER = tl.constexpr(8)
 
 @triton.jit
 def _tile_offsets(tile, num_pid_m, num_pid_n, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, GROUP_M: tl.constexpr):
-    """Grouped tile order: GROUP_M row-tiles share their B columns while they sit in L2."""
-    group = tile // (GROUP_M * num_pid_n)
-    first_m = group * GROUP_M
-    group_size = tl.minimum(num_pid_m - first_m, GROUP_M)
-    pid_m = first_m + (tile % group_size)
-    pid_n = (tile % (GROUP_M * num_pid_n)) // group_size
+    """Where output tile ``tile`` starts, in grouped order (the tiles running at once share L2)."""
+    pid_m, pid_n = grouped_tile(tile, num_pid_m, num_pid_n, GROUP_M)
     return pid_m * BLOCK_M, pid_n * BLOCK_N
 
 
