@@ -412,6 +412,20 @@ def default_with_other_warps(x_ptr, n):
             pass
 
 
+@triton.jit
+def two_task_sets_of_other_budgets(x_ptr, n):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            pass
+        with tlx.async_task(num_warps=4, registers=200):
+            pass
+    with tlx.async_tasks():  # misuse
+        with tlx.async_task("default"):
+            pass
+        with tlx.async_task(num_warps=4, registers=104):
+            pass
+
+
 CPP_CASES = [
     (loaded_tensor_from_above, "uses a tensor computed outside its async task"),
     (tensors_in_a_one_warp_task, "uses tensors inside a task of 1 warps, but tensor layouts are made for the kernel's"),
@@ -419,6 +433,7 @@ CPP_CASES = [
     (budgets_that_do_not_fit, "register budgets do not fit"),
     (budgets_of_part_of_a_warp_group, "the non-default tasks must add up to whole warp groups, got 2 warps"),
     (default_with_other_warps, "the default task runs on the kernel's 4 warps, not num_warps=8"),
+    (two_task_sets_of_other_budgets, "needs a launch cap of 176 registers per thread where an earlier"),
 ]
 
 
@@ -430,3 +445,33 @@ def test_task_lowering_errors_name_the_kernel_line(kernel, message):
     text = str(info.value)
     assert message in text, text
     assert re.search(rf"{re.escape(str(HERE))}:{misuse_line(kernel)}:\d+: error:", text), text
+    assert "see current operation" not in text  # the user's line, not a dump of the IR
+
+
+@triton.jit
+def _store_block(x_ptr, value):
+    tl.store(x_ptr + tl.arange(0, 128), tl.zeros((128,), tl.float32) + value)
+
+
+@triton.jit
+def tasks_in_a_loop_through_helpers(x_ptr, n):
+    for i in range(n):
+        with tlx.async_tasks():
+            with tlx.async_task("default"):
+                _store_block(x_ptr + i * 256, i)
+            with tlx.async_task(num_warps=4):
+                _store_block(x_ptr + i * 256 + 128, i + 1)
+
+
+@pytest.mark.needs_tlx_passes
+def test_tasks_inside_a_loop_and_calling_jit_helpers():
+    compiled = compile_sm90(tasks_in_a_loop_through_helpers, {"x_ptr": "*fp32", "n": "i32"})
+    ttgir = compiled.asm["ttgir"]
+    loop = ttgir.index("scf.for")
+    ws = ttgir.index("ttg.warp_specialize")
+    assert loop < ws, "the warp_specialize belongs inside the loop"
+    # The loop index is a scalar from above: passed in, not recomputed.
+    assert re.search(r"ttg\.warp_specialize\([^)]*%i[^)]*\)", ttgir) or re.search(
+        r"ttg\.warp_specialize\([^)]*%arg\d+", ttgir
+    )
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"

@@ -220,3 +220,45 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @two_launch_caps() {
+    tlx.async_tasks {
+      tlx.async_task default {
+      }
+      tlx.async_task num_warps(4) registers(200) {
+      }
+    }
+    // expected-error @+1 {{needs a launch cap of 176 registers per thread where an earlier tlx.async_tasks of this kernel needs 224}}
+    tlx.async_tasks {
+      tlx.async_task default {
+      }
+      tlx.async_task num_warps(4) registers(104) {
+      }
+    }
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @two_warp_counts() {
+    tlx.async_tasks {
+      tlx.async_task default {
+      }
+      tlx.async_task num_warps(8) {
+      }
+    }
+    // expected-error @+1 {{register budgets need every tlx.async_tasks of the kernel to use the same number of warps: this one uses 8, another 12}}
+    tlx.async_tasks {
+      tlx.async_task default {
+      }
+      tlx.async_task num_warps(4) registers(104) {
+      }
+    }
+    tt.return
+  }
+}

@@ -623,6 +623,28 @@ void replaceReplicaIds(Region &region, int32_t replica) {
 
 } // namespace
 
+/// The warps of a kernel with `baseWarps` of its own: stock Triton gives
+/// every ttg.warp_specialize the most extra warp groups any of them needs.
+static int32_t kernelWarps(ModuleOp module, int32_t baseWarps) {
+  int32_t extraWarpGroups = 0;
+  module.walk([&](AsyncTasksOp tasks) {
+    int32_t extra = 0;
+    for (auto task : tasks.getBody().getOps<AsyncTaskOp>())
+      if (!task.getIsDefault())
+        extra += task.getNumWarps().value_or(0) * task.getReplicate();
+    extraWarpGroups =
+        std::max<int32_t>(extraWarpGroups, llvm::divideCeil(extra, 4));
+  });
+  module.walk([&](ttg::WarpSpecializeOp ws) {
+    int32_t extra = 0;
+    for (int32_t numWarps : ws.getPartitionNumWarps())
+      extra += numWarps;
+    extraWarpGroups =
+        std::max<int32_t>(extraWarpGroups, llvm::divideCeil(extra, 4));
+  });
+  return baseWarps + extraWarpGroups * 4;
+}
+
 LogicalResult Lowering::lowerAsyncTasks(AsyncTasksOp tasks) {
   auto module = tasks->getParentOfType<ModuleOp>();
   int32_t baseWarps = lookupNumWarps(module);
@@ -674,6 +696,11 @@ LogicalResult Lowering::lowerAsyncTasks(AsyncTasksOp tasks) {
                       });
   DenseI32ArrayAttr requestedRegisters;
   if (anyRegisters && !partitions.empty()) {
+    if (kernelWarps(module, baseWarps) != totalWarps)
+      return tasks.emitOpError("register budgets need every tlx.async_tasks "
+                               "of the kernel to use the same number of "
+                               "warps: this one uses ")
+             << totalWarps << ", another " << kernelWarps(module, baseWarps);
     if (extraWarps % 4 != 0)
       return tasks.emitOpError("register budgets (setmaxnreg) are set per "
                                "warp group: the non-default tasks must add up "
@@ -715,7 +742,14 @@ LogicalResult Lowering::lowerAsyncTasks(AsyncTasksOp tasks) {
              << totalWarps * kThreadsPerWarp << " threads";
     requestedRegisters = builder.getDenseI32ArrayAttr(requested);
     // The launch cap; stock allocate-warp-groups reads it back to give the
-    // default task its share.
+    // default task its share. It is one number for the whole kernel.
+    if (auto earlier = module->getAttrOfType<IntegerAttr>("ttg.maxnreg");
+        earlier && earlier.getInt() != entry)
+      return tasks.emitOpError("needs a launch cap of ")
+             << entry << " registers per thread where an earlier "
+             << "tlx.async_tasks of this kernel needs " << earlier.getInt()
+             << "; give the register-budgeted async_tasks of one kernel the "
+                "same warps and budgets";
     module->setAttr("ttg.maxnreg", builder.getI32IntegerAttr(entry));
   }
 
