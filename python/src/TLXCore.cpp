@@ -121,9 +121,6 @@ void run(TlxResult &result, llvm::StringRef ir, llvm::StringRef pipeline,
   DialectRegistry registry;
   tlx::registerAllDialects(registry);
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  // A diagnostic names the user's line; a generic dump of the failing op
-  // (a whole warp-specialized region, say) would bury it.
-  context.printOpOnDiagnostic(false);
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
     record(result, diag, ir);
     return success();

@@ -61,7 +61,13 @@ def _format_diagnostics(diagnostics) -> str:
 
 
 def _failure(kernel: str, text: str, pipeline: str, error: Exception) -> TLXCompilationError:
-    diagnostics = list(getattr(error, "diagnostics", []) or [])
+    # MLIR's note with the failing op in generic form (a whole warp-specialized region, say) would bury the
+    # user's line; `tlx-opt` and `tlx.run_pipeline` still show it.
+    diagnostics = [
+        d
+        for d in getattr(error, "diagnostics", []) or []
+        if not (d[0] == "note" and d[4].startswith("see current operation"))
+    ]
     stage = getattr(error, "stage", "pipeline")
     defined = _kernel_location(text)
     header = f"TLX could not compile kernel `{kernel}`" + (f" (defined at {defined})" if defined else "")
