@@ -106,3 +106,31 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return %a : i64
   }
 }
+
+// -----
+
+// Two carriers read one buffer through one splat (CSE merges the splats): raised once, erased once.
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tt.func @shared_splat
+  tt.func @shared_splat(%acc: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
+    %c0 = arith.constant 0 : i32
+    %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view"} : (i64, i32) -> i64
+    // CHECK: %[[B:.*]] = tlx.local_view
+    // CHECK-NEXT: %[[D1:.*]] = tlx.async_dot %[[B]], %[[B]], %{{.*}}
+    // CHECK-NEXT: %[[D2:.*]] = tlx.async_dot %[[B]], %[[B]], %[[D1]]
+    // CHECK-NEXT: tt.return %[[D2]]
+    %hs = tt.splat %v : i64 -> tensor<64x64xi64, #blocked>
+    %d1 = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,r,l,l", packed_element = 1 : i32, pure = false, tlx.op = "async_dot"} %acc, %hs, %hs : tensor<64x64xf32, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xi64, #blocked> -> tensor<64x64xf32, #blocked>
+    %d2 = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,r,l,l", packed_element = 1 : i32, pure = false, tlx.op = "async_dot"} %d1, %hs, %hs : tensor<64x64xf32, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xi64, #blocked> -> tensor<64x64xf32, #blocked>
+    tt.return %d2 : tensor<64x64xf32, #blocked>
+  }
+  tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
+    %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+    tt.return %0 : i64
+  }
+  tt.func private @tlx.local_view.a_i64_i32_r_i64(%a: i64, %i: i32) -> i64 attributes {noinline = true} {
+    tt.return %a : i64
+  }
+}

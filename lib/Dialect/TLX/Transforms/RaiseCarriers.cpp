@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::tlx {
 #define GEN_PASS_DEF_TLXRAISECARRIERS
@@ -544,12 +545,13 @@ LogicalResult Raiser::run() {
     }
 
   // Erase in reverse order so that users go before what they use.
-  SmallVector<Operation *> splats;
+  // A set: CSE lets carriers share one splat (two dots reading one buffer).
+  SetVector<Operation *> splats;
   for (Operation *op : llvm::reverse(raised)) {
     if (auto asmOp = dyn_cast<triton::ElementwiseInlineAsmOp>(op))
       for (Value arg : asmOp.getArgs())
         if (auto splat = arg.getDefiningOp<triton::SplatOp>())
-          splats.push_back(splat);
+          splats.insert(splat);
     op->dropAllUses();
     op->erase();
   }
