@@ -51,15 +51,18 @@ and the pipeline fill.
     (8, 8192, 2048, 512, 512)     128      4   128     16      171.8        34.4     5.0    136.9    335.5     0.067
     (16, 4096, 1536, 256, 512)    256      4   128      8      120.3        17.2     7.0    102.5    234.9     0.037
 
-Against the materialized baselines as measured on the H200 (bf16, ms, the run of this tutorial's
-previous design; the Triton column then also filled Y with NaN first, 10 to 20 us that
-`materialized_triton` no longer spends), the predictions would be:
+Measured on the H200 (bf16, ms, `python -m tlx.tools.bench`, do_bench with events: each path's host
+launch code included; docs/results/2026-11-29-h200-issue5.md):
 
-    (B, n, Du, Di, H)            torch   Triton   TLX pred.  vs torch  vs Triton
-    (32, 2048, 1024, 256, 256)    0.287    0.146      0.023    12.6x      6.4x
-    (64, 1024, 512, 128, 256)     0.156    0.091      0.018     8.6x      5.0x
-    (8, 8192, 2048, 512, 512)     0.634    0.373      0.067     9.5x      5.6x
-    (16, 4096, 1536, 256, 512)    0.463    0.271      0.037    12.5x      7.3x
+    (B, n, Du, Di, H)            torch   Triton   TLX      vs torch  vs Triton
+    (32, 2048, 1024, 256, 256)    0.285    0.134    0.108     2.65x     1.24x
+    (64, 1024, 512, 128, 256)     0.154    0.080    0.105     1.47x     0.76x
+    (8, 8192, 2048, 512, 512)     0.633    0.343    0.110     5.76x     3.12x
+    (16, 4096, 1536, 256, 512)    0.464    0.249    0.112     4.13x     2.22x
+
+The TLX time is flat at about 0.11 ms whatever the shape, far above the estimates: the two launches
+and the four host TMA descriptors of `run` bound it, not the kernels. Device-only timing of this version
+(`--timer graph`) is still to be taken.
 
 Requirements (`check_shape`, called by `run`: ValueError otherwise): fp16 or bf16 contiguous CUDA
 tensors of one dtype; n a multiple of BLOCK_M = 128 (an item tile never straddles two users); Di and H
