@@ -20,6 +20,15 @@ namespace ttng = mlir::triton::nvidia_gpu;
 
 namespace {
 
+/// The warps the non-default tasks of `tasks` add to the kernel's own.
+int32_t getExtraWarps(AsyncTasksOp tasks) {
+  int32_t extra = 0;
+  for (auto task : tasks.getBody().getOps<AsyncTaskOp>())
+    if (!task.getIsDefault())
+      extra += task.getNumWarps().value_or(0) * task.getReplicate();
+  return extra;
+}
+
 /// Lowers the TLX ops of one module. TLX values (buffers, mbarriers) are
 /// replaced by memory descriptors; the TLX ops go once all are lowered.
 class Lowering {
@@ -51,6 +60,9 @@ private:
   Attribute sharedMemory;
   DenseMap<Value, Value> memdescs;
   SmallVector<Operation *> lowered;
+  /// Each kernel module's warps once warp-specialized: stock Triton gives
+  /// every ttg.warp_specialize the most extra warp groups any of them needs.
+  DenseMap<Operation *, int32_t> kernelWarps;
 };
 
 ttg::MemDescType getMemDesc(ArrayRef<int64_t> shape, Type elementType,
@@ -215,17 +227,13 @@ static FailureOr<Attribute> getReinterpretedLayout(LocalReinterpretOp op,
             "buffer must become 1-D)";
 }
 
-/// The warps that run `op`: its async task's, else its function's or
-/// module's "ttg.num-warps".
+/// The warps that run `op`: its function's or module's "ttg.num-warps".
+/// (Tensor ops in an async task run on that many warps too: lowerAsyncTasks
+/// rejects tensors in a task of another warp count.)
 static unsigned lookupNumWarps(Operation *op) {
-  for (Operation *current = op; current; current = current->getParentOp()) {
-    if (auto task = dyn_cast<AsyncTaskOp>(current))
-      if (std::optional<uint32_t> numWarps = task.getNumWarps();
-          numWarps && !task.getIsDefault())
-        return *numWarps;
+  for (Operation *current = op; current; current = current->getParentOp())
     if (auto numWarps = current->getAttrOfType<IntegerAttr>("ttg.num-warps"))
       return numWarps.getInt();
-  }
   return 4;
 }
 
@@ -500,6 +508,12 @@ LogicalResult Lowering::run() {
     op->dropAllUses();
     op->erase();
   }
+  for (AsyncTasksOp tasks : taskSets) {
+    auto kernel = tasks->getParentOfType<ModuleOp>();
+    int32_t warps =
+        lookupNumWarps(kernel) + llvm::divideCeil(getExtraWarps(tasks), 4) * 4;
+    kernelWarps[kernel] = std::max(kernelWarps.lookup(kernel), warps);
+  }
   for (AsyncTasksOp tasks : taskSets)
     if (mlir::failed(lowerAsyncTasks(tasks)))
       return failure();
@@ -623,28 +637,6 @@ void replaceReplicaIds(Region &region, int32_t replica) {
 
 } // namespace
 
-/// The warps of a kernel with `baseWarps` of its own: stock Triton gives
-/// every ttg.warp_specialize the most extra warp groups any of them needs.
-static int32_t kernelWarps(ModuleOp module, int32_t baseWarps) {
-  int32_t extraWarpGroups = 0;
-  module.walk([&](AsyncTasksOp tasks) {
-    int32_t extra = 0;
-    for (auto task : tasks.getBody().getOps<AsyncTaskOp>())
-      if (!task.getIsDefault())
-        extra += task.getNumWarps().value_or(0) * task.getReplicate();
-    extraWarpGroups =
-        std::max<int32_t>(extraWarpGroups, llvm::divideCeil(extra, 4));
-  });
-  module.walk([&](ttg::WarpSpecializeOp ws) {
-    int32_t extra = 0;
-    for (int32_t numWarps : ws.getPartitionNumWarps())
-      extra += numWarps;
-    extraWarpGroups =
-        std::max<int32_t>(extraWarpGroups, llvm::divideCeil(extra, 4));
-  });
-  return baseWarps + extraWarpGroups * 4;
-}
-
 LogicalResult Lowering::lowerAsyncTasks(AsyncTasksOp tasks) {
   auto module = tasks->getParentOfType<ModuleOp>();
   int32_t baseWarps = lookupNumWarps(module);
@@ -662,7 +654,7 @@ LogicalResult Lowering::lowerAsyncTasks(AsyncTasksOp tasks) {
 
   SmallVector<Partition> partitions;
   SmallVector<int32_t> partitionWarps;
-  int32_t extraWarps = 0;
+  int32_t extraWarps = getExtraWarps(tasks);
   for (AsyncTaskOp task : others) {
     int32_t numWarps = *task.getNumWarps();
     // Register tensors carry layouts made for the kernel's warp count.
@@ -676,7 +668,6 @@ LogicalResult Lowering::lowerAsyncTasks(AsyncTasksOp tasks) {
     for (int32_t replica = 0; replica < task.getReplicate(); ++replica) {
       partitions.push_back({task, replica});
       partitionWarps.push_back(numWarps);
-      extraWarps += numWarps;
     }
   }
   int32_t totalWarps = baseWarps + llvm::divideCeil(extraWarps, 4) * 4;
@@ -696,11 +687,11 @@ LogicalResult Lowering::lowerAsyncTasks(AsyncTasksOp tasks) {
                       });
   DenseI32ArrayAttr requestedRegisters;
   if (anyRegisters && !partitions.empty()) {
-    if (kernelWarps(module, baseWarps) != totalWarps)
+    if (int32_t warps = kernelWarps.lookup(module); warps != totalWarps)
       return tasks.emitOpError("register budgets need every tlx.async_tasks "
                                "of the kernel to use the same number of "
                                "warps: this one uses ")
-             << totalWarps << ", another " << kernelWarps(module, baseWarps);
+             << totalWarps << ", another " << warps;
     if (extraWarps % 4 != 0)
       return tasks.emitOpError("register budgets (setmaxnreg) are set per "
                                "warp group: the non-default tasks must add up "
