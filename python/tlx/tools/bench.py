@@ -913,15 +913,18 @@ def gemm_case(runner: Runner, case: dict) -> dict[str, dict]:
     return providers
 
 
-def run_gemm(runner: Runner, quick: bool) -> list[dict]:
-    """The GEMM section: its cases with their provider results."""
-
-    cases = gemm_cases(quick)
+def _measure_cases(runner: Runner, section: str, cases: list[dict], measure: Callable[[dict], dict]) -> list[dict]:
+    """Give every case of `section` its provider results (`measure(case)`), logging each as it lands."""
     for case in cases:
-        case["providers"] = gemm_case(runner, case)
-        _log(f"gemm {case_label('gemm', case)}: {_brief(case['providers'])}")
+        case["providers"] = measure(case)
+        _log(f"{section} {case_label(section, case)}: {_brief(case['providers'])}")
         runner.release()
     return cases
+
+
+def run_gemm(runner: Runner, quick: bool) -> list[dict]:
+    """The GEMM section: its cases with their provider results."""
+    return _measure_cases(runner, "gemm", gemm_cases(quick), functools.partial(gemm_case, runner))
 
 
 def _attention_reference(q: Any, k: Any, v: Any, causal: bool, scale: float) -> tuple[list, Any, list]:
@@ -996,13 +999,7 @@ def attention_case(runner: Runner, case: dict) -> dict[str, dict]:
 
 def run_attention(runner: Runner, quick: bool) -> list[dict]:
     """The attention section: its cases with their provider results."""
-
-    cases = attention_cases(quick)
-    for case in cases:
-        case["providers"] = attention_case(runner, case)
-        _log(f"attention {case_label('attention', case)}: {_brief(case['providers'])}")
-        runner.release()
-    return cases
+    return _measure_cases(runner, "attention", attention_cases(quick), functools.partial(attention_case, runner))
 
 
 def _float64(inputs: dict) -> dict:
@@ -1079,19 +1076,17 @@ def run_broadcast(runner: Runner, quick: bool) -> list[dict]:
     cases = []
     for shape in shapes:
         dtype = shape.get("dtype", "bf16")
-        case: dict[str, Any] = {
-            "shape": {
-                key: value if isinstance(value, int | float | str) else str(value) for key, value in shape.items()
-            },
-            "label": broadcast_label(shape),
-            "dtype": dtype if isinstance(dtype, str) else _dtype_name(dtype),
-            "flops": None,
-        }
-        case["providers"] = broadcast_case(runner, module, case)
-        cases.append(case)
-        _log(f"broadcast {case_label('broadcast', case)}: {_brief(case['providers'])}")
-        runner.release()
-    return cases
+        cases.append(
+            {
+                "shape": {
+                    key: value if isinstance(value, int | float | str) else str(value) for key, value in shape.items()
+                },
+                "label": broadcast_label(shape),
+                "dtype": dtype if isinstance(dtype, str) else _dtype_name(dtype),
+                "flops": None,
+            }
+        )
+    return _measure_cases(runner, "broadcast", cases, functools.partial(broadcast_case, runner, module))
 
 
 def _run_command(argv: list[str]) -> str | None:
