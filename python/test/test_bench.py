@@ -9,6 +9,7 @@ import types
 import pytest
 
 from tlx.tools import bench, stock_kernels
+from tlx.tutorials import compile_tutorial
 
 # ---------------------------------------------------------------------------------------------- stock kernels
 
@@ -20,7 +21,7 @@ from tlx.tools import bench, stock_kernels
     ids=[stock_kernels.describe(v, c).replace(" ", "-") for v, c in stock_kernels.candidates()],
 )
 def test_stock_matmul_compiles_to_wgmma_for_sm90(variant, config, dtype):
-    compiled = stock_kernels.compile_spec(stock_kernels.spec(variant, config, dtype))
+    compiled = compile_tutorial(stock_kernels.spec(variant, config, dtype))
     ptx = compiled.asm["ptx"]
     assert "wgmma.mma_async" in ptx, "stock Triton did not lower tl.dot to wgmma"
     assert compiled.asm["cubin"][:4] == b"\x7fELF"

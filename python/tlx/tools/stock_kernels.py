@@ -214,19 +214,6 @@ def spec(variant: str, config: dict, dtype: str = "fp16", num_sms: int = 132) ->
     }
 
 
-def compile_spec(spec_: dict, arch: int = 90):
-    """Compile a `spec(...)` on the CPU for `arch` (no GPU needed); returns Triton's CompiledKernel."""
-    from triton.backends.compiler import GPUTarget
-    from triton.compiler.compiler import ASTSource
-
-    names = list(spec_["signature"])
-    constants = {(names.index(name),): value for name, value in spec_["constexprs"].items()}
-    attrs = {(names.index(name),): [["tt.divisibility", 16]] for name in spec_.get("divisible_by_16", ())}
-    source = ASTSource(spec_["kernel"], spec_["signature"], constants, attrs)
-    options = {"num_warps": spec_["num_warps"], "num_stages": spec_["num_stages"]}
-    return triton.compile(source, target=GPUTarget("cuda", arch, 32), options=options)
-
-
 def _num_sms(device: Any) -> int:
     import torch
 

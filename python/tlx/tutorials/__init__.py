@@ -6,7 +6,10 @@ compile it on the CPU (no GPU needed) in the test suite and the showcase.
 
 
 def compile_tutorial(spec: dict, arch: int = 90):
-    """Compile a tutorial's kernel on the CPU for `arch` from its SPEC (no GPU needed)."""
+    """Compile a tutorial's kernel on the CPU for `arch` from its SPEC (no GPU needed).
+
+    A SPEC may add `divisible_by_16` (argument names Triton would specialize as multiples of 16 at launch)
+    and `num_stages`."""
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler.compiler import ASTSource
@@ -15,4 +18,7 @@ def compile_tutorial(spec: dict, arch: int = 90):
     constants = {(names.index(name),): value for name, value in spec["constexprs"].items()}
     attrs = {(names.index(name),): [["tt.divisibility", 16]] for name in spec.get("divisible_by_16", ())}
     source = ASTSource(spec["kernel"], spec["signature"], constants, attrs)
-    return triton.compile(source, target=GPUTarget("cuda", arch, 32), options={"num_warps": spec["num_warps"]})
+    options = {"num_warps": spec["num_warps"]}
+    if "num_stages" in spec:
+        options["num_stages"] = spec["num_stages"]
+    return triton.compile(source, target=GPUTarget("cuda", arch, 32), options=options)
