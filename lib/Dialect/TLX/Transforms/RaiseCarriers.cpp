@@ -479,14 +479,10 @@ LogicalResult Raiser::raiseRegion(Carrier &carrier) {
     FailureOr<int32_t> replicate = intAttr(carrier, "tlx.replicate", 1);
     if (failed(replicate))
       return failure();
-    auto task = AsyncTaskOp::create(builder, loc, /*isDefault=*/false,
-                                    IntegerAttr(), IntegerAttr(), *replicate);
-    task.setIsDefault(boolAttr(carrier, "tlx.default"));
-    if (auto numWarps = op->getAttrOfType<IntegerAttr>("tlx.num_warps"))
-      task.setNumWarps(numWarps.getInt());
-    if (auto registers = op->getAttrOfType<IntegerAttr>("tlx.registers"))
-      task.setRegisters(registers.getInt());
-    region = task;
+    region = AsyncTaskOp::create(
+        builder, loc, boolAttr(carrier, "tlx.default"),
+        op->getAttrOfType<IntegerAttr>("tlx.num_warps"),
+        op->getAttrOfType<IntegerAttr>("tlx.registers"), *replicate);
   }
   Block &body = region->getRegion(0).emplaceBlock();
   if (ifOp) {
