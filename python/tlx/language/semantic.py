@@ -21,6 +21,7 @@ tlx.<op>: <what is wrong>``; Triton's code generator wraps it in a
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -586,8 +587,13 @@ class TLXSemantic:
     def _block(self) -> int:
         return self.builder.get_insertion_block().id()
 
+    def _kernel_state(self, name: str, initial: Any) -> Any:
+        """TLX's bookkeeping for the kernel being traced (one CodeGenerator traces one kernel): `initial`
+        the first time `name` is asked for, the same object after."""
+        return self.generator.__dict__.setdefault(f"_tlx_{name}", initial)
+
     def _transactions(self, bar: mbarrier, reset: bool = False) -> dict:
-        book = self.generator.__dict__.setdefault("_tlx_transactions", {})
+        book = self._kernel_state("transactions", {})
         if bar.origin is None:
             return {"expects": [], "loads": []}
         if reset or bar.origin not in book:
@@ -858,12 +864,10 @@ class TLXSemantic:
 
     def next_link(self) -> int:
         """A number unique within the kernel, linking carriers of one op."""
-        links = self.generator.__dict__.get("_tlx_links", 0) + 1
-        self.generator.__dict__["_tlx_links"] = links
-        return links
+        return next(self._kernel_state("links", itertools.count(1)))
 
     def _task_stack(self) -> list[TaskRegion]:
-        return self.generator.__dict__.setdefault("_tlx_task_stack", [])
+        return self._kernel_state("task_stack", [])
 
     def async_tasks(self) -> TaskRegion:
         op = "async_tasks"
