@@ -88,8 +88,9 @@ class TLXSemantic:
         """``<file>:<line>`` of the kernel line being traced."""
         return location(self.generator)
 
-    def error(self, op: str, message: str) -> TLXError:
-        return TLXError(f"{self.where()}: tlx.{op}: {message}")
+    def error(self, op: str, message: str, where: str | None = None) -> TLXError:
+        """The error of a misused `tlx.<op>`, at the kernel line being traced unless `where` names another."""
+        return TLXError(f"{where or self.where()}: tlx.{op}: {message}")
 
     # ------------------------------------------------------------------ target
     def capability(self) -> int | None:
@@ -951,7 +952,6 @@ class TaskRegion:
         builder.set_insertion_point_after(self.if_op.get_operation())
         sem.generator.lscope = self.saved_scope
         if self.op == "async_tasks" and not self.has_default:
-            raise TLXError(
-                f'{self.where}: tlx.async_tasks: needs one `with tlx.async_task("default"):`'
-                " (the kernel's own warps run it)"
+            raise sem.error(
+                self.op, 'needs one `with tlx.async_task("default"):` (the kernel\'s own warps run it)', self.where
             )
