@@ -571,21 +571,21 @@ public:
 
 private:
   LogicalResult classify(Value value, AsyncTaskOp task) {
-    if (passedValues.contains(value) || seen.contains(value))
-      return success();
     Operation *def = value.getDefiningOp();
+    if (passedValues.contains(value) || (def && recomputed.contains(def)))
+      return success();
     bool isTensor = isa<RankedTensorType>(value.getType());
     bool recomputable = def && def->getNumRegions() == 0 &&
                         isMemoryEffectFree(def) &&
                         (isTensor || def->hasTrait<OpTrait::ConstantLike>());
     if (!recomputable) {
       if (isTensor) {
-        Operation *user = value.getDefiningOp();
-        for (Operation *candidate : value.getUsers())
-          if (task->isAncestor(candidate))
-            user = candidate;
+        // The value is used inside the task: that is why it is classified.
+        Operation *user = *llvm::find_if(value.getUsers(), [&](Operation *op) {
+          return task->isAncestor(op);
+        });
         InFlightDiagnostic diag =
-            mlir::emitError(user ? user->getLoc() : task.getLoc())
+            mlir::emitError(user->getLoc())
             << "uses a tensor computed outside its async task; a task "
                "runs on other warps, with registers of its own: compute "
                "the tensor inside the task, or pass it through a "
@@ -596,19 +596,16 @@ private:
       passedValues.insert(value);
       return success();
     }
-    seen.insert(value);
     for (Value operand : def->getOperands())
       if (failed(classify(operand, task)))
         return failure();
     // Operands first: `recomputed` stays in dependency order.
-    if (!llvm::is_contained(recomputed, def))
-      recomputed.push_back(def);
+    recomputed.insert(def);
     return success();
   }
 
   SetVector<Value> passedValues;
-  DenseSet<Value> seen;
-  SmallVector<Operation *> recomputed;
+  SetVector<Operation *> recomputed;
 };
 
 /// The first op of `region` that has a tensor operand or result.
