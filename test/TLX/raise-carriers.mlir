@@ -134,3 +134,35 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return %a : i64
   }
 }
+
+// -----
+
+// use_acc rides as a splat i1; a constant one arrives folded into a dense splat constant.
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tt.func @use_acc
+  // CHECK-SAME:    (%[[ACC:.*]]: tensor<64x64xf32, #blocked>, %[[USE:.*]]: i1)
+  tt.func @use_acc(%acc: tensor<64x64xf32, #blocked>, %use: i1) -> tensor<64x64xf32, #blocked> {
+    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
+    %c0 = arith.constant 0 : i32
+    %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view"} : (i64, i32) -> i64
+    %hs = tt.splat %v : i64 -> tensor<64x64xi64, #blocked>
+    // CHECK: %[[B:.*]] = tlx.local_view
+    // CHECK-NEXT: %[[D1:.*]] = tlx.async_dot %[[B]], %[[B]], %[[ACC]], %[[USE]] :
+    %us = tt.splat %use : i1 -> tensor<64x64xi1, #blocked>
+    %d1 = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,r,l,l,r", packed_element = 1 : i32, pure = false, tlx.has_use_acc = true, tlx.op = "async_dot"} %acc, %hs, %hs, %us : tensor<64x64xf32, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xi1, #blocked> -> tensor<64x64xf32, #blocked>
+    // CHECK: %[[FALSE:.*]] = arith.constant false
+    // CHECK-NEXT: %[[D2:.*]] = tlx.async_dot %[[B]], %[[B]], %[[D1]], %[[FALSE]] :
+    %no = arith.constant dense<false> : tensor<64x64xi1, #blocked>
+    %d2 = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,r,l,l,r", packed_element = 1 : i32, pure = false, tlx.has_use_acc = true, tlx.op = "async_dot"} %d1, %hs, %hs, %no : tensor<64x64xf32, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xi1, #blocked> -> tensor<64x64xf32, #blocked>
+    // CHECK-NEXT: tt.return %[[D2]]
+    tt.return %d2 : tensor<64x64xf32, #blocked>
+  }
+  tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
+    %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+    tt.return %0 : i64
+  }
+  tt.func private @tlx.local_view.a_i64_i32_r_i64(%a: i64, %i: i32) -> i64 attributes {noinline = true} {
+    tt.return %a : i64
+  }
+}
