@@ -29,8 +29,8 @@ showcase: build
 	$(BIN)/python -m tlx.tools.showcase --out $(DUMP_DIR)
 
 lint: build
-	$(BIN)/ruff check python test setup.py
-	$(BIN)/ruff format --check python test setup.py
+	$(BIN)/ruff check python test tools setup.py
+	$(BIN)/ruff format --check python test tools setup.py
 	$(BIN)/clang-format --dry-run --Werror $(CXX_SOURCES)
 
 lit: build

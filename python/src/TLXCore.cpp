@@ -2,6 +2,7 @@
 
 #include "TLXCore.h"
 
+#include "tlx/Dialect/TLX/IR/OpContracts.h"
 #include "tlx/InitAll.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -247,4 +248,8 @@ extern "C" void tlxResultDestroy(TlxResult *result) { delete result; }
 
 extern "C" const char *tlxVersion(void) {
   return mlir::tlx::getVersionString();
+}
+
+extern "C" const char *tlxOpContracts(void) {
+  return mlir::tlx::getOpContractsJSON().data();
 }

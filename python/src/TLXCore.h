@@ -60,6 +60,10 @@ TLX_CORE_API void tlxResultDestroy(TlxResult *result);
 /// The TLX version string.
 TLX_CORE_API const char *tlxVersion(void);
 
+/// The op contract table (JSON, generated from TLXOps.td): what the carrier
+/// of each TLX op carries. NUL-terminated, static.
+TLX_CORE_API const char *tlxOpContracts(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -91,4 +91,9 @@ diagnostic with its line and column; bad input never ends the process.)doc");
   m.def(
       "version", [] { return std::string(tlxVersion()); },
       "The TLX version compiled into this extension.");
+  m.def(
+      "op_contracts", [] { return std::string(tlxOpContracts()); },
+      "The op contract table (JSON, generated from TLXOps.td): each TLX "
+      "op's operands, attributes, results and regions, as carriers carry "
+      "them.");
 }

@@ -39,7 +39,7 @@ def every_op(desc, out_desc, X, Y, n, i, BLOCK: tl.constexpr):
     bar = bars[0]  # @bar
     buf = tlx.local_view(bufs, i)  # @view
     tlx.barrier_expect_bytes(bar, 8192, pred=n > 0)  # @expect
-    tlx.async_descriptor_load(desc, buf, [0, 64], bar, cache_modifier=".cg", eviction_policy="evict_last")  # @tma_load
+    tlx.async_descriptor_load(desc, buf, [0, 64], bar)  # @tma_load
     tlx.barrier_wait(bar, 1)  # @wait
     t = tlx.local_load(buf)  # @load
     tlx.local_store(buf, t)  # @store
@@ -70,30 +70,52 @@ EVERY_OP_SIGNATURE = {
 }
 DESC = "!tt.tensordesc<tensor<64x64xf16>>"
 
+
+def segments(*counts: int) -> str:
+    """How `tlx.operand_segments` prints (a splat when all counts are equal)."""
+    values = f"[{', '.join(map(str, counts))}]" if len(set(counts)) > 1 else str(counts[0])
+    return f"dense<{values}> : tensor<{len(counts)}xi32>"
+
+
 # (op, form, marker, tlx.* attributes, operand types, result types): the whole program, in order.
+# Operands are in the ODS order of each op's definition (the op contract).
 EXPECTED = [
     ("local_alloc", "A", "alloc", {"tlx.type": '"!tlx.buffers<2, 64x64xf16, smem>"'}, [], ["i64"]),
     ("alloc_barriers", "A", "bars", {"tlx.type": '"!tlx.mbarriers<2>"', "tlx.arrive_count": "3 : i32"}, [], ["i64"]),
-    ("local_view", "A", "bar", {}, ["i64", "i32"], ["i64"]),
-    ("local_view", "A", "view", {}, ["i64", "i32"], ["i64"]),
-    ("barrier_expect_bytes", "A", "expect", {"tlx.bytes": "8192 : i32"}, ["i64", "i1"], []),
+    ("local_view", "A", "bar", {"tlx.type": '"!tlx.mbarrier"'}, ["i64", "i32"], ["i64"]),
+    ("local_view", "A", "view", {"tlx.type": '"!tlx.buffer<64x64xf16, smem>"'}, ["i64", "i32"], ["i64"]),
+    (
+        "barrier_expect_bytes",
+        "A",
+        "expect",
+        {"tlx.bytes": "8192 : i32", "tlx.operand_segments": segments(1, 1)},
+        ["i64", "i1"],
+        [],
+    ),
     (
         "async_descriptor_load",
         "A",
         "tma_load",
-        {"tlx.cache": "3 : i32", "tlx.evict": "3 : i32", "tlx.has_pred": "false"},
-        [DESC, "i64", "i64", "i32", "i32"],
+        {"tlx.cache": "1 : i32", "tlx.evict": "1 : i32", "tlx.operand_segments": segments(1, 2, 1, 1, 0)},
+        [DESC, "i32", "i32", "i64", "i64"],
         [],
     ),
-    ("barrier_wait", "A", "wait", {}, ["i64", "i32"], []),
+    ("barrier_wait", "A", "wait", {"tlx.operand_segments": segments(1, 1, 0)}, ["i64", "i32"], []),
     ("local_load", "B", "load", {}, ["tensor<64x64xi64>"], ["tensor<64x64xf16>"]),
     ("local_store", "B", "store", {}, ["tensor<64x64xf16>", "tensor<64x64xi64>"], ["tensor<64x64xi1>"]),
     ("fence_async_shared", "A", "fence", {}, [], []),
-    ("async_descriptor_store", "A", "tma_store", {}, [DESC, "i64", "i32", "i32"], []),
+    (
+        "async_descriptor_store",
+        "A",
+        "tma_store",
+        {"tlx.operand_segments": segments(1, 2, 1)},
+        [DESC, "i32", "i32", "i64"],
+        [],
+    ),
     ("async_descriptor_store_wait", "A", "store_wait", {"tlx.pendings": "1 : i32"}, [], []),
     ("barrier_arrive", "A", "arrive", {"tlx.count": "2 : i32"}, ["i64"], []),
     ("local_alloc", "A", "alloc_c", {"tlx.type": '"!tlx.buffers<1, 128xf32, smem>"'}, [], ["i64"]),
-    ("local_view", "A", "view_c", {}, ["i64", "i32"], ["i64"]),
+    ("local_view", "A", "view_c", {"tlx.type": '"!tlx.buffer<128xf32, smem>"'}, ["i64", "i32"], ["i64"]),
     (
         "async_load",
         "B",
@@ -101,9 +123,8 @@ EXPECTED = [
         {
             "tlx.cache": "1 : i32",
             "tlx.evict": "1 : i32",
-            "tlx.has_mask": "true",
-            "tlx.has_other": "true",
-            "tlx.is_volatile": "true",
+            "tlx.isVolatile": "true",
+            "tlx.operand_segments": segments(1, 1, 1, 1),
         },
         ["tensor<128x!tt.ptr<f32>>", "tensor<128xi64>", "tensor<128xi1>", "tensor<128xf32>"],
         ["tensor<128xi1>"],
@@ -145,14 +166,22 @@ def test_handles_flow_from_their_carriers(every_op_ir):
     """local_view takes the local_alloc / alloc_barriers result; Form B takes a tt.splat of a handle."""
     found = carriers(every_op_ir)
     results = {c.op + str(i): c.results for i, c in enumerate(found)}
-    assert found[2].operands[0] == results["alloc_barriers1"][0]
-    assert found[3].operands[0] == results["local_alloc0"][0]
+    assert found[2].named_operands()["source"] == [results["alloc_barriers1"][0]]
+    assert found[3].named_operands()["source"] == [results["local_alloc0"][0]]
     view = found[3].results[0]
-    assert found[4].operands[0] == found[2].results[0]  # expect_bytes on bars[0]
-    assert found[5].operands[:3] == ["%desc", view, found[2].results[0]]  # desc, buffer, barrier, offsets
-    splat = found[7].operands[0]
+    assert found[4].named_operands()["barrier"] == [found[2].results[0]]  # expect_bytes on bars[0]
+    load = found[5].named_operands()
+    assert (load["desc"], load["buffer"], load["barrier"], load["pred"]) == (
+        ["%desc"],
+        [view],
+        [found[2].results[0]],
+        [],
+    )
+    assert len(load["offsets"]) == 2
+    (splat,) = found[7].named_operands()["buffer"]
     assert re.search(rf"{re.escape(splat)} = tt\.splat {re.escape(view)} : i64 -> tensor<64x64xi64", every_op_ir)
     stored, handle = found[8].operands
+    assert found[8].named_operands() == {"value": [stored], "buffer": [handle]}
     assert stored == found[7].results[0]
     assert re.search(rf"{re.escape(handle)} = tt\.splat {re.escape(view)} : i64 ->", every_op_ir)
 
@@ -164,7 +193,7 @@ def test_one_private_noinline_callee_per_signature_with_an_opaque_body(every_op_
     assert names == set(functions), "every Form A carrier calls a tlx.* callee and no callee is left over"
     assert all(len(defs) == 1 for defs in functions.values()), functions
     assert "tlx.local_view.a_i64i32_r_i64" in names
-    assert "tlx.async_descriptor_load.a_d64x64xf16i64i64i32i32" in names
+    assert "tlx.async_descriptor_load.a_d64x64xf16i32i32i64i64" in names
     assert "tlx.fence_async_shared" in names and "tlx.local_alloc.r_i64" in names
     for name, (callee,) in functions.items():
         assert callee.signature.startswith(f"tt.func private @{name}("), callee.signature
@@ -247,15 +276,15 @@ def test_optional_operands_and_compile_time_queries():
         by_op.setdefault(c.op, []).append(c)
     (expect,) = by_op["barrier_expect_bytes"]
     assert expect.attrs["tlx.bytes"] == "8192 : i32" and expect.operand_types == ["i64"]
+    assert expect.named_operands()["pred"] == []
     (wait,) = by_op["barrier_wait"]
-    assert wait.operand_types == ["i64", "i32", "i1"] and wait.operands[2] == "%p"
+    assert wait.operand_types == ["i64", "i32", "i1"] and wait.named_operands()["pred"] == ["%p"]
     (load,) = by_op["async_descriptor_load"]
-    assert load.attrs["tlx.has_pred"] == "true" and load.operand_types[-1] == "i1" and len(load.operands) == 6
-    assert load.operands[3] == "%k"
+    assert load.attrs["tlx.operand_segments"] == segments(1, 2, 1, 1, 1) and load.operand_types[-1] == "i1"
+    assert load.named_operands()["offsets"][0] == "%k" and load.named_operands()["pred"] == ["%p"]
     cg, masked = by_op["async_load"]
-    assert len(cg.operands) == 2 and cg.attrs["tlx.cache"] == "3 : i32" and cg.attrs["tlx.has_mask"] == "false"
-    assert len(masked.operands) == 3 and masked.attrs["tlx.has_mask"] == "true"
-    assert masked.attrs["tlx.has_other"] == "false"
+    assert cg.attrs["tlx.operand_segments"] == segments(1, 1, 0, 0) and cg.attrs["tlx.cache"] == "3 : i32"
+    assert masked.attrs["tlx.operand_segments"] == segments(1, 1, 1, 0) and len(masked.named_operands()["mask"]) == 1
     # the i64 index of c[j] is truncated to the i32 operand of local_view
     views = by_op["local_view"]
     assert re.search(r"arith\.trunci %j : i64 to i32", text) and views[-2].operand_types == ["i64", "i32"]
@@ -411,11 +440,11 @@ def _buffer(text):
 EXPECTED_VIEWS = [
     ("local_alloc", "v_alloc", {"tlx.type": '"!tlx.buffers<2, 64x128xf16, smem>"'}),
     ("alloc_barriers", "v_bars", None),
-    ("local_view", "v_view", {}),
+    ("local_view", "v_view", {"tlx.type": _buffer("64x128xf16")}),
     ("local_slice", "v_left", {"tlx.offsets": _dense([0, 0]), "tlx.type": _buffer("64x64xf16")}),
-    ("local_view", "v_expect", {}),
+    ("local_view", "v_expect", {"tlx.type": '"!tlx.mbarrier"'}),
     ("barrier_expect_bytes", "v_expect", None),
-    ("local_view", "v_tma_into_slice", {}),
+    ("local_view", "v_tma_into_slice", {"tlx.type": '"!tlx.mbarrier"'}),
     ("async_descriptor_load", "v_tma_into_slice", None),
     ("local_slice", "v_right", {"tlx.offsets": _dense([0, 64]), "tlx.type": _buffer("64x64xf16")}),
     ("local_trans", "v_trans", {"tlx.order": _dense([1, 0]), "tlx.type": _buffer("128x64xf16")}),
@@ -425,7 +454,7 @@ EXPECTED_VIEWS = [
     ("local_reinterpret", "v_reinterpret", {"tlx.type": _buffer("64x64xf32")}),
     ("local_reinterpret", "v_same_shape", {"tlx.type": _buffer("64x64xi16")}),
     ("local_alloc", "v_cube", {"tlx.type": '"!tlx.buffers<1, 2x4x64xf32, smem>"'}),
-    ("local_view", "v_permute", {}),
+    ("local_view", "v_permute", {"tlx.type": _buffer("2x4x64xf32")}),
     ("local_trans", "v_permute", {"tlx.order": _dense([2, 0, 1]), "tlx.type": _buffer("64x2x4xf32")}),
     ("async_load", "v_cp_async", None),
     ("local_slice", "v_tma_from_view", {"tlx.offsets": _dense([64, 0]), "tlx.type": _buffer("64x64xf16")}),
@@ -467,17 +496,18 @@ def test_views_are_buffers_for_every_consumer(buffer_views_ir):
         return match.group(1) if match else None
 
     assert by_marker["v_left"][0].operands == [view["v_view"]]
-    assert by_marker["v_tma_into_slice"][-1].operands[1] == view["v_left"]
+    assert by_marker["v_tma_into_slice"][-1].named_operands()["buffer"] == [view["v_left"]]
     assert by_marker["v_right"][0].operands == [view["v_view"]]
     assert splat_of(by_marker["v_load_trans"][0].operands[0]) == view["v_trans"]
     load_left, store_right = by_marker["v_store_slice"]
     assert splat_of(load_left.operands[0]) == view["v_left"]
-    assert splat_of(store_right.operands[1]) == view["v_right"]
+    assert splat_of(store_right.named_operands()["buffer"][0]) == view["v_right"]
     assert by_marker["v_same_shape"][0].operands == [view["v_left"]]
     assert by_marker["v_permute"][-1].operands == [by_marker["v_permute"][0].results[0]]
-    assert splat_of(by_marker["v_cp_async"][0].operands[1]) == view["v_reinterpret"]
+    assert splat_of(by_marker["v_cp_async"][0].named_operands()["buffer"][0]) == view["v_reinterpret"]
     view_of_view, store = by_marker["v_tma_from_view"]
-    assert view_of_view.operands == [view["v_trans"]] and store.operands[1] == view_of_view.results[0]
+    assert view_of_view.operands == [view["v_trans"]]
+    assert store.named_operands()["buffer"] == [view_of_view.results[0]]
 
 
 @triton.jit

@@ -69,13 +69,13 @@ def test_task_carriers_are_scf_if_on_opaque_calls_at_the_user_lines():
         assert re.search(rf"scf\.if {re.escape(value)} \{{", text), value  # each carrier guards one region
     _, _, consumer_attrs = calls[2]
     for attr in (
-        "tlx.num_warps = 4 : i32",
+        "tlx.numWarps = 4 : i32",
         "tlx.registers = 152 : i32",
         "tlx.replicate = 2 : i32",
-        "tlx.default = false",
+        "tlx.isDefault = false",
     ):
         assert attr in consumer_attrs, consumer_attrs
-    assert "tlx.default = true" in calls[1][2]
+    assert "tlx.isDefault = true" in calls[1][2]
     assert re.search(r"tt\.call @tlx\.async_task_replica_id\S*\(\)", text)
     locations = re.findall(r'loc\("[^"]*test_warp_specialization\.py":(\d+):', text)
     for marker in ("tasks", "default", "consumers", "replica"):
@@ -191,13 +191,13 @@ REG_A = {
 def test_a_register_operand_rides_a_linked_carrier():
     text = frontend_ir(dot_a_from_registers, REG_A, {"BLOCK": 128})
     operand = re.search(
-        r'= tt\.elementwise_inline_asm "tlx\.async_dot_operand" \{[^}]*tlx\.link = (\d+) : i32[^}]*\} (%\S+) : '
+        r'= tt\.elementwise_inline_asm "tlx\.linked_operand" \{[^}]*tlx\.link = (\d+) : i32[^}]*\} (%\S+) : '
         r"tensor<64x128xf16, [^>]*> -> tensor<64x128xf16",
         text,
     )
     dot = re.search(
-        r'= tt\.elementwise_inline_asm "tlx\.async_dot" \{[^}]*tlx\.a_link = (\d+) : i32[^}]*\} %\S+, %\S+ : '
-        r"tensor<64x128xf32, [^>]*>, tensor<64x128xi64",  # acc and b: `a` is not among the dot's operands
+        r'= tt\.elementwise_inline_asm "tlx\.async_dot" \{[^}]*tlx\.linked_a = (\d+) : i32[^}]*\} %\S+, %\S+ : '
+        r"tensor<64x128xi64, [^>]*>, tensor<64x128xf32",  # b and acc: `a` is not among the dot's operands
         text,
     )
     assert operand and dot, text

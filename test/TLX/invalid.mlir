@@ -96,3 +96,84 @@ func.func @wait_on_buffer(%b: !tlx.buffer<16xf32, smem>, %p: i32) {
   "tlx.barrier_wait"(%b, %p) : (!tlx.buffer<16xf32, smem>, i32) -> ()
   return
 }
+
+// -----
+
+// A buffer type with no dimension at all is rejected by the type verifier.
+// expected-error @+1 {{a TLX buffer needs at least one dimension}}
+func.func @no_dims(%a: !tlx.buffer<f32, smem>) {
+  return
+}
+
+// -----
+
+func.func @tma_into_tensor_memory(%d: !tt.tensordesc<tensor<128x64xf32>>, %b: !tlx.buffer<128x64xf32, tmem>,
+                                  %m: !tlx.mbarrier, %x: i32) {
+  // expected-error @+1 {{'tlx.async_descriptor_load' op needs a shared-memory buffer (storage smem), got tmem}}
+  tlx.async_descriptor_load %d[%x, %x], %b, %m : !tt.tensordesc<tensor<128x64xf32>>, !tlx.buffer<128x64xf32, tmem>
+  return
+}
+
+// -----
+
+func.func @tma_offsets(%d: !tt.tensordesc<tensor<64x64xf16>>, %b: !tlx.buffer<64x64xf16, smem>, %x: i32) {
+  // expected-error @+1 {{'tlx.async_descriptor_store' op needs one offset per descriptor dimension: 2 expected, 1 given}}
+  tlx.async_descriptor_store %d[%x], %b : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  return
+}
+
+// -----
+
+func.func @view_changes_storage(%b: !tlx.buffer<64x64xf32, smem>) {
+  // expected-error @+1 {{'tlx.local_reinterpret' op a view stays in the storage of its buffer (smem)}}
+  %r = tlx.local_reinterpret %b : !tlx.buffer<64x64xf32, smem> -> !tlx.buffer<64x64xf32, smemCluster>
+  return
+}
+
+// -----
+
+func.func @slice_rank(%b: !tlx.buffer<64x64xf32, smem>) {
+  // expected-error @+1 {{'tlx.local_slice' op needs one offset per dimension of the 2-D buffer}}
+  %s = tlx.local_slice %b, [0] : !tlx.buffer<64x64xf32, smem> -> !tlx.buffer<64x32xf32, smem>
+  return
+}
+
+// -----
+
+func.func @slice_element(%b: !tlx.buffer<64x64xf32, smem>) {
+  // expected-error @+1 {{'tlx.local_slice' op a slice keeps the element type of its buffer}}
+  %s = tlx.local_slice %b, [0, 0] : !tlx.buffer<64x64xf32, smem> -> !tlx.buffer<64x32xi32, smem>
+  return
+}
+
+// -----
+
+func.func @dot_b_in_tmem(%a: !tlx.buffer<64x64xf16, smem>, %b: !tlx.buffer<64x64xf16, tmem>, %acc: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tlx.async_dot' op on Hopper `b` is read from a shared-memory buffer (storage smem)}}
+  %d = tlx.async_dot %a, %b, %acc : !tlx.buffer<64x64xf16, smem> * !tlx.buffer<64x64xf16, tmem> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_rank(%a: !tlx.buffer<64xf16, smem>, %b: !tlx.buffer<64x64xf16, smem>, %acc: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tlx.async_dot' op operands and accumulator must be 2-D}}
+  %d = tlx.async_dot %a, %b, %acc : !tlx.buffer<64xf16, smem> * !tlx.buffer<64x64xf16, smem> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_accumulator_shape(%a: !tlx.buffer<64x32xf16, smem>, %b: !tlx.buffer<32x64xf16, smem>, %acc: tensor<64x128xf32>) {
+  // expected-error @+1 {{'tlx.async_dot' op accumulator must be 64x64, got 64x128}}
+  %d = tlx.async_dot %a, %b, %acc : !tlx.buffer<64x32xf16, smem> * !tlx.buffer<32x64xf16, smem> -> tensor<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @dot_element_types(%a: !tlx.buffer<64x32xf16, smem>, %b: !tlx.buffer<32x64xbf16, smem>, %acc: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tlx.async_dot' op a and b must have one element type, got 'f16' and 'bf16'}}
+  %d = tlx.async_dot %a, %b, %acc : !tlx.buffer<64x32xf16, smem> * !tlx.buffer<32x64xbf16, smem> -> tensor<64x64xf32>
+  return
+}

@@ -80,3 +80,83 @@ func.func @tasks() {
   }
   return
 }
+
+// Buffer views and register <-> buffer copies.
+// CHECK-LABEL: func.func @views_and_copies
+// CHECK-SAME:    (%[[I:.*]]: i32, %[[X:.*]]: tensor<64x128xf16>)
+func.func @views_and_copies(%i: i32, %x: tensor<64x128xf16>) -> tensor<64x128xf16> {
+  // CHECK:      %[[V:.*]] = tlx.local_view
+  // CHECK-NEXT: %{{.*}} = tlx.local_trans %[[V]], [1, 0] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<128x64xf16, smem>
+  // CHECK-NEXT: %{{.*}} = tlx.local_slice %[[V]], [0, 64] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<64x64xf16, smem>
+  // CHECK-NEXT: %{{.*}} = tlx.local_reinterpret %[[V]] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<64x64xf32, smem>
+  // CHECK-NEXT: tlx.local_store %[[X]], %[[V]] : tensor<64x128xf16> -> !tlx.buffer<64x128xf16, smem>
+  // CHECK-NEXT: %[[L:.*]] = tlx.local_load %[[V]] : !tlx.buffer<64x128xf16, smem> -> tensor<64x128xf16>
+  // CHECK-NEXT: return %[[L]]
+  %a = tlx.local_alloc : !tlx.buffers<2, 64x128xf16, smem>
+  %v = tlx.local_view %a[%i] : !tlx.buffers<2, 64x128xf16, smem>
+  %t = tlx.local_trans %v, [1, 0] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<128x64xf16, smem>
+  %s = tlx.local_slice %v, [0, 64] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<64x64xf16, smem>
+  %r = tlx.local_reinterpret %v : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<64x64xf32, smem>
+  tlx.local_store %x, %v : tensor<64x128xf16> -> !tlx.buffer<64x128xf16, smem>
+  %l = tlx.local_load %v : !tlx.buffer<64x128xf16, smem> -> tensor<64x128xf16>
+  return %l : tensor<64x128xf16>
+}
+
+// TMA, cp.async and fences, optional operands present and absent, attributes at and off their defaults.
+// CHECK-LABEL: func.func @copies
+// CHECK-SAME:    (%[[D:.*]]: !tt.tensordesc<tensor<64x64xf16>>, %[[P:.*]]: tensor<64x!tt.ptr<f32>>, %[[MASK:.*]]: tensor<64xi1>, %[[OTHER:.*]]: tensor<64xf32>, %[[X:.*]]: i32, %[[PRED:.*]]: i1)
+func.func @copies(%d: !tt.tensordesc<tensor<64x64xf16>>, %p: tensor<64x!tt.ptr<f32>>, %mask: tensor<64xi1>,
+                  %other: tensor<64xf32>, %x: i32, %pred: i1) {
+  // CHECK:      tlx.async_descriptor_load %[[D]][%[[X]], %[[X]]], %[[B:.*]], %[[M:.*]] : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  // CHECK-NEXT: tlx.async_descriptor_load %[[D]][%[[X]], %[[X]]], %[[B]], %[[M]], %[[PRED]] : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  // CHECK-NEXT: tlx.fence_async_shared
+  // CHECK-NEXT: tlx.async_descriptor_store %[[D]][%[[X]], %[[X]]], %[[B]] : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  // CHECK-NEXT: tlx.async_descriptor_store_wait 0
+  // CHECK-NEXT: tlx.async_load %[[P]], %[[C:.*]] : tensor<64x!tt.ptr<f32>> -> !tlx.buffer<64xf32, smem>
+  // CHECK-NEXT: tlx.async_load %[[P]], %[[C]] mask %[[MASK]] other %[[OTHER]] {cache = 3 : i32, evict = 2 : i32, isVolatile = true} : tensor<64x!tt.ptr<f32>> -> !tlx.buffer<64xf32, smem>
+  // CHECK-NEXT: tlx.async_load_commit_group
+  // CHECK-NEXT: tlx.async_load_wait_group 1
+  %c0 = arith.constant 0 : i32
+  %a = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %cs = tlx.local_alloc : !tlx.buffers<1, 64xf32, smem>
+  %b = tlx.local_view %a[%c0] : !tlx.buffers<1, 64x64xf16, smem>
+  %m = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  %c = tlx.local_view %cs[%c0] : !tlx.buffers<1, 64xf32, smem>
+  tlx.async_descriptor_load %d[%x, %x], %b, %m : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  tlx.async_descriptor_load %d[%x, %x], %b, %m, %pred : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  tlx.fence_async_shared
+  tlx.async_descriptor_store %d[%x, %x], %b : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  tlx.async_descriptor_store_wait 0
+  tlx.async_load %p, %c : tensor<64x!tt.ptr<f32>> -> !tlx.buffer<64xf32, smem>
+  tlx.async_load %p, %c mask %mask other %other {cache = 3 : i32, evict = 2 : i32, isVolatile = true} : tensor<64x!tt.ptr<f32>> -> !tlx.buffer<64xf32, smem>
+  tlx.async_load_commit_group
+  tlx.async_load_wait_group 1
+  return
+}
+
+// Asynchronous MMA (a from shared memory and from registers), named barriers, special registers.
+// CHECK-LABEL: func.func @mma_and_registers
+// CHECK-SAME:    (%[[ACC:.*]]: tensor<64x64xf32>, %[[AR:.*]]: tensor<64x64xf16>, %[[USE:.*]]: i1, %[[ID:.*]]: i32)
+func.func @mma_and_registers(%acc: tensor<64x64xf32>, %ar: tensor<64x64xf16>, %use: i1, %id: i32) -> (i32, i64) {
+  // CHECK:      %[[D1:.*]] = tlx.async_dot %[[A:.*]], %[[A]], %[[ACC]] : !tlx.buffer<64x64xf16, smem> * !tlx.buffer<64x64xf16, smem> -> tensor<64x64xf32>
+  // CHECK-NEXT: %[[D2:.*]] = tlx.async_dot %[[AR]], %[[A]], %[[D1]], %[[USE]] {inputPrecision = 2 : i32, maxNumImpreciseAcc = 32 : i32} : tensor<64x64xf16> * !tlx.buffer<64x64xf16, smem> -> tensor<64x64xf32>
+  // CHECK-NEXT: %{{.*}} = tlx.async_dot_wait %[[D2]], 0 : tensor<64x64xf32>
+  // CHECK-NEXT: tlx.named_barrier_wait %[[ID]], %{{.*}}
+  // CHECK-NEXT: tlx.named_barrier_arrive %[[ID]], %{{.*}}
+  // CHECK-NEXT: %[[TID:.*]] = tlx.thread_id 1 : i32
+  // CHECK-NEXT: %[[CLOCK:.*]] = tlx.clock64 : i64
+  // CHECK-NEXT: return %[[TID]], %[[CLOCK]]
+  %c0 = arith.constant 0 : i32
+  %c256 = arith.constant 256 : i32
+  %bufs = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %a = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 64x64xf16, smem>
+  %d1 = tlx.async_dot %a, %a, %acc : !tlx.buffer<64x64xf16, smem> * !tlx.buffer<64x64xf16, smem> -> tensor<64x64xf32>
+  %d2 = tlx.async_dot %ar, %a, %d1, %use {inputPrecision = 2 : i32, maxNumImpreciseAcc = 32 : i32} : tensor<64x64xf16> * !tlx.buffer<64x64xf16, smem> -> tensor<64x64xf32>
+  %w = tlx.async_dot_wait %d2, 0 : tensor<64x64xf32>
+  tlx.named_barrier_wait %id, %c256
+  tlx.named_barrier_arrive %id, %c256
+  %tid = tlx.thread_id 1 : i32
+  %clock = tlx.clock64 : i64
+  return %tid, %clock : i32, i64
+}

@@ -14,15 +14,15 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
     // CHECK-NEXT: %[[BARS:.*]] = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
     %b = tt.call @tlx.alloc_barriers.r_i64() {tlx.op = "alloc_barriers", tlx.type = "!tlx.mbarriers<2>", tlx.arrive_count = 1 : i32} : () -> i64
     // CHECK-NEXT: %[[BUF:.*]] = tlx.local_view %[[BUFS]][%{{.*}}] : !tlx.buffers<2, 64x64xf16, smem>
-    %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view"} : (i64, i32) -> i64
+    %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
     // CHECK-NEXT: %[[BAR:.*]] = tlx.local_view %[[BARS]][%{{.*}}] : !tlx.mbarriers<2>
-    %m = tt.call @tlx.local_view.a_i64_i32_r_i64(%b, %c0) {tlx.op = "local_view"} : (i64, i32) -> i64
+    %m = tt.call @tlx.local_view.a_i64_i32_r_i64(%b, %c0) {tlx.op = "local_view", tlx.type = "!tlx.mbarrier"} : (i64, i32) -> i64
     // CHECK-NEXT: tlx.barrier_expect_bytes %[[BAR]], 8192 : !tlx.mbarrier
-    tt.call @tlx.barrier_expect_bytes.a_i64(%m) {tlx.op = "barrier_expect_bytes", tlx.bytes = 8192 : i32} : (i64) -> ()
+    tt.call @tlx.barrier_expect_bytes.a_i64(%m) {tlx.op = "barrier_expect_bytes", tlx.bytes = 8192 : i32, tlx.operand_segments = dense<[1, 0]> : tensor<2xi32>} : (i64) -> ()
     // CHECK-NEXT: tlx.async_descriptor_load %[[DESC]][%[[X]], %{{.*}}], %[[BUF]], %[[BAR]], %{{.*}} :
-    tt.call @tlx.async_descriptor_load.a_d_i64_i64_i32_i32_i1(%desc, %v, %m, %x, %c0, %true) {tlx.op = "async_descriptor_load", tlx.has_pred = true} : (!tt.tensordesc<tensor<64x64xf16>>, i64, i64, i32, i32, i1) -> ()
+    tt.call @tlx.async_descriptor_load.a_d_i32_i32_i64_i64_i1(%desc, %x, %c0, %v, %m, %true) {tlx.op = "async_descriptor_load", tlx.operand_segments = dense<[1, 2, 1, 1, 1]> : tensor<5xi32>} : (!tt.tensordesc<tensor<64x64xf16>>, i32, i32, i64, i64, i1) -> ()
     // CHECK-NEXT: tlx.barrier_wait %[[BAR]], %{{.*}} : !tlx.mbarrier
-    tt.call @tlx.barrier_wait.a_i64_i32(%m, %c0) {tlx.op = "barrier_wait"} : (i64, i32) -> ()
+    tt.call @tlx.barrier_wait.a_i64_i32(%m, %c0) {tlx.op = "barrier_wait", tlx.operand_segments = dense<[1, 1, 0]> : tensor<3xi32>} : (i64, i32) -> ()
     // CHECK-NEXT: %[[T:.*]] = tlx.local_load %[[BUF]] : !tlx.buffer<64x64xf16, smem> -> tensor<64x64xf16, #blocked>
     %hs = tt.splat %v : i64 -> tensor<64x64xi64, #blocked>
     %t = tt.elementwise_inline_asm "tlx.local_load" {constraints = "=r,r", packed_element = 1 : i32, pure = false, tlx.op = "local_load"} %hs : tensor<64x64xi64, #blocked> -> tensor<64x64xf16, #blocked>
@@ -31,7 +31,7 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
     // CHECK-NEXT: tlx.fence_async_shared
     tt.call @tlx.fence_async_shared() {tlx.op = "fence_async_shared"} : () -> ()
     // CHECK-NEXT: tlx.async_descriptor_store %[[DESC]][%[[X]], %{{.*}}], %[[BUF]]
-    tt.call @tlx.async_descriptor_store.a_d_i64_i32_i32(%desc, %v, %x, %c0) {tlx.op = "async_descriptor_store"} : (!tt.tensordesc<tensor<64x64xf16>>, i64, i32, i32) -> ()
+    tt.call @tlx.async_descriptor_store.a_d_i32_i32_i64(%desc, %x, %c0, %v) {tlx.op = "async_descriptor_store", tlx.operand_segments = dense<[1, 2, 1]> : tensor<3xi32>} : (!tt.tensordesc<tensor<64x64xf16>>, i32, i32, i64) -> ()
     // CHECK-NEXT: tlx.async_descriptor_store_wait 0
     tt.call @tlx.async_descriptor_store_wait() {tlx.op = "async_descriptor_store_wait", tlx.pendings = 0 : i32} : () -> ()
     // CHECK-NEXT: %[[TID:.*]] = tlx.thread_id 0 : i32
@@ -58,7 +58,7 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
   tt.func private @tlx.barrier_expect_bytes.a_i64(%h: i64) attributes {noinline = true} {
     tt.return
   }
-  tt.func private @tlx.async_descriptor_load.a_d_i64_i64_i32_i32_i1(%d: !tt.tensordesc<tensor<64x64xf16>>, %b: i64, %m: i64, %x: i32, %y: i32, %p: i1) attributes {noinline = true} {
+  tt.func private @tlx.async_descriptor_load.a_d_i32_i32_i64_i64_i1(%d: !tt.tensordesc<tensor<64x64xf16>>, %x: i32, %y: i32, %b: i64, %m: i64, %p: i1) attributes {noinline = true} {
     tt.return
   }
   tt.func private @tlx.barrier_wait.a_i64_i32(%h: i64, %p: i32) attributes {noinline = true} {
@@ -67,7 +67,7 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
   tt.func private @tlx.fence_async_shared() attributes {noinline = true} {
     tt.return
   }
-  tt.func private @tlx.async_descriptor_store.a_d_i64_i32_i32(%d: !tt.tensordesc<tensor<64x64xf16>>, %b: i64, %x: i32, %y: i32) attributes {noinline = true} {
+  tt.func private @tlx.async_descriptor_store.a_d_i32_i32_i64(%d: !tt.tensordesc<tensor<64x64xf16>>, %x: i32, %y: i32, %b: i64) attributes {noinline = true} {
     tt.return
   }
   tt.func private @tlx.async_descriptor_store_wait() attributes {noinline = true} {
@@ -81,7 +81,8 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
 
 // -----
 
-// A register operand of async_dot rides its own carrier, linked by number; `a` is not among the dot's operands.
+// A register operand of async_dot rides its own carrier, linked by number (tlx.linked_a); `a` is not among the
+// dot's carried operands.
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32} {
   // CHECK-LABEL: tt.func @register_operand
@@ -89,13 +90,13 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @register_operand(%a: tensor<64x64xf16, #blocked>, %acc: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
     %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
     %c0 = arith.constant 0 : i32
-    %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view"} : (i64, i32) -> i64
+    %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
     // CHECK: %[[B:.*]] = tlx.local_view
     // CHECK-NEXT: %[[D:.*]] = tlx.async_dot %[[A]], %[[B]], %[[ACC]] : tensor<64x64xf16, #blocked> * !tlx.buffer<64x64xf16, smem> -> tensor<64x64xf32, #blocked>
     // CHECK-NOT: elementwise_inline_asm
-    %m = tt.elementwise_inline_asm "tlx.async_dot_operand" {constraints = "=r,r", packed_element = 1 : i32, pure = false, tlx.link = 3 : i32, tlx.op = "async_dot_operand"} %a : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked>
+    %m = tt.elementwise_inline_asm "tlx.linked_operand" {constraints = "=r,r", packed_element = 1 : i32, pure = false, tlx.link = 3 : i32, tlx.op = "linked_operand"} %a : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked>
     %hs = tt.splat %v : i64 -> tensor<64x64xi64, #blocked>
-    %d = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,r,l", packed_element = 1 : i32, pure = false, tlx.a_link = 3 : i32, tlx.op = "async_dot"} %acc, %hs : tensor<64x64xf32, #blocked>, tensor<64x64xi64, #blocked> -> tensor<64x64xf32, #blocked>
+    %d = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,l,r", packed_element = 1 : i32, pure = false, tlx.linked_a = 3 : i32, tlx.op = "async_dot", tlx.operand_segments = dense<[1, 1, 1, 0]> : tensor<4xi32>} %hs, %acc : tensor<64x64xi64, #blocked>, tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked>
     tt.return %d : tensor<64x64xf32, #blocked>
   }
   tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
@@ -116,14 +117,14 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @shared_splat(%acc: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
     %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
     %c0 = arith.constant 0 : i32
-    %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view"} : (i64, i32) -> i64
+    %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
     // CHECK: %[[B:.*]] = tlx.local_view
     // CHECK-NEXT: %[[D1:.*]] = tlx.async_dot %[[B]], %[[B]], %{{.*}}
     // CHECK-NEXT: %[[D2:.*]] = tlx.async_dot %[[B]], %[[B]], %[[D1]]
     // CHECK-NEXT: tt.return %[[D2]]
     %hs = tt.splat %v : i64 -> tensor<64x64xi64, #blocked>
-    %d1 = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,r,l,l", packed_element = 1 : i32, pure = false, tlx.op = "async_dot"} %acc, %hs, %hs : tensor<64x64xf32, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xi64, #blocked> -> tensor<64x64xf32, #blocked>
-    %d2 = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,r,l,l", packed_element = 1 : i32, pure = false, tlx.op = "async_dot"} %d1, %hs, %hs : tensor<64x64xf32, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xi64, #blocked> -> tensor<64x64xf32, #blocked>
+    %d1 = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,l,l,r", packed_element = 1 : i32, pure = false, tlx.op = "async_dot", tlx.operand_segments = dense<[1, 1, 1, 0]> : tensor<4xi32>} %hs, %hs, %acc : tensor<64x64xi64, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked>
+    %d2 = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,l,l,r", packed_element = 1 : i32, pure = false, tlx.op = "async_dot", tlx.operand_segments = dense<[1, 1, 1, 0]> : tensor<4xi32>} %hs, %hs, %d1 : tensor<64x64xi64, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked>
     tt.return %d2 : tensor<64x64xf32, #blocked>
   }
   tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
@@ -145,16 +146,16 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @use_acc(%acc: tensor<64x64xf32, #blocked>, %use: i1) -> tensor<64x64xf32, #blocked> {
     %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
     %c0 = arith.constant 0 : i32
-    %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view"} : (i64, i32) -> i64
+    %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
     %hs = tt.splat %v : i64 -> tensor<64x64xi64, #blocked>
     // CHECK: %[[B:.*]] = tlx.local_view
     // CHECK-NEXT: %[[D1:.*]] = tlx.async_dot %[[B]], %[[B]], %[[ACC]], %[[USE]] :
     %us = tt.splat %use : i1 -> tensor<64x64xi1, #blocked>
-    %d1 = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,r,l,l,r", packed_element = 1 : i32, pure = false, tlx.has_use_acc = true, tlx.op = "async_dot"} %acc, %hs, %hs, %us : tensor<64x64xf32, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xi1, #blocked> -> tensor<64x64xf32, #blocked>
+    %d1 = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,l,l,r,r", packed_element = 1 : i32, pure = false, tlx.op = "async_dot", tlx.operand_segments = dense<1> : tensor<4xi32>} %hs, %hs, %acc, %us : tensor<64x64xi64, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xf32, #blocked>, tensor<64x64xi1, #blocked> -> tensor<64x64xf32, #blocked>
     // CHECK: %[[FALSE:.*]] = arith.constant false
     // CHECK-NEXT: %[[D2:.*]] = tlx.async_dot %[[B]], %[[B]], %[[D1]], %[[FALSE]] :
     %no = arith.constant dense<false> : tensor<64x64xi1, #blocked>
-    %d2 = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,r,l,l,r", packed_element = 1 : i32, pure = false, tlx.has_use_acc = true, tlx.op = "async_dot"} %d1, %hs, %hs, %no : tensor<64x64xf32, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xi1, #blocked> -> tensor<64x64xf32, #blocked>
+    %d2 = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,l,l,r,r", packed_element = 1 : i32, pure = false, tlx.op = "async_dot", tlx.operand_segments = dense<1> : tensor<4xi32>} %hs, %hs, %d1, %no : tensor<64x64xi64, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xf32, #blocked>, tensor<64x64xi1, #blocked> -> tensor<64x64xf32, #blocked>
     // CHECK-NEXT: tt.return %[[D2]]
     tt.return %d2 : tensor<64x64xf32, #blocked>
   }

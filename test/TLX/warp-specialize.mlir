@@ -58,16 +58,16 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
     // LOWER-NOT: tlx.
     %tasks = tt.call @tlx.async_tasks.r_i1() {tlx.op = "async_tasks"} : () -> i1
     scf.if %tasks {
-      %d = tt.call @tlx.async_task.r_i1() {tlx.op = "async_task", tlx.default = true, tlx.replicate = 1 : i32} : () -> i1
+      %d = tt.call @tlx.async_task.r_i1() {tlx.op = "async_task", tlx.isDefault = true, tlx.replicate = 1 : i32} : () -> i1
       scf.if %d {
-        %m = tt.call @tlx.local_view.a_i64_i32_r_i64(%b, %c0) {tlx.op = "local_view"} : (i64, i32) -> i64
+        %m = tt.call @tlx.local_view.a_i64_i32_r_i64(%b, %c0) {tlx.op = "local_view", tlx.type = "!tlx.mbarrier"} : (i64, i32) -> i64
         tt.call @tlx.barrier_arrive.a_i64(%m) {tlx.op = "barrier_arrive", tlx.count = 1 : i32} : (i64) -> ()
       }
-      %c = tt.call @tlx.async_task.r_i1() {tlx.op = "async_task", tlx.default = false, tlx.num_warps = 4 : i32, tlx.registers = 232 : i32, tlx.replicate = 2 : i32} : () -> i1
+      %c = tt.call @tlx.async_task.r_i1() {tlx.op = "async_task", tlx.isDefault = false, tlx.numWarps = 4 : i32, tlx.registers = 232 : i32, tlx.replicate = 2 : i32} : () -> i1
       scf.if %c {
         %r = tt.call @tlx.async_task_replica_id.r_i32() {tlx.op = "async_task_replica_id"} : () -> i32
-        %w = tt.call @tlx.local_view.a_i64_i32_r_i64(%b, %r) {tlx.op = "local_view"} : (i64, i32) -> i64
-        tt.call @tlx.barrier_wait.a_i64_i32(%w, %scale) {tlx.op = "barrier_wait"} : (i64, i32) -> ()
+        %w = tt.call @tlx.local_view.a_i64_i32_r_i64(%b, %r) {tlx.op = "local_view", tlx.type = "!tlx.mbarrier"} : (i64, i32) -> i64
+        tt.call @tlx.barrier_wait.a_i64_i32(%w, %scale) {tlx.op = "barrier_wait", tlx.operand_segments = dense<[1, 1, 0]> : tensor<3xi32>} : (i64, i32) -> ()
         %row = arith.addi %r, %scale : i32
         %base = tt.addptr %out, %row : !tt.ptr<f32>, i32
         %ptrs = tt.splat %base : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
@@ -125,8 +125,8 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @empty_tasks() {
     %tasks = tt.call @tlx.async_tasks.r_i1() {tlx.op = "async_tasks"} : () -> i1
     scf.if %tasks {
-      %d = tt.call @tlx.async_task.r_i1() {tlx.op = "async_task", tlx.default = true, tlx.replicate = 1 : i32} : () -> i1
-      %c = tt.call @tlx.async_task.r_i1() {tlx.op = "async_task", tlx.num_warps = 1 : i32, tlx.replicate = 1 : i32} : () -> i1
+      %d = tt.call @tlx.async_task.r_i1() {tlx.op = "async_task", tlx.isDefault = true, tlx.replicate = 1 : i32} : () -> i1
+      %c = tt.call @tlx.async_task.r_i1() {tlx.op = "async_task", tlx.numWarps = 1 : i32, tlx.replicate = 1 : i32} : () -> i1
     }
     tt.return
   }

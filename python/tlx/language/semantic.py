@@ -24,11 +24,13 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import triton.language.core as tlc
 from triton._C.libtriton import ir
 
+from .contracts import LINK_ATTR, LINKED_OPERAND_OP, LINKED_PREFIX, OP_ATTR, SEGMENTS_ATTR, TYPE_ATTR, contract
 from .errors import TLXError, location
 from .types import (
     async_token,
@@ -48,6 +50,21 @@ _DESC_TYPE = re.compile(r"!tt\.tensordesc<tensor<(.*)>>")
 
 #: Static parameters of a carrier (``tlx.<name>`` attributes); a tuple of ints is a dense ``i32`` array.
 Attr = bool | int | str | tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A scalar IR value with its element type, as an operand of a carrier."""
+
+    value: ir.value
+    dtype: tlc.dtype
+
+
+@dataclass(frozen=True)
+class Linked:
+    """A tensor operand whose shape differs from the carrier's: it rides a linked carrier of its own."""
+
+    tensor: tlc.tensor
 
 
 def _unwrap(value: Any) -> Any:
@@ -167,32 +184,32 @@ class TLXSemantic:
         """How MLIR spells ``dtype`` (f16, bf16, f8E4M3FN, i8, ...): the builder's own print."""
         return str(dtype.to_ir(self.builder))
 
-    def i32(self, op: str, name: str, value: Any) -> ir.value:
+    def i32(self, op: str, name: str, value: Any) -> Scalar:
         """A scalar integer operand (constant or runtime) as an ``i32`` value."""
         value = _unwrap(value)
         if isinstance(value, int) and not isinstance(value, bool):
             if not -(2**31) <= value < 2**31:
                 raise self.error(op, f"`{name}` = {value} does not fit in 32 bits")
-            return self.builder.get_int32(value)
+            return Scalar(self.builder.get_int32(value), tlc.int32)
         if isinstance(value, tlc.tensor) and not value.type.is_block() and value.dtype.is_int():
             if value.dtype.is_bool():
                 raise self.error(op, f"`{name}` must be an integer, got a bool")
             if value.dtype != tlc.int32:
                 value = self.semantic.cast(value, tlc.int32)
-            return value.handle
+            return Scalar(value.handle, tlc.int32)
         raise self.error(op, f"`{name}` must be a scalar integer, got {_describe(value)}")
 
-    def predicate(self, op: str, value: Any) -> ir.value | None:
+    def predicate(self, op: str, value: Any) -> Scalar | None:
         """An optional scalar ``i1`` predicate."""
         value = _unwrap(value)
         if value is None:
             return None
         if isinstance(value, bool):
-            return self.builder.get_int1(value)
+            return Scalar(self.builder.get_int1(value), tlc.int1)
         if isinstance(value, tlc.tensor) and not value.type.is_block() and value.dtype.is_int():
             if not value.dtype.is_bool():
                 value = self.semantic.cast(value, tlc.int1)
-            return value.handle
+            return Scalar(value.handle, tlc.int1)
         raise self.error(op, f"`pred` must be a scalar bool, got {_describe(value)}")
 
     def one_buffer(self, op: str, name: str, value: Any, *, shared: bool = False) -> buffered_tensor:
@@ -252,6 +269,12 @@ class TLXSemantic:
             raise self.error(op, f"`{name}` is not supported by this TLX release yet")
 
     # --------------------------------------------------------------- carriers
+    #
+    # `emit` builds the carrier of any TLX op from its contract (tlx.language.contracts, generated from the
+    # ODS definitions): operands by ODS name, put in ODS order; attributes by ODS name, encoded as the
+    # contract says. Form A (tt.call) when no operand or result is a tensor, else Form B
+    # (tt.elementwise_inline_asm) with handles and scalars splat to the tensors' shape.
+
     @staticmethod
     def _mangle(type_: ir.type) -> str:
         text = str(type_)
@@ -298,57 +321,152 @@ class TLXSemantic:
         module.push_back(fn)
         return fn
 
-    def _set_attrs(self, op_state: Any, op: str, attrs: dict[str, Attr]) -> None:
-        """``tlx.op`` and ``tlx.<name>``: bool -> ``true``/``false``, int -> ``i32``, str -> string, a tuple of
-        ints -> ``dense<[...]> : tensor<Nxi32>`` (printed ``dense<v>`` when all N values are equal)."""
+    def _encode_attr(self, kind: str, value: Attr) -> Any:
+        """A carrier attribute as the contract's `kind` says: int -> ``i32``, bool/unit -> ``true``/``false``,
+        i32_array -> ``dense<[...]> : tensor<Nxi32>`` (printed ``dense<v>`` when all values are equal),
+        text -> a string."""
         b = self.builder
-        op_state.set_attr("tlx.op", b.get_string_attr(op))
+        if kind in ("bool", "unit"):
+            assert isinstance(value, bool), value
+            return b.get_bool_attr(value)
+        if kind == "int":
+            assert isinstance(value, int) and not isinstance(value, bool), value
+            return b.get_int32_attr(value)
+        if kind == "i32_array":
+            return ir.make_attr(list(value), self.generator.context)
+        assert isinstance(value, str), value
+        return b.get_string_attr(value)
+
+    def _carrier_attrs(self, op: str, attrs: dict[str, Attr], metadata: dict[str, Attr]) -> dict[str, Any]:
+        spec = contract(op)
+        unknown = set(attrs) - set(spec.attributes)
+        assert not unknown, f"tlx.{op} has no attributes {unknown}"
+        missing = [a.name for a in spec.attributes.values() if not a.optional and a.name not in attrs]
+        assert not missing, f"tlx.{op} needs attributes {missing}"
+        encoded = {OP_ATTR: self.builder.get_string_attr(op)}
+        for name, value in metadata.items():
+            kind = "i32_array" if isinstance(value, tuple) else "int" if isinstance(value, int) else "text"
+            encoded[name] = self._encode_attr(kind, value)
         for name, value in attrs.items():
-            if isinstance(value, bool):
-                attr = b.get_bool_attr(value)
-            elif isinstance(value, int):
-                attr = b.get_int32_attr(value)
-            elif isinstance(value, tuple):
-                attr = ir.make_attr(list(value), self.generator.context)
+            encoded[name] = self._encode_attr(spec.attributes[name].kind, value)
+        return encoded
+
+    def _order_operands(self, op: str, operands: dict[str, Any]) -> tuple[list[tuple[str, Any]], tuple[int, ...]]:
+        """The values of ``operands`` in ODS order, and how many each ODS operand has."""
+        spec = contract(op)
+        unknown = set(operands) - {o.name for o in spec.operands}
+        assert not unknown, f"tlx.{op} has no operands {unknown}"
+        ordered, segments = [], []
+        for operand in spec.operands:
+            value = operands.get(operand.name)
+            if operand.arity == "variadic":
+                values = list(value or ())
             else:
-                attr = b.get_string_attr(value)
-            op_state.set_attr(f"tlx.{name}", attr)
+                assert value is not None or operand.arity == "optional", f"tlx.{op} needs `{operand.name}`"
+                values = [] if value is None else [value]
+            segments.append(len(values))
+            ordered.extend((operand.name, v) for v in values)
+        return ordered, tuple(segments)
 
-    def call_carrier(
+    def emit(
         self,
         op: str,
-        operands: Sequence[ir.value],
-        result_types: Sequence[ir.type] = (),
+        operands: dict[str, Any] | None = None,
         attrs: dict[str, Attr] | None = None,
-    ) -> Any:
-        """Form A: ``tt.call @tlx.<op>.<signature>(operands) {tlx.op, tlx.*}``."""
-        operand_types = [v.get_type() for v in operands]
-        result_types = list(result_types)
-        fn = self._callee(self.callee_name(op, operand_types, result_types), operand_types, result_types)
-        call = self.builder.call(fn, list(operands))
-        self._set_attrs(call, op, attrs or {})
-        return call
+        result: Any = None,
+    ) -> ir.value | None:
+        """The carrier of ``tlx.<op>``; its result (an i64 handle, a tensor or a scalar) or None.
 
-    def splat_handle(self, handle: ir.value, shape: Sequence[int]) -> ir.value:
-        return self.builder.create_splat(self.builder.get_block_ty(self.builder.get_int64_ty(), list(shape)), handle)
-
-    def asm_carrier(
-        self,
-        op: str,
-        operands: Sequence[tuple[ir.value, tlc.dtype]],
-        result: tlc.block_type,
-        attrs: dict[str, Attr] | None = None,
-    ) -> Any:
-        """Form B: ``tt.elementwise_inline_asm "tlx.<op>" {pure = false, tlx.op, tlx.*}``.
-
-        ``operands`` are tensors of ``result``'s shape with their element types.
+        ``operands`` maps ODS operand names to buffers, mbarriers, tensors, descriptors, :class:`Scalar`\\ s,
+        :class:`Linked` tensors (of another shape than the carrier's) or lists (variadic); None leaves an
+        optional operand out. ``result`` is a ``buffered_tensor_type`` / ``mbarrier_type`` (a handle), a
+        ``tl.block_type`` (a tensor) or a ``tl.dtype`` (a scalar).
         """
-        constraints = ",".join(["=" + _constraint(result.element_ty)] + [_constraint(t) for _, t in operands])
-        asm = self.builder.create_inline_asm(
-            f"tlx.{op}", constraints, [v for v, _ in operands], [result.to_ir(self.builder)], False, 1
-        )
-        self._set_attrs(asm, op, attrs or {})
-        return asm
+        ordered, segments = self._order_operands(op, operands or {})
+        metadata: dict[str, Attr] = {}
+        if contract(op).has_variable_operands:
+            metadata[SEGMENTS_ATTR] = segments
+        if isinstance(result, (buffered_tensor_type, mbarrier_type)):
+            metadata[TYPE_ATTR] = self._type_text(result)
+        carried = []
+        for name, value in ordered:
+            if isinstance(value, Linked):
+                metadata[LINKED_PREFIX + name] = self._emit_linked(value.tensor)
+            else:
+                carried.append(value)
+        encoded = self._carrier_attrs(op, attrs or {}, metadata)
+        shape = self._carrier_shape(carried, result)
+        if shape is None:
+            return self._call_carrier(op, carried, result, encoded)
+        return self._asm_carrier(op, carried, result, shape, encoded)
+
+    def _type_text(self, type_: buffered_tensor_type | mbarrier_type) -> str:
+        if isinstance(type_, mbarrier_type):
+            return type_.mlir_type()
+        return type_.mlir_type(self.mlir_element(type_.element_ty))
+
+    @staticmethod
+    def _carrier_shape(values: Sequence[Any], result: Any) -> list[int] | None:
+        """The tensor shape of a Form B carrier, None for Form A."""
+        shapes = {tuple(v.type.shape) for v in values if isinstance(v, tlc.tensor) and v.type.is_block()}
+        if isinstance(result, tlc.block_type):
+            shapes.add(tuple(result.shape))
+        assert len(shapes) <= 1, f"carrier tensors of several shapes {shapes}: link all but one"
+        return list(shapes.pop()) if shapes else None
+
+    def _scalar_of(self, value: Any) -> tuple[ir.value, tlc.dtype]:
+        """A handle, descriptor or scalar operand: its IR value and element type."""
+        if isinstance(value, (buffered_tensor, mbarrier)):
+            return value.handle, tlc.int64
+        if isinstance(value, Scalar):
+            return value.value, value.dtype
+        if isinstance(value, tlc.tensor_descriptor_base):
+            return value.handle, None
+        assert isinstance(value, tlc.tensor) and not value.type.is_block(), value
+        return value.handle, value.dtype
+
+    def _result_ir_type(self, result: Any) -> ir.type:
+        if isinstance(result, (buffered_tensor_type, mbarrier_type)):
+            return self.builder.get_int64_ty()
+        return result.to_ir(self.builder)
+
+    def _call_carrier(self, op: str, values: Sequence[Any], result: Any, attrs: dict[str, Any]) -> ir.value | None:
+        """Form A: ``tt.call @tlx.<op>.<signature>(operands) {tlx.op, tlx.*}``."""
+        operands = [self._scalar_of(v)[0] for v in values]
+        operand_types = [v.get_type() for v in operands]
+        result_types = [] if result is None else [self._result_ir_type(result)]
+        fn = self._callee(self.callee_name(op, operand_types, result_types), operand_types, result_types)
+        call = self.builder.call(fn, operands)
+        for name, attr in attrs.items():
+            call.set_attr(f"tlx.{name}", attr)
+        return call.get_result(0) if result_types else None
+
+    def _asm_carrier(
+        self, op: str, values: Sequence[Any], result: Any, shape: list[int], attrs: dict[str, Any]
+    ) -> ir.value | None:
+        """Form B: ``tt.elementwise_inline_asm "tlx.<op>" {pure = false, tlx.op, tlx.*}`` over tensors of
+        ``shape``; an op without a result returns a dummy ``i1`` tensor."""
+        b = self.builder
+        operands: list[tuple[ir.value, tlc.dtype]] = []
+        for value in values:
+            if isinstance(value, tlc.tensor) and value.type.is_block():
+                operands.append((value.handle, value.dtype))
+                continue
+            scalar, dtype = self._scalar_of(value)
+            operands.append((b.create_splat(b.get_block_ty(dtype.to_ir(b), shape), scalar), dtype))
+        result_type = result if isinstance(result, tlc.block_type) else tlc.block_type(tlc.int1, shape)
+        constraints = ",".join(["=" + _constraint(result_type.element_ty)] + [_constraint(t) for _, t in operands])
+        asm = b.create_inline_asm(f"tlx.{op}", constraints, [v for v, _ in operands], [result_type.to_ir(b)], False, 1)
+        for name, attr in attrs.items():
+            asm.set_attr(f"tlx.{name}", attr)
+        return asm.get_result(0) if result is not None else None
+
+    def _emit_linked(self, tensor: tlc.tensor) -> int:
+        """A linked_operand carrier for ``tensor``; the link number the op's carrier names it by."""
+        link = next(self._kernel_state("links", itertools.count(1)))
+        attrs = {OP_ATTR: self.builder.get_string_attr(LINKED_OPERAND_OP), LINK_ATTR: self.builder.get_int32_attr(link)}
+        self._asm_carrier(LINKED_OPERAND_OP, [tensor], tensor.type, list(tensor.type.shape), attrs)
+        return link
 
     # ------------------------------------------------------------------ buffers
     def local_alloc(self, shape: Any, dtype: Any, num: Any, storage: Any, reuse: Any, layout: Any) -> buffered_tensor:
@@ -368,11 +486,8 @@ class TLXSemantic:
         if layout is not None and not isinstance(layout, str):
             raise self.error(op, f"`layout` must be None or the text of a ttg layout attribute, got {layout!r}")
         type_ = buffered_tensor_type(dtype, shape, num, storage, layout)
-        attrs: dict[str, Attr] = {"type": type_.mlir_type(self.mlir_element(dtype))}
-        if layout is not None:
-            attrs["layout"] = layout
-        call = self.call_carrier(op, [], [self.builder.get_int64_ty()], attrs)
-        return buffered_tensor(call.get_result(0), type_)
+        attrs: dict[str, Attr] = {} if layout is None else {"layout": layout}
+        return buffered_tensor(self.emit(op, attrs=attrs, result=type_), type_)
 
     def local_view(self, source: Any, index: Any) -> buffered_tensor | mbarrier:
         op = "local_view"
@@ -395,12 +510,12 @@ class TLXSemantic:
             raise self.error(
                 op, f"index {constant} is out of range for {source.num} {kind} (valid: 0..{source.num - 1})"
             )
-        call = self.call_carrier(op, [source.handle, self.i32(op, "index", index)], [self.builder.get_int64_ty()])
+        handle = self.emit(op, {"source": source, "index": self.i32(op, "index", index)}, result=result_type)
         if isinstance(result_type, mbarrier_type):
             # same set and same constant (or same index value): the same mbarrier, for _transactions
             selector = constant if isinstance(constant, int) else constant.handle
-            return mbarrier(call.get_result(0), result_type, (source.handle, selector))
-        return buffered_tensor(call.get_result(0), result_type)
+            return mbarrier(handle, result_type, (source.handle, selector))
+        return buffered_tensor(handle, result_type)
 
     def local_load(self, buf: Any, token: Any, layout: Any) -> tlc.tensor:
         op = "local_load"
@@ -409,9 +524,7 @@ class TLXSemantic:
             raise self.error(op, f"`token` must be an async token or None, got {_describe(token)}")
         self.unsupported(op, "layout", layout)
         result = tlc.block_type(buf.dtype, list(buf.shape))
-        handle = self.splat_handle(buf.handle, buf.shape)
-        asm = self.asm_carrier(op, [(handle, tlc.int64)], result)
-        return tlc.tensor(asm.get_result(0), result)
+        return tlc.tensor(self.emit(op, {"buffer": buf}, result=result), result)
 
     def local_store(self, buf: Any, value: Any) -> None:
         op = "local_store"
@@ -423,10 +536,7 @@ class TLXSemantic:
             )
         self.same_shape(op, "the stored value", value.type.shape, buf)
         self.same_element(op, "the stored value", value.dtype, buf)
-        handle = self.splat_handle(buf.handle, buf.shape)
-        self.asm_carrier(
-            op, [(value.handle, value.dtype), (handle, tlc.int64)], tlc.block_type(tlc.int1, list(buf.shape))
-        )
+        self.emit(op, {"value": value, "buffer": buf})
 
     # ------------------------------------------------------------- buffer views
     #
@@ -437,9 +547,7 @@ class TLXSemantic:
     def _view(
         self, op: str, source: buffered_tensor, result_type: buffered_tensor_type, attrs: dict[str, Attr]
     ) -> buffered_tensor:
-        attrs = {**attrs, "type": result_type.mlir_type(self.mlir_element(result_type.element_ty))}
-        call = self.call_carrier(op, [source.handle], [self.builder.get_int64_ty()], attrs)
-        return buffered_tensor(call.get_result(0), result_type)
+        return buffered_tensor(self.emit(op, {"source": source}, attrs, result=result_type), result_type)
 
     @staticmethod
     def _describe_buffer(buf: buffered_tensor | buffered_tensor_type) -> str:
@@ -540,21 +648,14 @@ class TLXSemantic:
         num = self.const_int(op, "num_barriers", num_barriers, minimum=1)
         count = self.const_int(op, "arrive_count", arrive_count, minimum=1, maximum=MAX_ARRIVE_COUNT)
         type_ = mbarrier_type(num)
-        call = self.call_carrier(
-            op, [], [self.builder.get_int64_ty()], {"type": type_.mlir_type(), "arrive_count": count}
-        )
-        return mbarrier(call.get_result(0), type_)
+        return mbarrier(self.emit(op, attrs={"arrive_count": count}, result=type_), type_)
 
     def barrier_expect_bytes(self, bar: Any, size: Any, pred: Any) -> None:
         op = "barrier_expect_bytes"
         self.require_capability(op, 90, "mbarrier transaction counts (expect_tx)")
         bar = self.one_barrier(op, "bar", bar)
         size = self.const_int(op, "size", size, minimum=1, maximum=MAX_EXPECT_BYTES)
-        operands = [bar.handle]
-        pred_value = self.predicate(op, pred)
-        if pred_value is not None:
-            operands.append(pred_value)
-        self.call_carrier(op, operands, [], {"bytes": size})
+        self.emit(op, {"barrier": bar, "pred": self.predicate(op, pred)}, {"bytes": size})
         self._transactions(bar)["expects"].append((self._block(), size, self.where()))
 
     def barrier_wait(self, bar: Any, phase: Any, pred: Any) -> None:
@@ -563,11 +664,7 @@ class TLXSemantic:
         constant = _unwrap(phase)
         if isinstance(constant, int) and not isinstance(constant, bool) and constant not in (0, 1):
             raise self.error(op, f"`phase` is a parity and must be 0 or 1, got {constant}")
-        operands = [bar.handle, self.i32(op, "phase", phase)]
-        pred_value = self.predicate(op, pred)
-        if pred_value is not None:
-            operands.append(pred_value)
-        self.call_carrier(op, operands)
+        self.emit(op, {"barrier": bar, "phase": self.i32(op, "phase", phase), "pred": self.predicate(op, pred)})
         self._transactions(bar, reset=True)
 
     def barrier_arrive(self, bar: Any, arrive_count: Any, remote_cta_rank: Any) -> None:
@@ -575,7 +672,7 @@ class TLXSemantic:
         bar = self.one_barrier(op, "bar", bar)
         count = self.const_int(op, "arrive_count", arrive_count, minimum=1, maximum=MAX_ARRIVE_COUNT)
         self.unsupported(op, "remote_cta_rank", remote_cta_rank)
-        self.call_carrier(op, [bar.handle], [], {"count": count})
+        self.emit(op, {"barrier": bar}, {"count": count})
 
     # ------------------------------------------------- mbarrier transaction bytes
     #
@@ -619,7 +716,7 @@ class TLXSemantic:
             )
 
     # ----------------------------------------------------------------------- TMA
-    def _descriptor(self, op: str, desc: Any, buf: buffered_tensor, offsets: Any) -> list[ir.value]:
+    def _descriptor(self, op: str, desc: Any, buf: buffered_tensor, offsets: Any) -> list[Scalar]:
         self.require_capability(op, 90, "TMA")
         desc = _unwrap(desc)
         if not isinstance(desc, tlc.tensor_descriptor_base):
@@ -657,10 +754,8 @@ class TLXSemantic:
         evict = self.eviction(op, eviction_policy)
         self.unsupported(op, "multicast_targets", multicast_targets)
         self._check_transaction_bytes(op, bar, buf)
-        operands = [_unwrap(desc).handle, buf.handle, bar.handle, *offset_values]
-        if pred_value is not None:
-            operands.append(pred_value)
-        self.call_carrier(op, operands, [], {"cache": cache, "evict": evict, "has_pred": pred_value is not None})
+        operands = {"desc": _unwrap(desc), "offsets": offset_values, "buffer": buf, "barrier": bar, "pred": pred_value}
+        self.emit(op, operands, {"cache": cache, "evict": evict})
 
     def async_descriptor_store(
         self, desc: Any, buf: Any, offsets: Any, eviction_policy: Any, store_reduce: Any
@@ -670,18 +765,18 @@ class TLXSemantic:
         offset_values = self._descriptor(op, desc, buf, offsets)
         self.unsupported(op, "eviction_policy", self.const_str(op, "eviction_policy", eviction_policy), "")
         self.unsupported(op, "store_reduce", store_reduce)
-        self.call_carrier(op, [_unwrap(desc).handle, buf.handle, *offset_values])
+        self.emit(op, {"desc": _unwrap(desc), "offsets": offset_values, "buffer": buf})
 
     def async_descriptor_store_wait(self, pendings: Any) -> None:
         op = "async_descriptor_store_wait"
         self.require_capability(op, 90, "TMA")
         count = self.const_int(op, "pendings", pendings, minimum=0)
-        self.call_carrier(op, [], [], {"pendings": count})
+        self.emit(op, attrs={"pendings": count})
 
     def fence_async_shared(self) -> None:
         op = "fence_async_shared"
         self.require_capability(op, 90, "the async proxy fence")
-        self.call_carrier(op, [])
+        self.emit(op)
 
     # ------------------------------------------------------------------ cp.async
     def async_load(
@@ -704,8 +799,6 @@ class TLXSemantic:
         self.same_shape(op, "`src_ptrs`", shape, buf)
         pointee = src.dtype.element_ty
         self.same_element(op, "what `src_ptrs` points to", pointee, buf)
-        operands: list[tuple[ir.value, tlc.dtype]] = [(src.handle, src.dtype)]
-        operands.append((self.splat_handle(buf.handle, buf.shape), tlc.int64))
         mask, other = _unwrap(mask), _unwrap(other)
         if other is not None and mask is None:
             raise self.error(op, "`other` needs a `mask` (it fills the masked-off elements)")
@@ -717,22 +810,18 @@ class TLXSemantic:
                 mask = self.semantic.broadcast_impl_shape(mask, shape)
             except ValueError as e:
                 raise self.error(op, f"`mask` does not broadcast to {shape}: {e}") from None
-            operands.append((mask.handle, tlc.int1))
         if other is not None:
             other = self.semantic.cast(self.semantic.to_tensor(other), pointee)
             try:
                 other = self.semantic.broadcast_impl_shape(other, shape)
             except ValueError as e:
                 raise self.error(op, f"`other` does not broadcast to {shape}: {e}") from None
-            operands.append((other.handle, pointee))
         attrs: dict[str, Attr] = {
             "cache": self.load_cache(op, cache_modifier, ("", ".ca", ".cg")),
             "evict": self.eviction(op, eviction_policy),
-            "has_mask": mask is not None,
-            "has_other": other is not None,
-            "is_volatile": self.const_bool(op, "is_volatile", is_volatile),
+            "isVolatile": self.const_bool(op, "is_volatile", is_volatile),
         }
-        self.asm_carrier(op, operands, tlc.block_type(tlc.int1, shape), attrs)
+        self.emit(op, {"src": src, "buffer": buf, "mask": mask, "other": other}, attrs)
         return async_token()
 
     def async_load_commit_group(self, tokens: Any) -> None:
@@ -742,23 +831,21 @@ class TLXSemantic:
             tokens = tokens.values
         if tokens is not None and not isinstance(tokens, (tuple, list, async_token)):
             raise self.error(op, f"`tokens` must be async tokens from tlx.async_load, got {_describe(tokens)}")
-        self.call_carrier(op, [])
+        self.emit(op)
 
     def async_load_wait_group(self, pendings: Any) -> None:
         op = "async_load_wait_group"
         count = self.const_int(op, "pendings", pendings, minimum=0)
-        self.call_carrier(op, [], [], {"pendings": count})
+        self.emit(op, attrs={"pendings": count})
 
     # ----------------------------------------------------------------- utilities
     def thread_id(self, axis: Any) -> tlc.tensor:
         op = "thread_id"
         axis = self.const_int(op, "axis", axis, minimum=0, maximum=2)
-        call = self.call_carrier(op, [], [self.builder.get_int32_ty()], {"axis": axis})
-        return tlc.tensor(call.get_result(0), tlc.int32)
+        return tlc.tensor(self.emit(op, attrs={"axis": axis}, result=tlc.int32), tlc.int32)
 
     def clock64(self) -> tlc.tensor:
-        call = self.call_carrier("clock64", [], [self.builder.get_int64_ty()])
-        return tlc.tensor(call.get_result(0), tlc.int64)
+        return tlc.tensor(self.emit("clock64", result=tlc.int64), tlc.int64)
 
     # ------------------------------------------------------------ asynchronous MMA
     #
@@ -813,26 +900,16 @@ class TLXSemantic:
         precisions = {None: 0, "tf32": 0, "tf32x3": 1, "ieee": 2}
         if precision not in precisions:
             raise self.error(op, f"`input_precision` must be one of {sorted(p for p in precisions if p)}")
-        attrs: dict[str, Attr] = {"input_precision": precisions[precision]}
-        operands = [(acc.handle, tlc.float32)]
-        if a_in_registers:
-            # `a` has its own shape (MxK, not MxN): a carrier of its own, linked to the dot by number.
-            link = self.next_link()
-            self.asm_carrier("async_dot_operand", [(a.handle, a.dtype)], a.type, {"link": link})
-            attrs["a_link"] = link
-        else:
-            operands.append((self.splat_handle(a.handle, shape), tlc.int64))
-        operands.append((self.splat_handle(b.handle, shape), tlc.int64))
+        attrs: dict[str, Attr] = {"inputPrecision": precisions[precision]}
         use = _unwrap(use_acc)
         if use is not None:
             use = self.semantic.to_tensor(use)
             if use.type.is_block() or use.dtype != tlc.int1:
                 raise self.error(op, f"`use_acc` must be a scalar boolean, got {_describe(use)}")
-            splat = self.builder.create_splat(self.builder.get_block_ty(self.builder.get_int1_ty(), shape), use.handle)
-            operands.append((splat, tlc.int1))
-            attrs["has_use_acc"] = True
-        asm = self.asm_carrier(op, operands, tlc.block_type(tlc.float32, shape), attrs)
-        return tlc.tensor(asm.get_result(0), tlc.block_type(tlc.float32, shape))
+        # `a` from registers has its own shape (MxK, not MxN): it rides a linked carrier.
+        operands = {"a": Linked(a) if a_in_registers else a, "b": b, "acc": acc, "useAcc": use}
+        result = tlc.block_type(tlc.float32, shape)
+        return tlc.tensor(self.emit(op, operands, attrs, result=result), result)
 
     def async_dot_wait(self, pendings: Any, acc: Any) -> tlc.tensor:
         op = "async_dot_wait"
@@ -840,8 +917,7 @@ class TLXSemantic:
         acc = _unwrap(acc)
         if not isinstance(acc, tlc.tensor) or not acc.type.is_block() or acc.dtype != tlc.float32:
             raise self.error(op, f"`acc` must be the float32 tensor an async_dot returned, got {_describe(acc)}")
-        asm = self.asm_carrier(op, [(acc.handle, tlc.float32)], acc.type, {"pendings": count})
-        return tlc.tensor(asm.get_result(0), acc.type)
+        return tlc.tensor(self.emit(op, {"acc": acc}, {"pendings": count}, result=acc.type), acc.type)
 
     # ------------------------------------------------------------ named barriers
     def named_barrier(self, op: str, bar_id: Any, num_threads: Any) -> None:
@@ -854,18 +930,13 @@ class TLXSemantic:
             if isinstance(value, int) and not isinstance(value, bool) and not check(value):
                 what = "0..15" if name == "bar_id" else "a positive multiple of 32 (whole warps)"
                 raise self.error(op, f"`{name}` must be {what}, got {value}")
-        operands = [self.i32(op, "bar_id", bar_id), self.i32(op, "num_threads", num_threads)]
-        self.call_carrier(op, operands, [])
+        self.emit(op, {"id": self.i32(op, "bar_id", bar_id), "numThreads": self.i32(op, "num_threads", num_threads)})
 
     # ------------------------------------------------------------ warp specialization
     #
     # `with tlx.async_tasks():` / `with tlx.async_task(...)`: a Form A carrier returning an opaque i1, the
     # condition of an scf.if whose then-block is the region's body. The frontend keeps a stack of open
     # regions per kernel trace to reject misuse at the user's line.
-
-    def next_link(self) -> int:
-        """A number unique within the kernel, linking carriers of one op."""
-        return next(self._kernel_state("links", itertools.count(1)))
 
     def _task_stack(self) -> list[TaskRegion]:
         return self._kernel_state("task_stack", [])
@@ -887,7 +958,7 @@ class TLXSemantic:
         if kind not in (None, "default"):
             raise self.error(op, f'the only task name is "default" (the kernel\'s own warps), got {kind!r}')
         is_default = kind == "default"
-        attrs: dict[str, Attr] = {"default": is_default}
+        attrs: dict[str, Attr] = {"isDefault": is_default}
         replicate = self.const_int(op, "replicate", replicate, minimum=1) if _unwrap(replicate) is not None else 1
         if is_default:
             if parent.has_default:
@@ -901,7 +972,7 @@ class TLXSemantic:
             count = self.const_int(op, "num_warps", num_warps, minimum=1)
             if count & (count - 1):
                 raise self.error(op, f"num_warps must be a power of 2, got {count}")
-            attrs["num_warps"] = count
+            attrs["numWarps"] = count
         if _unwrap(registers) is not None:
             budget = self.const_int(op, "registers", registers, minimum=0)
             if not 24 <= budget <= 256 or budget % 8:
@@ -915,8 +986,7 @@ class TLXSemantic:
         stack = self._task_stack()
         if not stack or stack[-1].op != "async_task":
             raise self.error(op, "async_task_replica_id() is only meaningful inside `with tlx.async_task(...)`")
-        call = self.call_carrier(op, [], [self.builder.get_int32_ty()])
-        return tlc.tensor(call.get_result(0), tlc.int32)
+        return tlc.tensor(self.emit(op, result=tlc.int32), tlc.int32)
 
 
 class TaskRegion:
@@ -935,8 +1005,9 @@ class TaskRegion:
     def __enter__(self) -> None:
         sem = self.semantic
         builder = sem.builder
-        condition = sem.call_carrier(self.op, [], [builder.get_int1_ty()], self.attrs)
-        self.if_op = builder.create_if_op([], condition.get_result(0), False)
+        # The region's opaque condition: a carrier whose i1 no pass can fold (docs/carriers.md, "Regions").
+        condition = sem.emit(self.op, attrs=self.attrs, result=tlc.int1)
+        self.if_op = builder.create_if_op([], condition, False)
         builder.set_insertion_point_to_start(self.if_op.get_then_block())
         self.saved_scope = dict(sem.generator.lscope)
         sem._task_stack().append(self)

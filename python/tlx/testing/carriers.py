@@ -3,6 +3,7 @@
     from tlx.testing.carriers import carriers, callees
     for c in carriers(text):               # in program order
         print(c.op, c.form, c.attrs, c.operand_types, c.result_types, c.file, c.line)
+        print(c.named_operands())          # {ODS operand name: [operand texts]}, read with the op contract
 
 The parser knows the textual forms Triton 3.6 prints (generic enough for
 tests, not a full MLIR parser): ``tt.call`` / ``tt.elementwise_inline_asm``
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from tlx.language.contracts import LINKED_PREFIX, SEGMENTS_ATTR, contract
 
 _ALIAS = re.compile(r"^(#loc\d*) = loc\((.*)\)\s*$", re.M)
 _FILE_LINE = re.compile(r'^"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
@@ -42,6 +45,30 @@ class Carrier:
     file: str | None
     line: int | None
     text: str = field(repr=False)
+
+    def segments(self) -> list[int]:
+        """How many values each ODS operand has (``tlx.operand_segments``, else one each)."""
+        spec = contract(self.op)
+        attr = self.attrs.get(f"tlx.{SEGMENTS_ATTR}")
+        if attr is None:
+            return [1] * len(spec.operands)
+        match = re.fullmatch(r"dense<(\[?[-0-9, ]*\]?)> : tensor<(\d+)xi32>", attr)
+        assert match, attr
+        values = [int(v) for v in match.group(1).strip("[]").split(",") if v.strip()]
+        return values * int(match.group(2)) if len(values) == 1 else values
+
+    def named_operands(self) -> dict[str, list[str]]:
+        """The carried operands by ODS operand name, in ODS order (op contract); a linked operand maps to
+        ``["link <N>"]``."""
+        named, rest = {}, list(self.operands)
+        for operand, count in zip(contract(self.op).operands, self.segments(), strict=True):
+            link = self.attrs.get(f"tlx.{LINKED_PREFIX}{operand.name}")
+            if link is not None:
+                named[operand.name] = [f"link {link.split(':')[0].strip()}"]
+                continue
+            named[operand.name], rest = rest[:count], rest[count:]
+        assert not rest, (self.text, rest)
+        return named
 
 
 def _split_top(text: str) -> list[str]:

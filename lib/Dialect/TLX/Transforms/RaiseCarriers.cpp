@@ -1,9 +1,15 @@
 //===- RaiseCarriers.cpp - carriers of tlx.* ops -> TLX dialect -----------===//
 //
-// The encoding is specified in docs/carriers.md.
+// A carrier names its TLX op and carries the op's operands in ODS order and
+// its attributes under their ODS names (docs/carriers.md). The raise is
+// generic: the op contract table (OpContracts.h, generated from TLXOps.td)
+// says how to read any carrier; the op's own verifier judges the result.
+// Only what the IR truly needs is special: regions (async tasks) and linked
+// operands (an operand of another shape than the carrier's tensors).
 //
 //===----------------------------------------------------------------------===//
 
+#include "tlx/Dialect/TLX/IR/OpContracts.h"
 #include "tlx/Dialect/TLX/Transforms/Passes.h"
 
 #include "tlx/Dialect/Triton/IR/Dialect.h"
@@ -13,6 +19,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::tlx {
@@ -25,13 +32,77 @@ using namespace mlir::tlx;
 
 namespace {
 
-/// One carrier: its op name, operands (splat handles already unwrapped) and
-/// the `tlx.*` attributes, whatever form carried it.
-struct Carrier {
-  Operation *op;
-  StringRef name;
-  SmallVector<Value> operands;
-};
+/// Carrier attributes that are not ODS attributes (docs/carriers.md).
+constexpr StringLiteral kOpAttr = "tlx.op";
+constexpr StringLiteral kTypeAttr = "tlx.type";
+constexpr StringLiteral kSegmentsAttr = "tlx.operand_segments";
+constexpr StringLiteral kLinkAttr = "tlx.link";
+constexpr StringLiteral kLinkedPrefix = "tlx.linked_";
+/// The carrier of an operand linked to the op that follows it.
+constexpr StringLiteral kLinkedOperandOp = "linked_operand";
+
+bool isMetadata(StringRef name) {
+  return name == kOpAttr || name == kTypeAttr || name == kSegmentsAttr ||
+         name == kLinkAttr || name.starts_with(kLinkedPrefix);
+}
+
+/// The op name a carrier carries, or "" for an op that is no carrier.
+StringRef getCarriedName(Operation *op) {
+  if (!isa<triton::CallOp, triton::ElementwiseInlineAsmOp>(op))
+    return "";
+  auto name = op->getAttrOfType<StringAttr>(kOpAttr);
+  return name ? name.getValue() : "";
+}
+
+ValueRange getCarriedValues(Operation *carrier) {
+  if (auto asmOp = dyn_cast<triton::ElementwiseInlineAsmOp>(carrier))
+    return asmOp.getArgs();
+  return carrier->getOperands();
+}
+
+/// Integers of a carrier's list attribute: dense<[...]> (what the frontend
+/// writes), array<i32: ...> or [..]; nullopt for anything else.
+std::optional<SmallVector<int32_t>> getIntegers(Attribute attr) {
+  SmallVector<int32_t> values;
+  auto fits = [](int64_t value) { return llvm::isInt<32>(value); };
+  if (auto dense = dyn_cast_or_null<DenseIntElementsAttr>(attr)) {
+    for (const APInt &value : dense.getValues<APInt>()) {
+      if (value.getBitWidth() > 64 || !fits(value.getSExtValue()))
+        return std::nullopt;
+      values.push_back(value.getSExtValue());
+    }
+    return values;
+  }
+  if (auto array = dyn_cast_or_null<DenseI32ArrayAttr>(attr))
+    return llvm::to_vector(array.asArrayRef());
+  if (auto array = dyn_cast_or_null<ArrayAttr>(attr)) {
+    for (Attribute element : array) {
+      auto integer = dyn_cast<IntegerAttr>(element);
+      if (!integer || !fits(integer.getValue().getSExtValue()))
+        return std::nullopt;
+      values.push_back(integer.getInt());
+    }
+    return values;
+  }
+  return std::nullopt;
+}
+
+/// `text` parsed as a type or attribute by `parse`; on failure the parser's
+/// own message (it has no location in the kernel) goes into `why`.
+template <typename T, typename ParseFn>
+T parseCarriedText(StringRef text, MLIRContext *context, ParseFn parse,
+                   std::string &why) {
+  // The parser reads past an empty buffer's end: never hand it one.
+  if (text.trim().empty()) {
+    why = "it is empty";
+    return T();
+  }
+  ScopedDiagnosticHandler capture(context, [&](Diagnostic &diagnostic) {
+    why = diagnostic.str();
+    return success();
+  });
+  return parse(text, context);
+}
 
 class Raiser {
 public:
@@ -40,514 +111,442 @@ public:
   LogicalResult run();
 
 private:
-  LogicalResult raiseRegions();
-  LogicalResult raiseRegion(Carrier &carrier);
-  std::optional<Carrier> matchCarrier(Operation *op);
-  LogicalResult raise(Carrier &carrier);
-  FailureOr<Value> handle(Carrier &carrier, unsigned index);
-  FailureOr<Type> parseTypeAttr(Carrier &carrier);
-  FailureOr<int32_t> intAttr(Carrier &carrier, StringRef name,
-                             std::optional<int32_t> fallback = std::nullopt);
-  bool boolAttr(Carrier &carrier, StringRef name);
-  FailureOr<SmallVector<int32_t>> intsAttr(Carrier &carrier, StringRef name);
-  FailureOr<BufferType> resultBufferType(Carrier &carrier);
-  InFlightDiagnostic malformed(Carrier &carrier) {
-    return carrier.op->emitError("malformed TLX carrier for tlx.")
-           << carrier.name << ": ";
+  InFlightDiagnostic malformed(Operation *carrier) {
+    return carrier->emitError("malformed TLX carrier for tlx.")
+           << getCarriedName(carrier) << ": ";
   }
+
+  LogicalResult raiseRegions();
+  LogicalResult raiseRegion(Operation *carrier, const OpContract &contract);
+  FailureOr<scf::IfOp> getGuardedRegion(Operation *carrier);
+  LogicalResult recordLinkedOperand(Operation *carrier);
+  LogicalResult raise(Operation *carrier);
+  FailureOr<SmallVector<int32_t>> getSegments(Operation *carrier,
+                                              const OpContract &contract);
+  FailureOr<SmallVector<Value>> raiseOperands(Operation *carrier,
+                                              const OpContract &contract,
+                                              ArrayRef<int32_t> segments);
+  FailureOr<Value> raiseOperand(Operation *carrier,
+                                const ValueContract &operand, Value carried);
+  FailureOr<Value> unwrapSplat(Operation *carrier, const ValueContract &operand,
+                               Value carried);
+  FailureOr<Value> getLinkedOperand(Operation *carrier,
+                                    const ValueContract &operand);
+  LogicalResult raiseAttributes(Operation *carrier, const OpContract &contract,
+                                NamedAttrList &attributes);
+  FailureOr<Attribute> raiseAttribute(Operation *carrier,
+                                      const AttributeContract &contract,
+                                      Attribute carried);
+  FailureOr<SmallVector<Type>> getResultTypes(Operation *carrier,
+                                              const OpContract &contract);
+  LogicalResult checkAttributesKept(Operation *carrier, Operation *raised,
+                                    const NamedAttrList &attributes);
+  void replaceResults(Operation *carrier, Operation *raised,
+                      const OpContract &contract);
+  LogicalResult checkHandlesStayInTLX();
+  void eraseCarriers();
 
   ModuleOp module;
   OpBuilder builder;
   /// i64 handle -> the TLX value it stands for.
   DenseMap<Value, Value> handles;
-  /// tlx.link of an async_dot_operand carrier -> its register operand.
-  DenseMap<int32_t, Value> linkedOperands;
+  /// tlx.link of a linked_operand carrier -> the operand it carries.
+  DenseMap<int64_t, Value> linkedOperands;
   SmallVector<Operation *> raised;
 };
 
-std::optional<Carrier> Raiser::matchCarrier(Operation *op) {
-  auto name = op->getAttrOfType<StringAttr>("tlx.op");
-  if (!name)
-    return std::nullopt;
-  Carrier carrier{op, name.getValue(), {}};
-  if (auto call = dyn_cast<triton::CallOp>(op)) {
-    llvm::append_range(carrier.operands, call.getOperands());
-    return carrier;
+//===----------------------------------------------------------------------===//
+// Operands
+//===----------------------------------------------------------------------===//
+
+/// How many carried values each ODS operand has. Carriers of ops with
+/// optional or variadic operands say it (`tlx.operand_segments`); a linked
+/// operand counts here but is not among the carried values.
+FailureOr<SmallVector<int32_t>>
+Raiser::getSegments(Operation *carrier, const OpContract &contract) {
+  size_t numOperands = contract.operands.size();
+  if (!contract.hasVariableOperands())
+    return SmallVector<int32_t>(numOperands, 1);
+  std::optional<SmallVector<int32_t>> segments =
+      getIntegers(carrier->getAttr(kSegmentsAttr));
+  if (!segments || segments->size() != numOperands)
+    return malformed(carrier) << "needs " << kSegmentsAttr << " with "
+                              << numOperands << " counts, one per operand";
+  for (auto [count, operand] : llvm::zip(*segments, contract.operands)) {
+    bool valid = operand.arity == Arity::Variadic   ? count >= 0
+                 : operand.arity == Arity::Optional ? (count == 0 || count == 1)
+                                                    : count == 1;
+    if (!valid)
+      return malformed(carrier) << "operand `" << operand.name << "` cannot "
+                                << "have " << count << " values";
   }
-  if (auto asmOp = dyn_cast<triton::ElementwiseInlineAsmOp>(op)) {
-    // Handles and scalars ride as splats to the carrier's tensor shape.
-    for (Value operand : asmOp.getArgs()) {
-      if (auto splat = operand.getDefiningOp<triton::SplatOp>())
-        if (splat.getSrc().getType().isInteger(64)) {
-          carrier.operands.push_back(splat.getSrc());
-          continue;
-        }
-      carrier.operands.push_back(operand);
+  return *segments;
+}
+
+FailureOr<SmallVector<Value>>
+Raiser::raiseOperands(Operation *carrier, const OpContract &contract,
+                      ArrayRef<int32_t> segments) {
+  ValueRange carried = getCarriedValues(carrier);
+  SmallVector<Value> operands;
+  size_t next = 0;
+  for (auto [operand, count] : llvm::zip(contract.operands, segments)) {
+    if (carrier->hasAttr((kLinkedPrefix + operand.name).str())) {
+      FailureOr<Value> linked = getLinkedOperand(carrier, operand);
+      if (failed(linked) || count != 1)
+        return failed(linked) ? failure()
+                              : malformed(carrier) << "a linked operand is "
+                                                      "one value";
+      operands.push_back(*linked);
+      continue;
     }
-    return carrier;
-  }
-  return std::nullopt;
-}
-
-FailureOr<Value> Raiser::handle(Carrier &carrier, unsigned index) {
-  if (index >= carrier.operands.size()) {
-    malformed(carrier) << "missing operand #" << index;
-    return failure();
-  }
-  Value value = carrier.operands[index];
-  auto found = handles.find(value);
-  if (found != handles.end())
-    return found->second;
-  carrier.op->emitError("tlx.")
-      << carrier.name
-      << " uses a buffer or barrier handle that does not come straight from "
-         "tlx.local_alloc / tlx.alloc_barriers / indexing; handles cannot "
-         "cross loop-carried values, if results or function arguments";
-  return failure();
-}
-
-FailureOr<Type> Raiser::parseTypeAttr(Carrier &carrier) {
-  auto text = carrier.op->getAttrOfType<StringAttr>("tlx.type");
-  if (!text) {
-    malformed(carrier) << "no tlx.type attribute";
-    return failure();
-  }
-  Type type = parseType(text.getValue(), module.getContext());
-  if (!type) {
-    malformed(carrier) << "invalid tlx.type '" << text.getValue() << "'";
-    return failure();
-  }
-  return type;
-}
-
-FailureOr<int32_t> Raiser::intAttr(Carrier &carrier, StringRef name,
-                                   std::optional<int32_t> fallback) {
-  auto attr = carrier.op->getAttrOfType<IntegerAttr>(name);
-  if (attr)
-    return static_cast<int32_t>(attr.getInt());
-  if (fallback)
-    return *fallback;
-  malformed(carrier) << "no " << name << " attribute";
-  return failure();
-}
-
-bool Raiser::boolAttr(Carrier &carrier, StringRef name) {
-  if (auto attr = carrier.op->getAttrOfType<BoolAttr>(name))
-    return attr.getValue();
-  if (auto attr = carrier.op->getAttrOfType<IntegerAttr>(name))
-    return attr.getInt() != 0;
-  return false;
-}
-
-FailureOr<SmallVector<int32_t>> Raiser::intsAttr(Carrier &carrier,
-                                                 StringRef name) {
-  Attribute attr = carrier.op->getAttr(name);
-  SmallVector<int32_t> values;
-  if (auto dense = dyn_cast_or_null<DenseIntElementsAttr>(attr)) {
-    for (const APInt &value : dense.getValues<APInt>())
-      values.push_back(value.getSExtValue());
-    return values;
-  }
-  if (auto array = dyn_cast_or_null<DenseI32ArrayAttr>(attr))
-    return llvm::to_vector(array.asArrayRef());
-  if (auto array = dyn_cast_or_null<ArrayAttr>(attr)) {
-    for (Attribute element : array) {
-      auto integer = dyn_cast<IntegerAttr>(element);
-      if (!integer)
-        break;
-      values.push_back(integer.getInt());
-    }
-    if (values.size() == array.size())
-      return values;
-  }
-  malformed(carrier) << "no integer array " << name << " attribute";
-  return failure();
-}
-
-FailureOr<BufferType> Raiser::resultBufferType(Carrier &carrier) {
-  FailureOr<Type> type = parseTypeAttr(carrier);
-  if (failed(type))
-    return failure();
-  auto buffer = dyn_cast<BufferType>(*type);
-  if (!buffer) {
-    malformed(carrier) << "tlx.type must be a !tlx.buffer type";
-    return failure();
-  }
-  return buffer;
-}
-
-LogicalResult Raiser::raise(Carrier &carrier) {
-  Operation *op = carrier.op;
-  Location loc = op->getLoc();
-  builder.setInsertionPoint(op);
-  StringRef name = carrier.name;
-  auto i32Attr = [&](int32_t value) {
-    return builder.getI32IntegerAttr(value);
-  };
-  auto mapHandleResult = [&](Value typed) {
-    handles[op->getResult(0)] = typed;
-  };
-  // Optional trailing `i1` predicate: present when the carrier says so.
-  auto optionalPred = [&](unsigned index, bool present) -> Value {
-    return present && index < carrier.operands.size() ? carrier.operands[index]
-                                                      : Value();
-  };
-
-  if (name == "local_alloc") {
-    FailureOr<Type> type = parseTypeAttr(carrier);
-    if (failed(type))
-      return failure();
-    auto buffers = dyn_cast<BuffersType>(*type);
-    if (!buffers)
-      return malformed(carrier) << "tlx.type must be a !tlx.buffers type";
-    auto alloc = LocalAllocOp::create(builder, loc, buffers, Attribute());
-    if (auto layout = op->getAttrOfType<StringAttr>("tlx.layout")) {
-      Attribute parsed = parseAttribute(layout.getValue(), module.getContext());
-      if (!parsed)
-        return op->emitError("invalid layout for tlx.local_alloc: ")
-               << layout.getValue();
-      alloc.setLayoutAttr(parsed);
-    }
-    mapHandleResult(alloc);
-  } else if (name == "alloc_barriers") {
-    FailureOr<Type> type = parseTypeAttr(carrier);
-    FailureOr<int32_t> count = intAttr(carrier, "tlx.arrive_count", 1);
-    if (failed(type) || failed(count))
-      return failure();
-    auto barriers = dyn_cast<MBarriersType>(*type);
-    if (!barriers)
-      return malformed(carrier) << "tlx.type must be a !tlx.mbarriers type";
-    mapHandleResult(
-        AllocBarriersOp::create(builder, loc, barriers, i32Attr(*count)));
-  } else if (name == "local_view") {
-    FailureOr<Value> source = handle(carrier, 0);
-    if (failed(source) || carrier.operands.size() != 2)
-      return failed(source) ? failure()
-                            : malformed(carrier) << "expected 2 operands";
-    mapHandleResult(
-        LocalViewOp::create(builder, loc, *source, carrier.operands[1]));
-  } else if (name == "local_trans" || name == "local_slice" ||
-             name == "local_reinterpret") {
-    FailureOr<Value> source = handle(carrier, 0);
-    FailureOr<BufferType> type = resultBufferType(carrier);
-    if (failed(source) || failed(type))
-      return failure();
-    if (!isa<BufferType>(source->getType()))
-      return op->emitError("tlx.")
-             << name << " takes one buffer (index the result of "
-             << "tlx.local_alloc first)";
-    Value view;
-    if (name == "local_reinterpret") {
-      view = LocalReinterpretOp::create(builder, loc, *type, *source);
-    } else {
-      FailureOr<SmallVector<int32_t>> ints = intsAttr(
-          carrier, name == "local_trans" ? "tlx.order" : "tlx.offsets");
-      if (failed(ints))
+    for (int32_t i = 0; i < count; ++i, ++next) {
+      if (next >= carried.size())
+        return malformed(carrier) << "too few operands for its segments";
+      FailureOr<Value> value = raiseOperand(carrier, operand, carried[next]);
+      if (failed(value))
         return failure();
-      auto array = builder.getDenseI32ArrayAttr(*ints);
-      view = name == "local_trans"
-                 ? LocalTransOp::create(builder, loc, *type, *source, array)
-                       .getResult()
-                 : LocalSliceOp::create(builder, loc, *type, *source, array)
-                       .getResult();
+      operands.push_back(*value);
     }
-    mapHandleResult(view);
-  } else if (name == "barrier_expect_bytes") {
-    FailureOr<Value> barrier = handle(carrier, 0);
-    FailureOr<int32_t> bytes = intAttr(carrier, "tlx.bytes");
-    if (failed(barrier) || failed(bytes))
-      return failure();
-    BarrierExpectBytesOp::create(builder, loc, *barrier, i32Attr(*bytes),
-                                 optionalPred(1, true));
-  } else if (name == "barrier_wait") {
-    FailureOr<Value> barrier = handle(carrier, 0);
-    if (failed(barrier))
-      return failure();
-    if (carrier.operands.size() < 2)
-      return malformed(carrier) << "missing the phase";
-    BarrierWaitOp::create(builder, loc, *barrier, carrier.operands[1],
-                          optionalPred(2, true));
-  } else if (name == "barrier_arrive") {
-    FailureOr<Value> barrier = handle(carrier, 0);
-    FailureOr<int32_t> count = intAttr(carrier, "tlx.count", 1);
-    if (failed(barrier) || failed(count))
-      return failure();
-    BarrierArriveOp::create(builder, loc, *barrier, i32Attr(*count));
-  } else if (name == "async_descriptor_load") {
-    // desc, buffer, barrier, offsets..., [pred]
-    if (carrier.operands.size() < 3)
-      return malformed(carrier) << "expected desc, buffer and barrier";
-    FailureOr<Value> buffer = handle(carrier, 1);
-    FailureOr<Value> barrier = handle(carrier, 2);
-    FailureOr<int32_t> cache = intAttr(carrier, "tlx.cache", 1);
-    FailureOr<int32_t> evict = intAttr(carrier, "tlx.evict", 1);
-    if (failed(buffer) || failed(barrier) || failed(cache) || failed(evict))
-      return failure();
-    bool hasPred = boolAttr(carrier, "tlx.has_pred");
-    ArrayRef<Value> rest = ArrayRef<Value>(carrier.operands).drop_front(3);
-    Value pred = hasPred && !rest.empty() ? rest.back() : Value();
-    ArrayRef<Value> offsets = hasPred ? rest.drop_back() : rest;
-    auto load = AsyncDescriptorLoadOp::create(builder, loc, carrier.operands[0],
-                                              offsets, *buffer, *barrier, pred);
-    load.setCacheAttr(triton::CacheModifierAttr::get(
-        builder.getContext(), static_cast<triton::CacheModifier>(*cache)));
-    load.setEvictAttr(triton::EvictionPolicyAttr::get(
-        builder.getContext(), static_cast<triton::EvictionPolicy>(*evict)));
-  } else if (name == "async_descriptor_store") {
-    if (carrier.operands.size() < 2)
-      return malformed(carrier) << "expected desc and buffer";
-    FailureOr<Value> buffer = handle(carrier, 1);
-    if (failed(buffer))
-      return failure();
-    AsyncDescriptorStoreOp::create(
-        builder, loc, carrier.operands[0],
-        ArrayRef<Value>(carrier.operands).drop_front(2), *buffer);
-  } else if (name == "async_descriptor_store_wait") {
-    FailureOr<int32_t> pendings = intAttr(carrier, "tlx.pendings");
-    if (failed(pendings))
-      return failure();
-    AsyncDescriptorStoreWaitOp::create(builder, loc, i32Attr(*pendings));
-  } else if (name == "fence_async_shared") {
-    FenceAsyncSharedOp::create(builder, loc);
-  } else if (name == "thread_id") {
-    FailureOr<int32_t> axis = intAttr(carrier, "tlx.axis");
-    if (failed(axis))
-      return failure();
-    op->getResult(0).replaceAllUsesWith(
-        ThreadIdOp::create(builder, loc, builder.getI32Type(), i32Attr(*axis)));
-  } else if (name == "clock64") {
-    op->getResult(0).replaceAllUsesWith(
-        Clock64Op::create(builder, loc, builder.getI64Type()));
-  } else if (name == "local_load") {
-    FailureOr<Value> buffer = handle(carrier, 0);
-    if (failed(buffer))
-      return failure();
-    op->getResult(0).replaceAllUsesWith(
-        LocalLoadOp::create(builder, loc, op->getResult(0).getType(), *buffer));
-  } else if (name == "local_store") {
-    if (carrier.operands.size() != 2)
-      return malformed(carrier) << "expected value and buffer";
-    FailureOr<Value> buffer = handle(carrier, 1);
-    if (failed(buffer))
-      return failure();
-    LocalStoreOp::create(builder, loc, carrier.operands[0], *buffer);
-  } else if (name == "async_load") {
-    // pointers, buffer, [mask], [other]
-    if (carrier.operands.size() < 2)
-      return malformed(carrier) << "expected pointers and buffer";
-    FailureOr<Value> buffer = handle(carrier, 1);
-    FailureOr<int32_t> cache = intAttr(carrier, "tlx.cache", 1);
-    FailureOr<int32_t> evict = intAttr(carrier, "tlx.evict", 1);
-    if (failed(buffer) || failed(cache) || failed(evict))
-      return failure();
-    unsigned next = 2;
-    Value mask =
-        boolAttr(carrier, "tlx.has_mask") && next < carrier.operands.size()
-            ? carrier.operands[next++]
-            : Value();
-    Value other =
-        boolAttr(carrier, "tlx.has_other") && next < carrier.operands.size()
-            ? carrier.operands[next++]
-            : Value();
-    auto load = AsyncLoadOp::create(builder, loc, carrier.operands[0], *buffer,
-                                    mask, other);
-    load.setCacheAttr(triton::CacheModifierAttr::get(
-        builder.getContext(), static_cast<triton::CacheModifier>(*cache)));
-    load.setEvictAttr(triton::EvictionPolicyAttr::get(
-        builder.getContext(), static_cast<triton::EvictionPolicy>(*evict)));
-    load.setIsVolatile(boolAttr(carrier, "tlx.is_volatile"));
-  } else if (name == "async_dot_operand") {
-    // The register operand of an async_dot, linked to it by tlx.link.
-    FailureOr<int32_t> link = intAttr(carrier, "tlx.link");
-    if (failed(link) || carrier.operands.size() != 1)
-      return failed(link) ? failure()
-                          : malformed(carrier) << "expected one operand";
-    if (!op->getResult(0).use_empty())
-      return malformed(carrier) << "its result must be unused";
-    linkedOperands[*link] = carrier.operands[0];
-  } else if (name == "async_dot") {
-    // acc, a, b, [use_acc]: a and b ride as splat handles, use_acc as a
-    // splat i1. With tlx.a_link, `a` is a register tensor carried by the
-    // async_dot_operand carrier of that link, and the operands are
-    // acc, b, [use_acc].
-    bool linkedA = op->hasAttr("tlx.a_link");
-    unsigned bIndex = linkedA ? 1 : 2;
-    if (carrier.operands.size() < bIndex + 1)
-      return malformed(carrier) << "expected acc, a and b";
-    FailureOr<Value> a = failure();
-    if (linkedA) {
-      FailureOr<int32_t> link = intAttr(carrier, "tlx.a_link");
-      if (failed(link))
-        return failure();
-      if (Value linked = linkedOperands.lookup(*link))
-        a = linked;
-      else
-        return malformed(carrier)
-               << "no async_dot_operand carrier with tlx.link = " << *link
-               << " precedes it";
-    } else {
-      a = handle(carrier, 1);
-    }
-    FailureOr<Value> b = handle(carrier, bIndex);
-    FailureOr<int32_t> precision = intAttr(carrier, "tlx.input_precision", 0);
-    FailureOr<int32_t> imprecise =
-        intAttr(carrier, "tlx.max_num_imprecise_acc", 0);
-    if (failed(a) || failed(b) || failed(precision) || failed(imprecise))
-      return failure();
-    Value useAcc;
-    if (boolAttr(carrier, "tlx.has_use_acc")) {
-      Value splatted = carrier.operands.size() > bIndex + 1
-                           ? carrier.operands[bIndex + 1]
-                           : Value();
-      // A constant use_acc arrives folded into a dense splat constant.
-      DenseElementsAttr dense;
-      if (auto splat =
-              splatted ? splatted.getDefiningOp<triton::SplatOp>() : nullptr)
-        useAcc = splat.getSrc();
-      else if (splatted && matchPattern(splatted, m_Constant(&dense)) &&
-               dense.isSplat())
-        useAcc = arith::ConstantIntOp::create(
-            builder, loc, dense.getSplatValue<bool>() ? 1 : 0, 1);
-      else
-        return malformed(carrier) << "use_acc must be a splat i1 scalar";
-    }
-    auto dot = AsyncDotOp::create(builder, loc, op->getResult(0).getType(), *a,
-                                  *b, carrier.operands[0], useAcc);
-    dot.setInputPrecisionAttr(triton::InputPrecisionAttr::get(
-        builder.getContext(), static_cast<triton::InputPrecision>(*precision)));
-    dot.setMaxNumImpreciseAcc(*imprecise);
-    op->getResult(0).replaceAllUsesWith(dot.getResult());
-  } else if (name == "async_dot_wait") {
-    FailureOr<int32_t> pendings = intAttr(carrier, "tlx.pendings");
-    if (failed(pendings) || carrier.operands.empty())
-      return failed(pendings)
-                 ? failure()
-                 : malformed(carrier) << "expected the accumulator";
-    op->getResult(0).replaceAllUsesWith(AsyncDotWaitOp::create(
-        builder, loc, carrier.operands[0], i32Attr(*pendings)));
-  } else if (name == "named_barrier_wait" || name == "named_barrier_arrive") {
-    if (carrier.operands.size() != 2)
-      return malformed(carrier) << "expected the barrier id and thread count";
-    if (name == "named_barrier_wait")
-      NamedBarrierWaitOp::create(builder, loc, carrier.operands[0],
-                                 carrier.operands[1]);
-    else
-      NamedBarrierArriveOp::create(builder, loc, carrier.operands[0],
-                                   carrier.operands[1]);
-  } else if (name == "async_task_replica_id") {
-    op->getResult(0).replaceAllUsesWith(
-        AsyncTaskReplicaIdOp::create(builder, loc, builder.getI32Type()));
-  } else if (name == "async_load_commit_group") {
-    AsyncLoadCommitGroupOp::create(builder, loc);
-  } else if (name == "async_load_wait_group") {
-    FailureOr<int32_t> pendings = intAttr(carrier, "tlx.pendings");
-    if (failed(pendings))
-      return failure();
-    AsyncLoadWaitGroupOp::create(builder, loc, i32Attr(*pendings));
-  } else {
-    return op->emitError("unknown TLX operation tlx.")
-           << name << " (this TLX compiler does not implement it)";
   }
-  raised.push_back(op);
+  if (next != carried.size())
+    return malformed(carrier) << carried.size() << " operands where its "
+                              << "segments account for " << next;
+  return operands;
+}
+
+FailureOr<Value> Raiser::raiseOperand(Operation *carrier,
+                                      const ValueContract &operand,
+                                      Value carried) {
+  if (Value handle = handles.lookup(carried))
+    return handle;
+  if (auto splat = carried.getDefiningOp<triton::SplatOp>())
+    if (Value handle = handles.lookup(splat.getSrc()))
+      return handle;
+  if (operand.kinds == kHandle) {
+    carrier->emitError("tlx.")
+        << getCarriedName(carrier)
+        << " uses a buffer or barrier handle that does not come straight "
+           "from tlx.local_alloc / tlx.alloc_barriers / indexing; handles "
+           "cannot cross loop-carried values, if results or function "
+           "arguments";
+    return failure();
+  }
+  bool carriedAsTensor = isa<RankedTensorType>(carried.getType());
+  if (carriedAsTensor && !(operand.kinds & kTensor))
+    return unwrapSplat(carrier, operand, carried);
+  return carried;
+}
+
+/// Scalars ride a Form B carrier splat to its tensor shape; a constant
+/// arrives folded into a splat constant.
+FailureOr<Value> Raiser::unwrapSplat(Operation *carrier,
+                                     const ValueContract &operand,
+                                     Value carried) {
+  if (auto splat = carried.getDefiningOp<triton::SplatOp>())
+    return splat.getSrc();
+  DenseElementsAttr dense;
+  if (matchPattern(carried, m_Constant(&dense)) && dense.isSplat()) {
+    builder.setInsertionPoint(carrier);
+    auto element = dense.getSplatValue<TypedAttr>();
+    return arith::ConstantOp::create(builder, carrier->getLoc(), element)
+        .getResult();
+  }
+  return malformed(carrier) << "operand `" << operand.name
+                            << "` must be a scalar splat to the carrier's "
+                               "shape";
+}
+
+FailureOr<Value> Raiser::getLinkedOperand(Operation *carrier,
+                                          const ValueContract &operand) {
+  std::string name = (kLinkedPrefix + operand.name).str();
+  auto link = carrier->getAttrOfType<IntegerAttr>(name);
+  Value linked = link ? linkedOperands.lookup(link.getInt()) : Value();
+  if (!linked)
+    return malformed(carrier)
+           << "no " << kLinkedOperandOp << " carrier with " << kLinkAttr
+           << " = " << carrier->getAttr(name) << " precedes it";
+  return linked;
+}
+
+LogicalResult Raiser::recordLinkedOperand(Operation *carrier) {
+  auto link = carrier->getAttrOfType<IntegerAttr>(kLinkAttr);
+  ValueRange carried = getCarriedValues(carrier);
+  if (!link || carried.size() != 1 || carrier->getNumResults() != 1)
+    return malformed(carrier) << "expected one operand and " << kLinkAttr;
+  if (!carrier->getResult(0).use_empty())
+    return malformed(carrier) << "its result must be unused";
+  linkedOperands[link.getInt()] = carried.front();
+  raised.push_back(carrier);
   return success();
 }
 
-/// `with tlx.async_tasks()` / `with tlx.async_task(...)` reach us as an
-/// `scf.if` on the opaque i1 of a carrier; its then-block becomes the body of
-/// the TLX region op.
-LogicalResult Raiser::raiseRegion(Carrier &carrier) {
-  Operation *op = carrier.op;
-  Value condition = op->getResult(0);
-  // An empty body leaves no scf.if: canonicalization erased it.
-  scf::IfOp ifOp;
-  if (!condition.use_empty()) {
-    ifOp = condition.hasOneUse()
-               ? dyn_cast<scf::IfOp>(*condition.getUsers().begin())
-               : scf::IfOp();
-    if (!ifOp || ifOp.getCondition() != condition ||
-        ifOp.getNumResults() != 0 || !ifOp.getElseRegion().empty())
-      return malformed(carrier)
-             << "expected its i1 to be unused or the condition of a "
-                "result-less scf.if without else";
-  }
-  builder.setInsertionPoint(ifOp ? ifOp.getOperation() : op);
-  Location loc = op->getLoc();
-  Operation *region;
-  if (carrier.name == "async_tasks") {
-    region = AsyncTasksOp::create(builder, loc);
-  } else {
-    FailureOr<int32_t> replicate = intAttr(carrier, "tlx.replicate", 1);
-    if (failed(replicate))
+//===----------------------------------------------------------------------===//
+// Attributes and results
+//===----------------------------------------------------------------------===//
+
+LogicalResult Raiser::raiseAttributes(Operation *carrier,
+                                      const OpContract &contract,
+                                      NamedAttrList &attributes) {
+  for (NamedAttribute named : carrier->getAttrs()) {
+    StringRef name = named.getName().getValue();
+    if (!name.consume_front("tlx.") || isMetadata(named.getName().getValue()))
+      continue;
+    const AttributeContract *attribute = contract.lookupAttribute(name);
+    if (!attribute)
+      return malformed(carrier) << "tlx.op `" << contract.name
+                                << "` has no attribute `" << name << "`";
+    FailureOr<Attribute> value =
+        raiseAttribute(carrier, *attribute, named.getValue());
+    if (failed(value))
       return failure();
-    region = AsyncTaskOp::create(
-        builder, loc, boolAttr(carrier, "tlx.default"),
-        op->getAttrOfType<IntegerAttr>("tlx.num_warps"),
-        op->getAttrOfType<IntegerAttr>("tlx.registers"), *replicate);
+    if (*value)
+      attributes.set(attribute->name, *value);
   }
-  Block &body = region->getRegion(0).emplaceBlock();
-  if (ifOp) {
-    Block &then = ifOp.getThenRegion().front();
+  for (const AttributeContract &attribute : contract.attributes)
+    if (!attribute.optional && !attributes.get(attribute.name))
+      return malformed(carrier) << "no tlx." << attribute.name << " attribute";
+  return success();
+}
+
+/// The ODS attribute a carrier attribute encodes; a null attribute for a
+/// unit attribute that is not set.
+FailureOr<Attribute> Raiser::raiseAttribute(Operation *carrier,
+                                            const AttributeContract &contract,
+                                            Attribute carried) {
+  MLIRContext *context = module.getContext();
+  auto fail = [&]() {
+    return malformed(carrier) << "tlx." << contract.name << " = " << carried
+                              << " does not encode the attribute";
+  };
+  switch (contract.encoding) {
+  case AttributeEncoding::Int: {
+    auto integer = dyn_cast<IntegerAttr>(carried);
+    if (!integer || !llvm::isInt<32>(integer.getValue().getSExtValue()))
+      return fail();
+    return Attribute(builder.getI32IntegerAttr(integer.getInt()));
+  }
+  case AttributeEncoding::Bool:
+  case AttributeEncoding::Unit: {
+    auto flag = dyn_cast<BoolAttr>(carried);
+    if (!flag)
+      return fail();
+    if (contract.encoding == AttributeEncoding::Bool)
+      return Attribute(flag);
+    return flag.getValue() ? Attribute(UnitAttr::get(context)) : Attribute();
+  }
+  case AttributeEncoding::I32Array: {
+    std::optional<SmallVector<int32_t>> values = getIntegers(carried);
+    if (!values)
+      return fail();
+    return Attribute(builder.getDenseI32ArrayAttr(*values));
+  }
+  case AttributeEncoding::Text: {
+    auto text = dyn_cast<StringAttr>(carried);
+    std::string why = "it is not a string";
+    Attribute parsed = text ? parseCarriedText<Attribute>(
+                                  text.getValue(), context,
+                                  [](StringRef t, MLIRContext *c) {
+                                    return parseAttribute(t, c);
+                                  },
+                                  why)
+                            : Attribute();
+    if (!parsed)
+      return carrier->emitError("invalid ")
+             << contract.name << " for tlx." << getCarriedName(carrier) << ": "
+             << carried << " (" << why << ")";
+    return parsed;
+  }
+  }
+  return fail();
+}
+
+/// Results: a TLX handle's type rides as text (`tlx.type`); a tensor's or
+/// scalar's is the carrier's own result type.
+FailureOr<SmallVector<Type>>
+Raiser::getResultTypes(Operation *carrier, const OpContract &contract) {
+  SmallVector<Type> types;
+  if (contract.results.empty()) {
+    // A Form B carrier of an op without results returns a dummy tensor.
+    if (llvm::any_of(carrier->getResults(),
+                     [](Value result) { return !result.use_empty(); }))
+      return malformed(carrier) << "the op has no results, but the "
+                                   "carrier's are used";
+    return types;
+  }
+  if (contract.results.size() != 1 || carrier->getNumResults() != 1)
+    return malformed(carrier) << "expected one result";
+  if (contract.results.front().kinds != kHandle) {
+    types.push_back(carrier->getResult(0).getType());
+    return types;
+  }
+  auto text = carrier->getAttrOfType<StringAttr>(kTypeAttr);
+  if (!text)
+    return malformed(carrier) << "no " << kTypeAttr << " attribute";
+  std::string why;
+  Type type = parseCarriedText<Type>(
+      text.getValue(), module.getContext(),
+      [](StringRef t, MLIRContext *c) { return parseType(t, c); }, why);
+  if (!type)
+    return malformed(carrier) << "invalid " << kTypeAttr << " '"
+                              << text.getValue() << "' (" << why << ")";
+  types.push_back(type);
+  return types;
+}
+
+/// An attribute value the op cannot hold (an I32 enum out of its cases) is
+/// dropped when the op stores it: report it rather than lose it.
+LogicalResult Raiser::checkAttributesKept(Operation *carrier, Operation *op,
+                                          const NamedAttrList &attributes) {
+  for (NamedAttribute named : attributes)
+    if (op->getAttr(named.getName()) != named.getValue())
+      return malformed(carrier)
+             << "tlx." << named.getName().getValue() << " = "
+             << named.getValue() << " is not a valid value of the attribute";
+  return success();
+}
+
+void Raiser::replaceResults(Operation *carrier, Operation *op,
+                            const OpContract &contract) {
+  for (auto [index, result] : llvm::enumerate(op->getResults())) {
+    if (contract.results[index].kinds == kHandle)
+      handles[carrier->getResult(index)] = result;
+    else
+      carrier->getResult(index).replaceAllUsesWith(result);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// One op
+//===----------------------------------------------------------------------===//
+
+LogicalResult Raiser::raise(Operation *carrier) {
+  StringRef name = getCarriedName(carrier);
+  if (name == kLinkedOperandOp)
+    return recordLinkedOperand(carrier);
+  const OpContract *contract = lookupOpContract(name);
+  if (!contract)
+    return carrier->emitError("unknown TLX operation tlx.")
+           << name << " (this TLX compiler does not implement it)";
+  if (contract->numRegions)
+    return malformed(carrier) << "a region op outside its region carrier";
+  FailureOr<SmallVector<int32_t>> segments = getSegments(carrier, *contract);
+  if (failed(segments))
+    return failure();
+  FailureOr<SmallVector<Value>> operands =
+      raiseOperands(carrier, *contract, *segments);
+  FailureOr<SmallVector<Type>> types = getResultTypes(carrier, *contract);
+  NamedAttrList attributes;
+  if (failed(operands) || failed(types) ||
+      failed(raiseAttributes(carrier, *contract, attributes)))
+    return failure();
+
+  OperationState state(carrier->getLoc(), "tlx." + name.str());
+  state.addOperands(*operands);
+  state.addTypes(*types);
+  state.addAttributes(attributes);
+  if (contract->hasOperandSegments)
+    state.addAttribute("operandSegmentSizes",
+                       builder.getDenseI32ArrayAttr(*segments));
+  builder.setInsertionPoint(carrier);
+  Operation *op = builder.create(state);
+  if (failed(checkAttributesKept(carrier, op, attributes)) ||
+      failed(verify(op, /*verifyRecursively=*/false)))
+    return failure();
+  replaceResults(carrier, op, *contract);
+  raised.push_back(carrier);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Regions: `with tlx.async_tasks()` / `with tlx.async_task(...)`
+//===----------------------------------------------------------------------===//
+
+/// The `scf.if` guarded by the carrier's opaque i1; null when canonicalization
+/// erased the `scf.if` of an empty body.
+FailureOr<scf::IfOp> Raiser::getGuardedRegion(Operation *carrier) {
+  if (carrier->getNumResults() != 1)
+    return malformed(carrier) << "a region carrier returns one i1";
+  Value condition = carrier->getResult(0);
+  if (condition.use_empty())
+    return scf::IfOp();
+  auto ifOp = condition.hasOneUse()
+                  ? dyn_cast<scf::IfOp>(*condition.getUsers().begin())
+                  : scf::IfOp();
+  if (!ifOp || ifOp.getCondition() != condition || ifOp.getNumResults() != 0 ||
+      !ifOp.getElseRegion().empty())
+    return malformed(carrier)
+           << "expected its i1 to be unused or the condition of a "
+              "result-less scf.if without else";
+  return ifOp;
+}
+
+/// The `scf.if`'s then-block becomes the body of the TLX region op.
+LogicalResult Raiser::raiseRegion(Operation *carrier,
+                                  const OpContract &contract) {
+  FailureOr<scf::IfOp> ifOp = getGuardedRegion(carrier);
+  NamedAttrList attributes;
+  if (failed(ifOp) || failed(raiseAttributes(carrier, contract, attributes)))
+    return failure();
+  builder.setInsertionPoint(*ifOp ? ifOp->getOperation() : carrier);
+  OperationState state(carrier->getLoc(), "tlx." + contract.name);
+  state.addAttributes(attributes);
+  state.addRegion();
+  Operation *op = builder.create(state);
+  if (failed(checkAttributesKept(carrier, op, attributes)))
+    return failure();
+  Block &body = op->getRegion(0).emplaceBlock();
+  if (*ifOp) {
+    Block &then = ifOp->getThenRegion().front();
     then.getTerminator()->erase();
     body.getOperations().splice(body.end(), then.getOperations());
-    ifOp.erase();
+    ifOp->erase();
   }
-  op->erase();
+  carrier->erase();
   return success();
 }
 
 LogicalResult Raiser::raiseRegions() {
-  SmallVector<Carrier> regions;
+  SmallVector<std::pair<Operation *, const OpContract *>> regions;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    std::optional<Carrier> carrier = matchCarrier(op);
-    if (carrier &&
-        (carrier->name == "async_tasks" || carrier->name == "async_task"))
-      regions.push_back(*carrier);
+    const OpContract *contract = lookupOpContract(getCarriedName(op));
+    if (contract && contract->numRegions)
+      regions.push_back({op, contract});
   });
   // Outer regions first: moving a body keeps the inner carriers intact.
-  for (Carrier &carrier : regions)
-    if (failed(raiseRegion(carrier)))
+  for (auto [carrier, contract] : regions)
+    if (failed(raiseRegion(carrier, *contract)))
       return failure();
   return success();
 }
 
-LogicalResult Raiser::run() {
-  if (failed(raiseRegions()))
-    return failure();
-  bool failed = false;
-  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    std::optional<Carrier> carrier = matchCarrier(op);
-    if (carrier && mlir::failed(raise(*carrier)))
-      failed = true;
-  });
-  if (failed)
-    return failure();
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
 
-  // Every remaining use of a handle must belong to a raised carrier (or a
-  // splat feeding one): anything else means a handle escaped into user code.
+/// Every remaining use of a handle must belong to a raised carrier (or a
+/// splat feeding one): anything else means a handle escaped into user code.
+LogicalResult Raiser::checkHandlesStayInTLX() {
   DenseSet<Operation *> raisedSet(raised.begin(), raised.end());
+  auto isRaised = [&](Operation *user) { return raisedSet.contains(user); };
   for (auto [handleValue, typed] : handles)
-    for (OpOperand &use : handleValue.getUses()) {
-      Operation *user = use.getOwner();
-      if (raisedSet.contains(user))
+    for (Operation *user : handleValue.getUsers()) {
+      if (isRaised(user) || (isa<triton::SplatOp>(user) &&
+                             llvm::all_of(user->getUsers(), isRaised)))
         continue;
-      if (isa<triton::SplatOp>(user) &&
-          llvm::all_of(user->getUsers(), [&](Operation *splatUser) {
-            return raisedSet.contains(splatUser);
-          }))
-        continue;
-      user->emitError("a TLX buffer or barrier handle is used by an "
-                      "operation that is not a tlx op");
-      return failure();
+      return user->emitError("a TLX buffer or barrier handle is used by an "
+                             "operation that is not a tlx op");
     }
+  return success();
+}
 
-  // Erase in reverse order so that users go before what they use.
-  // A set: CSE lets carriers share one splat (two dots reading one buffer).
+void Raiser::eraseCarriers() {
+  // Users go before what they use. A set: CSE lets carriers share one splat
+  // (two dots reading one buffer).
   SetVector<Operation *> splats;
   for (Operation *op : llvm::reverse(raised)) {
-    if (auto asmOp = dyn_cast<triton::ElementwiseInlineAsmOp>(op))
-      for (Value arg : asmOp.getArgs())
-        if (auto splat = arg.getDefiningOp<triton::SplatOp>())
-          splats.insert(splat);
+    for (Value carried : getCarriedValues(op))
+      if (auto splat = carried.getDefiningOp<triton::SplatOp>())
+        splats.insert(splat);
     op->dropAllUses();
     op->erase();
   }
@@ -561,6 +560,19 @@ LogicalResult Raiser::run() {
     if (func.getSymName().starts_with("tlx.") && func.isPrivate() &&
         SymbolTable::symbolKnownUseEmpty(func, module))
       symbols.erase(func);
+}
+
+LogicalResult Raiser::run() {
+  if (failed(raiseRegions()))
+    return failure();
+  bool failed = false;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!getCarriedName(op).empty() && mlir::failed(raise(op)))
+      failed = true;
+  });
+  if (failed || mlir::failed(checkHandlesStayInTLX()))
+    return failure();
+  eraseCarriers();
   return success();
 }
 
