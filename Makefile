@@ -9,7 +9,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 DEPS_STAMP := $(VENV)/.tlx-build-deps
 DUMP_DIR ?= dumps
-CXX_SOURCES = $(shell find include lib tools python/src test/lib -name '*.cpp' -o -name '*.h')
+CXX_SOURCES = $(shell find include lib tools python/src test/lib third_party -name '*.cpp' -o -name '*.h')
 
 .PHONY: build showcase test lint lit pytest clean gpu-bundle
 
@@ -34,7 +34,7 @@ lint: build
 	$(BIN)/clang-format --dry-run --Werror $(CXX_SOURCES)
 
 lit: build
-	$(BIN)/lit -sv test
+	$(BIN)/lit -sv test third_party/nvidia/test
 
 pytest: build
 	$(BIN)/python -m pytest python/test

@@ -98,11 +98,13 @@ class CMakeBuild(build_ext):
         ]
         subprocess.check_call(configure)
         jobs = os.environ.get("MAX_JOBS", str(max(1, os.cpu_count() or 1)))
-        subprocess.check_call(["cmake", "--build", str(build_dir), "-j", jobs, "--target", "_C", "tlx-opt"])
+        editable = self._is_editable()
+        # tlx-test-opt (tlx-opt plus the test-* passes) serves lit and pytest in a developer tree; never installed.
+        targets = ["_C", "tlx-opt", *(["tlx-test-opt"] if editable else [])]
+        subprocess.check_call(["cmake", "--build", str(build_dir), "-j", jobs, "--target", *targets])
 
         built_ext = next((build_dir / "python" / "tlx").glob("_C*.so"))
         built_opt = build_dir / "bin" / "tlx-opt"
-        editable = self._is_editable()
         if editable:
             ext_path = ROOT / "python" / "tlx" / built_ext.name
         else:

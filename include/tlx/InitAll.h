@@ -17,8 +17,9 @@ namespace mlir::tlx {
 /// Adds the TLX dialect and the upstream dialects found in Triton IR.
 void registerAllDialects(DialectRegistry &registry);
 
-/// Registers TLX passes and the upstream passes TLX pipelines use. Safe to
-/// call more than once.
+/// Registers TLX passes (the production ones: test passes live in
+/// tlx-test-opt) and the upstream passes TLX pipelines use. Safe to call
+/// more than once.
 void registerAllPasses();
 
 /// The TLX version string, also part of the Triton cache key of TLX kernels.

@@ -2,6 +2,7 @@
 
 #include "tlx/InitAll.h"
 
+#include "TLXToNVVM/Passes.h"
 #include "tlx/Conversion/TLXToTritonGPU/Passes.h"
 #include "tlx/Dialect/TLX/IR/Dialect.h"
 #include "tlx/Dialect/TLX/Transforms/Passes.h"
@@ -25,10 +26,6 @@
 
 #include <mutex>
 
-namespace mlir::tlx::test {
-void registerTestLayoutPasses();
-} // namespace mlir::tlx::test
-
 void mlir::tlx::registerAllDialects(DialectRegistry &registry) {
   registry
       .insert<TLXDialect, triton::TritonDialect, triton::gpu::TritonGPUDialect,
@@ -49,7 +46,7 @@ void mlir::tlx::registerAllPasses() {
     registerTransformsPasses();
     registerTLXPasses();
     registerTLXToTritonGPUPasses();
-    test::registerTestLayoutPasses();
+    registerTLXToNVVMPasses();
   });
 }
 

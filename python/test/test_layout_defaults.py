@@ -1,9 +1,14 @@
 """Our layout choices equal stock Triton's: the default blocked layout (what stock's
 convert-triton-to-tritongpu assigns), the default NVMMA shared layout (Gluon's
-NVMMASharedLayout.get_default_for) and the expand_dims/slice relation (over the corpus)."""
+NVMMASharedLayout.get_default_for) and the expand_dims/slice relation (over the corpus).
 
+The helpers are reached through the test pass `test-ttg-layout-defaults`, which only the test driver
+`tlx-test-opt` registers (built next to tlx-opt in the build tree, never installed)."""
+
+import os
 import random
 import re
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -13,11 +18,37 @@ import triton.language as tl
 from triton._C.libtriton import ir, passes
 from triton.experimental.gluon.language import NVMMASharedLayout
 
-import tlx
+from tlx.tools.tlx_opt import binary_path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 PASS = "test-ttg-layout-defaults"
+
+
+def _find_test_opt() -> Path | None:
+    """tlx-test-opt: $TLX_TEST_OPT, else beside the tlx-opt the package links to (editable installs), else in
+    $TLX_BUILD_DIR or build/cmake."""
+    root = Path(__file__).resolve().parents[2]
+    candidates = [
+        os.environ.get("TLX_TEST_OPT"),
+        binary_path().resolve().parent / "tlx-test-opt",
+        Path(os.environ.get("TLX_BUILD_DIR", root / "build" / "cmake")) / "bin" / "tlx-test-opt",
+    ]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return Path(candidate)
+    return None
+
+
+TEST_OPT = _find_test_opt()
+pytestmark = pytest.mark.skipif(TEST_OPT is None, reason="no tlx-test-opt built (ninja -C build/cmake tlx-test-opt)")
+
+
+def _run_test_pass(text: str) -> str:
+    """`text` through the test pass; raises with the driver's diagnostics if it fails."""
+    result = subprocess.run([str(TEST_OPT), f"--{PASS}"], input=text, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
 
 
 def _stock_default_blocked(shape: list[int], num_warps: int) -> str:
@@ -49,7 +80,7 @@ def _ours(attributes: str, num_warps: int = 4) -> str:
         f'module attributes {{"ttg.num-warps" = {num_warps} : i32}} {{\n'
         f"  tt.func private @anchor() attributes {{{attributes}}} {{\n    tt.return\n  }}\n}}\n"
     )
-    return tlx.run_pipeline(text, PASS)
+    return _run_test_pass(text)
 
 
 def _random_shapes(rng: random.Random, count: int) -> list[list[int]]:
@@ -109,6 +140,6 @@ def test_expand_dims_follows_slice_parents_across_the_corpus(request):
     for record in _corpus_records(request.config):
         if record.stage != "ttgir" or "tt.expand_dims" not in record.text:
             continue
-        tlx.run_pipeline(record.text, PASS)  # raises if an encoding differs from the inferred one
+        _run_test_pass(record.text)  # fails if an encoding differs from the inferred one
         checked += 1
     assert checked >= 10, checked

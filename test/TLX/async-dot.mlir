@@ -1,4 +1,4 @@
-// RUN: tlx-opt %s -split-input-file --tlx-lower-to-ttg | FileCheck %s
+// RUN: tlx-opt %s -split-input-file --tlx-assign-layouts --tlx-lower-to-ttg | FileCheck %s
 
 // CHECK-DAG: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
@@ -53,6 +53,40 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     // CHECK-NEXT: ttng.warp_group_dot %[[A]], %{{.*}}, %[[ACC]] {inputPrecision = 0 : i32, isAsync = true} : tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>> * !ttg.memdesc<32x64xbf16, {{.*}}> -> tensor<64x64xf32, #[[MMA]]>
     %d = tlx.async_dot %a, %bv, %acc : tensor<64x32xbf16, #blocked> * !tlx.buffer<32x64xbf16, smem> -> tensor<64x64xf32, #blocked>
     %w = tlx.async_dot_wait %d, 0 : tensor<64x64xf32, #blocked>
+    tt.return %w : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// What a wait waits on follows the data flow of the TLX program: the result of
+// a tlx.async_dot or of an earlier tlx.async_dot_wait is waited on in the wgmma
+// layout; an accumulator carried by a loop is waited on as it is.
+// CHECK-DAG: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tt.func @wait_chains
+  tt.func @wait_chains(%acc: tensor<64x64xf32, #blocked>, %i: i32, %n: i32) -> tensor<64x64xf32, #blocked> {
+    %a = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+    %b = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+    %av = tlx.local_view %a[%i] : !tlx.buffers<1, 64x64xf16, smem>
+    %bv = tlx.local_view %b[%i] : !tlx.buffers<1, 64x64xf16, smem>
+    // CHECK: %[[LOOP:.*]] = scf.for
+    %r = scf.for %k = %i to %n step %i iter_args(%c = %acc) -> (tensor<64x64xf32, #blocked>) : i32 {
+      // CHECK: %[[D:.*]] = ttng.warp_group_dot
+      %d = tlx.async_dot %av, %bv, %c : !tlx.buffer<64x64xf16, smem> * !tlx.buffer<64x64xf16, smem> -> tensor<64x64xf32, #blocked>
+      // CHECK: %[[W1:.*]] = ttng.warp_group_dot_wait %[[D]] {pendings = 1 : i32} : tensor<64x64xf32, #[[MMA]]>
+      // CHECK-NEXT: ttg.convert_layout %[[W1]] : tensor<64x64xf32, #[[MMA]]> -> tensor<64x64xf32, #blocked>
+      %w1 = tlx.async_dot_wait %d, 1 : tensor<64x64xf32, #blocked>
+      // CHECK-NEXT: %[[W2:.*]] = ttng.warp_group_dot_wait %[[W1]] {pendings = 0 : i32} : tensor<64x64xf32, #[[MMA]]>
+      // CHECK-NEXT: %[[OUT:.*]] = ttg.convert_layout %[[W2]] : tensor<64x64xf32, #[[MMA]]> -> tensor<64x64xf32, #blocked>
+      %w2 = tlx.async_dot_wait %w1, 0 : tensor<64x64xf32, #blocked>
+      // CHECK-NEXT: scf.yield %[[OUT]]
+      scf.yield %w2 : tensor<64x64xf32, #blocked>
+    }
+    // CHECK: %[[LAST:.*]] = ttng.warp_group_dot_wait %[[LOOP]] {pendings = 0 : i32} : tensor<64x64xf32, #blocked>
+    // CHECK-NEXT: tt.return %[[LAST]]
+    %w = tlx.async_dot_wait %r, 0 : tensor<64x64xf32, #blocked>
     tt.return %w : tensor<64x64xf32, #blocked>
   }
 }

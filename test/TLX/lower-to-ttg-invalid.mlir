@@ -1,4 +1,4 @@
-// RUN: tlx-opt %s -split-input-file --tlx-lower-to-ttg -verify-diagnostics
+// RUN: tlx-opt %s -split-input-file --tlx-assign-layouts --tlx-lower-to-ttg -verify-diagnostics
 
 tt.func @tmem() {
   // expected-error @below {{'tlx.local_alloc' op lowering of tmem buffers is not implemented yet; use storage smem}}

@@ -1,4 +1,8 @@
-// RUN: tlx-opt %s -split-input-file --tlx-lower-to-ttg | FileCheck %s
+// RUN: tlx-opt %s -split-input-file --tlx-assign-layouts --tlx-lower-to-nvvm --tlx-lower-to-ttg | FileCheck %s
+// RUN: tlx-opt %s -split-input-file --tlx-assign-layouts --tlx-lower-to-nvvm --tlx-lower-to-ttg | FileCheck %s --check-prefix=NOCAST
+// The conversion leaves no cast between TLX and TritonGPU types behind.
+// NOCAST-NOT: unrealized_conversion_cast
+// NOCAST-NOT: !tlx.
 
 // CHECK-DAG: #[[NVMMA:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 // CHECK-DAG: #[[BARL:.*]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>

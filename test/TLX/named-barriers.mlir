@@ -1,5 +1,5 @@
 // RUN: tlx-opt %s -split-input-file --tlx-raise-carriers | FileCheck %s --check-prefix=RAISE
-// RUN: tlx-opt %s -split-input-file --tlx-raise-carriers --tlx-check-static-bounds --tlx-lower-to-ttg | FileCheck %s --check-prefix=LOWER
+// RUN: tlx-opt %s -split-input-file --tlx-raise-carriers --tlx-check-static-bounds --tlx-assign-layouts --tlx-lower-to-nvvm --tlx-lower-to-ttg | FileCheck %s --check-prefix=LOWER
 
 // RAISE-LABEL: tt.func @named
 // LOWER-LABEL: tt.func @named

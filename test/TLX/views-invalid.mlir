@@ -1,4 +1,4 @@
-// RUN: tlx-opt %s -split-input-file -verify-diagnostics --tlx-lower-to-ttg
+// RUN: tlx-opt %s -split-input-file -verify-diagnostics --tlx-assign-layouts --tlx-lower-to-ttg
 
 tt.func @trans_shape(%b: !tlx.buffer<64x128xf16, smem>) {
   // expected-error @below {{'tlx.local_trans' op result must be the source buffer with its dimensions permuted: expected shape [128, 64] of 'f16'}}

@@ -1,6 +1,6 @@
 // Buffer views: raised from their carriers, verified, lowered to memdesc views.
 // RUN: tlx-opt %s -split-input-file --tlx-raise-carriers | FileCheck %s --check-prefix=RAISE
-// RUN: tlx-opt %s -split-input-file --tlx-raise-carriers --tlx-lower-to-ttg | FileCheck %s --check-prefix=LOWER
+// RUN: tlx-opt %s -split-input-file --tlx-raise-carriers --tlx-assign-layouts --tlx-lower-to-ttg | FileCheck %s --check-prefix=LOWER
 
 // LOWER-DAG: #[[NV:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 // LOWER-DAG: #[[NVT:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>

@@ -1,4 +1,4 @@
-// RUN: tlx-opt %s -split-input-file -verify-diagnostics --tlx-lower-to-ttg
+// RUN: tlx-opt %s -split-input-file -verify-diagnostics --tlx-assign-layouts --tlx-lower-to-ttg
 
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @two_defaults() {

@@ -1,6 +1,10 @@
 // RUN: tlx-opt %s -split-input-file --tlx-raise-carriers | FileCheck %s --check-prefix=RAISE
-// RUN: tlx-opt %s -split-input-file --tlx-raise-carriers --tlx-lower-to-ttg | FileCheck %s --check-prefix=LOWER
-// RUN: tlx-opt %s -split-input-file --tlx-raise-carriers | tlx-opt --tlx-lower-to-ttg | FileCheck %s --check-prefix=LOWER
+// RUN: tlx-opt %s -split-input-file --tlx-raise-carriers --tlx-assign-layouts --tlx-lower-to-ttg | FileCheck %s --check-prefix=LOWER
+// RUN: tlx-opt %s -split-input-file --tlx-raise-carriers | tlx-opt --tlx-assign-layouts --tlx-lower-to-ttg | FileCheck %s --check-prefix=LOWER
+// RUN: tlx-opt %s -split-input-file --tlx-raise-carriers --tlx-assign-layouts --tlx-lower-to-ttg | FileCheck %s --check-prefix=NOCAST
+// The conversion leaves no cast between TLX and TritonGPU types behind.
+// NOCAST-NOT: unrealized_conversion_cast
+// NOCAST-NOT: !tlx.
 
 // `with tlx.async_tasks(): with tlx.async_task(...)` as the frontend emits it: scf.if on the opaque i1 of
 // a carrier call (docs/carriers.md). A default producer and a consumer task replicated twice.

@@ -1,6 +1,10 @@
 // The layout helpers through their test pass (their oracle tests against stock
 // Triton and Gluon are in python/test/test_layout_defaults.py).
-// RUN: tlx-opt %s --test-ttg-layout-defaults | FileCheck %s
+// REQUIRES: tlx-test-opt
+// RUN: tlx-test-opt %s --test-ttg-layout-defaults | FileCheck %s
+// Test passes are not part of the production driver:
+// RUN: not tlx-opt %s --test-ttg-layout-defaults 2>&1 | FileCheck %s --check-prefix=PRODUCTION
+// PRODUCTION: Unknown command line argument '--test-ttg-layout-defaults'
 
 // CHECK-DAG: #[[B1:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 8], order = [1, 0]}>
 // CHECK-DAG: #[[B2:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>

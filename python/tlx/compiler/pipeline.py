@@ -16,7 +16,10 @@ from .. import _C
 from .errors import TLXCompilationError
 
 #: The whole TLX pipeline, as ``tlx-opt --pass-pipeline=`` and ``tlx._C.run_pipeline`` take it.
-PIPELINE = "builtin.module(tlx-raise-carriers,tlx-check-static-bounds,tlx-check-async-hazards,tlx-lower-to-ttg)"
+PIPELINE = (
+    "builtin.module(tlx-raise-carriers,tlx-check-static-bounds,tlx-check-async-hazards,"
+    "tlx-assign-layouts,tlx-lower-to-nvvm,tlx-lower-to-ttg)"
+)
 
 
 def _split(pipeline: str) -> tuple[str, str]:

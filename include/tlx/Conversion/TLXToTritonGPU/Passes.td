@@ -5,24 +5,42 @@
 
 include "mlir/Pass/PassBase.td"
 
-def TLXLowerToTritonGPU : Pass<"tlx-lower-to-ttg", "::mlir::ModuleOp"> {
-  let summary = "Lower TLX ops to ttg/ttng and NVVM, choosing buffer layouts";
+def TLXAssignLayouts : Pass<"tlx-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "Give every TLX buffer and TMA descriptor its shared layout";
   let description = [{
-    Buffers become `ttg.local_alloc` in shared memory with the user's layout,
-    or else the NVMMA shared layout with the widest swizzle the shape allows
-    (one layout that both TMA and wgmma read at full speed); views become
-    `ttg.memdesc_index`. mbarriers become a `Nx1xi64` allocation whose
+    Every `tlx.local_alloc` in shared memory gets its `layout` attribute: the
+    user's, checked to be a shared-memory layout of the buffers' rank, or
+    else the NVMMA shared layout with the widest swizzle the shape allows
+    (one layout that both TMA and wgmma read at full speed; unswizzled for
+    1-D buffers). Views transform the layout of their buffer (a transposed
+    view flips an NVMMA layout between K-major and MN-major). A TMA
+    descriptor used with a buffer takes the layout of that buffer, seen
+    through its views: the kernel argument's type or the
+    `tt.make_tensor_descriptor` result is rewritten, which is what the
+    host-side tensor map is built from. A descriptor used with buffers of two
+    layouts is an error.
+  }];
+  let dependentDialects = ["::mlir::triton::gpu::TritonGPUDialect"];
+}
+
+def TLXLowerToTritonGPU : Pass<"tlx-lower-to-ttg", "::mlir::ModuleOp"> {
+  let summary = "Lower TLX ops to ttg/ttng";
+  let description = [{
+    Needs the layouts of `tlx-assign-layouts` and runs after
+    `tlx-lower-to-nvvm` (an op without a TritonGPU lowering is an error).
+    Buffers become `ttg.local_alloc` in shared memory in their layout; views
+    become memdesc views. mbarriers become a `Nx1xi64` allocation whose
     entries are initialized (`ttng.init_barrier`) and made visible to the CTA
-    (`ttg.local_barrier`) where they are allocated. Barrier, TMA, cp.async and
-    fence ops map onto their ttng/ttg counterparts; special registers onto
-    NVVM. TMA descriptors used with a buffer take that buffer's layout
-    (kernel argument types or `tt.make_tensor_descriptor` results), which is
-    what the host-side tensor map is built from.
+    (`ttg.local_barrier`) where they are allocated. Barrier, TMA, cp.async,
+    fence and wgmma ops map onto their ttng/ttg counterparts. Once they are
+    lowered, each `tlx.async_tasks` becomes a `ttg.warp_specialize`: its
+    tasks are checked against the kernel's warps and register file first,
+    and the kernel's launch register cap (`ttg.maxnreg`) is set where
+    register budgets need one.
   }];
   let dependentDialects = [
     "::mlir::triton::gpu::TritonGPUDialect",
     "::mlir::triton::nvidia_gpu::TritonNvidiaGPUDialect",
-    "::mlir::NVVM::NVVMDialect",
     "::mlir::arith::ArithDialect",
   ];
 }

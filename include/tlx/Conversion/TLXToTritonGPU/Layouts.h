@@ -1,0 +1,100 @@
+//===- Layouts.h - layout policy of the TLX -> TritonGPU lowering -*- C++
+//-*-===//
+//
+// Every layout decision of the lowering, in one place: the shared layout a
+// buffer gets when the user gives none, how views transform it, the layout
+// of mbarriers and the wgmma accumulator layout. `tlx-assign-layouts` and the
+// conversion patterns both ask these functions, so the layout the pass
+// writes on a descriptor is the layout the patterns give its buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLX_CONVERSION_TLXTOTRITONGPU_LAYOUTS_H
+#define TLX_CONVERSION_TLXTOTRITONGPU_LAYOUTS_H
+
+#include "tlx/Dialect/TLX/IR/Dialect.h"
+#include "tlx/Dialect/TritonGPU/IR/Dialect.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace mlir::tlx {
+
+/// The layout of a `buffers` allocation the user gave none: the NVMMA shared
+/// layout with the widest swizzle the shape allows for rank >= 2 (one layout
+/// that both TMA and wgmma read at full speed), unswizzled for 1-D.
+Attribute getDefaultBufferLayout(BuffersType buffers);
+
+/// The unswizzled 1-D shared layout: 1-D buffers, reinterpreted unswizzled
+/// buffers and mbarriers (one 64-bit word each) have it.
+triton::gpu::SwizzledSharedEncodingAttr
+getUnswizzled1DLayout(MLIRContext *context);
+
+/// Checks a local_alloc's layout: a shared-memory layout of the buffers'
+/// rank. Emits the error at `alloc` otherwise.
+LogicalResult verifyBufferLayout(LocalAllocOp alloc, Attribute layout);
+
+/// The layout of a transposed view by `order`: swizzled layouts permute
+/// their order, 2-D NVMMA layouts flip between K-major and MN-major; failure
+/// for any other layout.
+FailureOr<Attribute> getTransposedLayout(Attribute layout,
+                                         ArrayRef<int32_t> order);
+
+/// The layout of the same bytes seen as `result`: only layouts whose byte
+/// pattern does not depend on the element type (NVMMA rows that keep their
+/// byte length; an unswizzled buffer made 1-D); failure otherwise.
+FailureOr<Attribute> getReinterpretedLayout(Attribute layout,
+                                            ArrayRef<int64_t> sourceShape,
+                                            BufferType result);
+
+/// The layout of the result of a buffer view (local_view, local_slice,
+/// local_trans, local_reinterpret) whose source has `sourceLayout`; failure,
+/// without a diagnostic, when the view cannot keep the bytes where they are.
+FailureOr<Attribute> getViewLayout(Operation *view, Attribute sourceLayout);
+
+/// Emits the error for a view getViewLayout rejects.
+LogicalResult emitViewLayoutError(Operation *view, Attribute sourceLayout);
+
+/// The layout a local_alloc gets: failure after a diagnostic, or a null
+/// attribute to leave the allocation (and its views) without one.
+using AllocLayoutFn = function_ref<FailureOr<Attribute>(LocalAllocOp)>;
+/// Called for every TMA op whose buffer has a layout: the op, its
+/// descriptor and the buffer's layout.
+using TMAUseFn =
+    function_ref<LogicalResult(Operation *, Value desc, Attribute layout)>;
+
+/// Walks `module` in order and gives every buffer value a layout: an
+/// allocation the one `allocLayout` returns, a view the one getViewLayout
+/// derives from its source (an error at each view that has none). Calls
+/// `onTMAUse` for every TMA load and store. Keeps going after an error, so
+/// that one run reports them all.
+LogicalResult propagateBufferLayouts(ModuleOp module, AllocLayoutFn allocLayout,
+                                     TMAUseFn onTMAUse);
+
+/// The warps that run `op`: its function's or module's "ttg.num-warps" (4
+/// where none says). Tensor ops in an async task run on that many warps too:
+/// tasks of other warp counts must not hold tensors.
+unsigned lookupNumWarps(Operation *op);
+
+/// The wgmma accumulator layout for an MxN result of `elementBits`-bit
+/// operands: warp groups stacked along M (4 warps per 64 rows) while M
+/// allows, the rest along N; the widest N per instruction that divides it.
+triton::gpu::NvidiaMmaEncodingAttr getWgmmaLayout(MLIRContext *context,
+                                                  ArrayRef<int64_t> shape,
+                                                  unsigned elementBits,
+                                                  unsigned numWarps);
+
+/// The type of `dot`'s accumulator in the wgmma layout it runs in.
+RankedTensorType getWgmmaAccumulatorType(AsyncDotOp dot);
+
+/// A mutable descriptor of `shape` elements in shared memory, covering its
+/// whole allocation.
+triton::gpu::MemDescType getSharedMemDesc(ArrayRef<int64_t> shape,
+                                          Type elementType, Attribute layout);
+
+} // namespace mlir::tlx
+
+#endif // TLX_CONVERSION_TLXTOTRITONGPU_LAYOUTS_H

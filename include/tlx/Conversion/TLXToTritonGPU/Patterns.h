@@ -1,0 +1,53 @@
+//===- Patterns.h - TLX -> TritonGPU conversion patterns --------*- C++ -*-===//
+//
+// One populate function per op family; `tlx-lower-to-ttg` runs them through
+// applyPartialConversion. The patterns expect what the pass checks before the
+// conversion (every buffer has its layout, see tlx-assign-layouts; the async
+// tasks fit the kernel): they do not emit diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLX_CONVERSION_TLXTOTRITONGPU_PATTERNS_H
+#define TLX_CONVERSION_TLXTOTRITONGPU_PATTERNS_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace mlir::tlx {
+
+/// local_alloc, local_view, local_trans, local_slice, local_reinterpret,
+/// local_load, local_store -> ttg.local_alloc, memdesc views, local_load/store.
+void populateBufferOpToTritonGPUPatterns(RewritePatternSet &patterns);
+
+/// alloc_barriers, barrier_expect_bytes, barrier_wait, barrier_arrive ->
+/// ttg.local_alloc + ttng.init_barrier, ttng barrier ops.
+void populateBarrierOpToTritonGPUPatterns(RewritePatternSet &patterns);
+
+/// async_descriptor_load/store/store_wait, fence_async_shared -> ttng TMA
+/// copies and fences.
+void populateTMAOpToTritonGPUPatterns(RewritePatternSet &patterns);
+
+/// async_load, async_load_commit_group, async_load_wait_group -> ttg
+/// cp.async ops.
+void populateCpAsyncOpToTritonGPUPatterns(RewritePatternSet &patterns);
+
+/// async_dot, async_dot_wait -> ttng.warp_group_dot and its wait.
+void populateMMAOpToTritonGPUPatterns(RewritePatternSet &patterns);
+
+/// async_tasks (with its async_task and async_task_replica_id ops) ->
+/// ttg.warp_specialize. Runs once the task bodies hold TritonGPU ops only.
+void populateWarpSpecializationToTritonGPUPatterns(RewritePatternSet &patterns);
+
+/// Checks every tlx.async_tasks of `module` against the kernel (warp counts,
+/// tensors in tasks, register budgets, values captured from above), with
+/// the error at the op to change, and records the kernel's launch register
+/// cap (`ttg.maxnreg`) where budgets need one. The warp specialization
+/// patterns rely on its success.
+LogicalResult planWarpSpecialization(ModuleOp module);
+
+} // namespace mlir::tlx
+
+#endif // TLX_CONVERSION_TLXTOTRITONGPU_PATTERNS_H

@@ -1,0 +1,107 @@
+//===- BarrierOpToTritonGPU.cpp - mbarriers -> ttg / ttng -----------------===//
+//
+// mbarriers live in one `Nx1xi64` shared allocation; each entry is
+// initialized where the mbarriers are allocated, and the initialization is
+// made visible to the whole CTA before any other use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+#include "tlx/Conversion/TLXToTritonGPU/Layouts.h"
+#include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
+#include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::tlx;
+namespace ttg = mlir::triton::gpu;
+namespace ttng = mlir::triton::nvidia_gpu;
+
+namespace {
+
+bool isMemDesc(Value converted) {
+  return isa<ttg::MemDescType>(converted.getType());
+}
+
+struct AllocBarriersOpConversion : OpConversionPattern<AllocBarriersOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AllocBarriersOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Attribute layout = getUnswizzled1DLayout(op.getContext());
+    int64_t count = op.getType().getCount();
+    Type i64 = rewriter.getI64Type();
+    auto all = ttg::LocalAllocOp::create(
+        rewriter, loc, getSharedMemDesc({count, 1}, i64, layout), Value(),
+        /*alignment=*/IntegerAttr());
+    auto oneType = getSharedMemDesc({1}, i64, layout);
+    for (int64_t index = 0; index < count; ++index) {
+      Value position = arith::ConstantIntOp::create(rewriter, loc, index, 32);
+      Value barrier =
+          ttg::MemDescIndexOp::create(rewriter, loc, oneType, all, position);
+      ttng::InitBarrierOp::create(rewriter, loc, barrier,
+                                  op.getArriveCountAttr());
+    }
+    // One thread initializes; every thread must see it before the first use.
+    ttg::LocalBarrierOp::create(rewriter, loc);
+    rewriter.replaceOp(op, all);
+    return success();
+  }
+};
+
+struct BarrierExpectBytesOpConversion
+    : OpConversionPattern<BarrierExpectBytesOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierExpectBytesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isMemDesc(adaptor.getBarrier()))
+      return rewriter.notifyMatchFailure(op, "barrier is not a memdesc");
+    Value pred = getPredicateOrTrue(rewriter, op.getLoc(), adaptor.getPred());
+    rewriter.replaceOpWithNewOp<ttng::BarrierExpectOp>(op, adaptor.getBarrier(),
+                                                       op.getBytesAttr(), pred);
+    return success();
+  }
+};
+
+struct BarrierWaitOpConversion : OpConversionPattern<BarrierWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isMemDesc(adaptor.getBarrier()))
+      return rewriter.notifyMatchFailure(op, "barrier is not a memdesc");
+    rewriter.replaceOpWithNewOp<ttng::WaitBarrierOp>(
+        op, adaptor.getBarrier(), adaptor.getPhase(), adaptor.getPred(),
+        /*deps=*/ValueRange());
+    return success();
+  }
+};
+
+struct BarrierArriveOpConversion : OpConversionPattern<BarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isMemDesc(adaptor.getBarrier()))
+      return rewriter.notifyMatchFailure(op, "barrier is not a memdesc");
+    rewriter.replaceOpWithNewOp<ttng::ArriveBarrierOp>(
+        op, adaptor.getBarrier(), op.getCountAttr(), /*pred=*/Value());
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tlx::populateBarrierOpToTritonGPUPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<AllocBarriersOpConversion, BarrierExpectBytesOpConversion,
+               BarrierWaitOpConversion, BarrierArriveOpConversion>(
+      patterns.getContext());
+}

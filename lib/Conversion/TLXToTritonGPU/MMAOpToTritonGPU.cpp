@@ -1,0 +1,107 @@
+//===- MMAOpToTritonGPU.cpp - asynchronous MMA -> ttng wgmma --------------===//
+//
+// A tlx.async_dot runs in the wgmma accumulator layout (Layouts.h) and hands
+// its result back in the user's layout:
+//
+//   %d = tlx.async_dot %a, %b, %acc        ->  %in = ttg.convert_layout %acc
+//                                              %w = ttng.warp_group_dot ... %in
+//                                              %d = ttg.convert_layout %w
+//
+// tlx.async_dot_wait must wait on %w, not on %d: converting the accumulator
+// back reads registers an in-flight wgmma still writes. The wait finds %w by
+// data flow, not by what happens to precede it: see AsyncDotWaitOpConversion.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlx/Conversion/TLXToTritonGPU/Layouts.h"
+#include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
+#include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::tlx;
+namespace ttg = mlir::triton::gpu;
+namespace ttng = mlir::triton::nvidia_gpu;
+
+namespace {
+
+/// The operand `a` as wgmma reads it: a buffer as is, a register tensor in
+/// the wgmma operand layout (32 bits of K per thread and register).
+Value getWgmmaOperandA(ConversionPatternRewriter &rewriter, AsyncDotOp op,
+                       Value a, RankedTensorType mmaType) {
+  auto aTensor = dyn_cast<RankedTensorType>(a.getType());
+  if (!aTensor)
+    return a;
+  unsigned elementBits = aTensor.getElementType().getIntOrFloatBitWidth();
+  auto operandLayout = ttg::DotOperandEncodingAttr::get(
+      op.getContext(), /*opIdx=*/0, mmaType.getEncoding(), 32 / elementBits);
+  auto operandType = RankedTensorType::get(
+      aTensor.getShape(), aTensor.getElementType(), operandLayout);
+  return ttg::ConvertLayoutOp::create(rewriter, op.getLoc(), operandType, a);
+}
+
+struct AsyncDotOpConversion : OpConversionPattern<AsyncDotOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    bool aFromRegisters = isa<RankedTensorType>(adaptor.getA().getType());
+    if (!isa<ttg::MemDescType>(adaptor.getB().getType()) ||
+        (!aFromRegisters && !isa<ttg::MemDescType>(adaptor.getA().getType())))
+      return rewriter.notifyMatchFailure(op, "operands are not memdescs");
+    Location loc = op.getLoc();
+    RankedTensorType mmaType = getWgmmaAccumulatorType(op);
+    Value a = getWgmmaOperandA(rewriter, op, adaptor.getA(), mmaType);
+    Value acc =
+        ttg::ConvertLayoutOp::create(rewriter, loc, mmaType, adaptor.getAcc());
+    auto wgmma = ttng::WarpGroupDotOp::create(
+        rewriter, loc, mmaType, a, adaptor.getB(), acc, adaptor.getUseAcc(),
+        op.getInputPrecisionAttr(), op.getMaxNumImpreciseAccAttr(),
+        /*isAsync=*/rewriter.getBoolAttr(true));
+    rewriter.replaceOpWithNewOp<ttg::ConvertLayoutOp>(op, op.getType(), wgmma);
+    return success();
+  }
+};
+
+/// tlx.async_dot_wait -> ttng.warp_group_dot_wait.
+///
+/// The relation to the dot is a data-flow match on the TLX program: an
+/// accumulator produced by a tlx.async_dot, or by a tlx.async_dot_wait (whose
+/// result a later, deeper wait may still have to wait for), is waited on in
+/// its wgmma layout and converted back only once the wait returns. Both
+/// patterns of this file replace their result by `ttg.convert_layout` from
+/// that layout, so the adaptor's accumulator is such a conversion, and its
+/// source is the value to wait on. The adaptor holds that replacement
+/// whatever the order of the patterns: the conversion driver legalizes ops
+/// in program order, and a definition precedes its uses. Any other
+/// accumulator (carried by a loop, an argument) is waited on as it is.
+struct AsyncDotWaitOpConversion : OpConversionPattern<AsyncDotWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncDotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value waited = adaptor.getAcc();
+    if (isa_and_present<AsyncDotOp, AsyncDotWaitOp>(
+            op.getAcc().getDefiningOp()))
+      if (auto convert = waited.getDefiningOp<ttg::ConvertLayoutOp>())
+        waited = convert.getSrc();
+    auto wait = ttng::WarpGroupDotWaitOp::create(
+        rewriter, op.getLoc(), ValueRange{waited}, op.getPendingsAttr());
+    Value result = wait.getResult(0);
+    if (waited != adaptor.getAcc())
+      result = ttg::ConvertLayoutOp::create(rewriter, op.getLoc(), op.getType(),
+                                            result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tlx::populateMMAOpToTritonGPUPatterns(RewritePatternSet &patterns) {
+  patterns.add<AsyncDotOpConversion, AsyncDotWaitOpConversion>(
+      patterns.getContext());
+}

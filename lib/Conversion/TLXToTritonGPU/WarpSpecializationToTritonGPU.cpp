@@ -1,0 +1,440 @@
+//===- WarpSpecializationToTritonGPU.cpp - tasks -> ttg.warp_specialize ---===//
+//
+// A tlx.async_tasks becomes one ttg.warp_specialize: the default task runs in
+// its default region on the kernel's warps, every replica of every other task
+// in a partition of its own. It runs after the other TLX ops are converted,
+// so that the task bodies hold TritonGPU values, captured as they are.
+//
+// planWarpSpecialization checks the tasks against the kernel first; the
+// pattern then cannot fail.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlx/Conversion/TLXToTritonGPU/Layouts.h"
+#include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+using namespace mlir::tlx;
+namespace ttg = mlir::triton::gpu;
+
+namespace {
+
+constexpr int kThreadsPerWarp = 32;
+constexpr int kRegistersPerSM = 64 * 1024;
+constexpr int kMaxWarpsPerCTA = 32;
+constexpr int kWarpsPerGroup = 4;
+
+/// setmaxnreg takes register counts in steps of 8.
+int32_t roundDown8(int64_t value) { return value / 8 * 8; }
+
+/// One partition of the ttg.warp_specialize: a replica of a task.
+struct Partition {
+  AsyncTaskOp task;
+  int32_t replica;
+};
+
+/// The tasks of one tlx.async_tasks and the warps they take.
+struct TaskSet {
+  explicit TaskSet(AsyncTasksOp tasks);
+
+  /// The kernel's warps once specialized: the other tasks' warps are added
+  /// in whole warp groups.
+  int32_t getTotalWarps() const {
+    return baseWarps +
+           llvm::divideCeil(extraWarps, kWarpsPerGroup) * kWarpsPerGroup;
+  }
+  /// Whether a task asks for a register budget, and a partition exists to
+  /// give one to (budgets are set per partition).
+  bool hasRegisterBudgets();
+
+  AsyncTasksOp op;
+  AsyncTaskOp defaultTask;
+  SmallVector<AsyncTaskOp> others;
+  /// Every replica of every non-default task, in order.
+  SmallVector<Partition> partitions;
+  SmallVector<int32_t> partitionWarps;
+  /// The kernel's warps, which run the default task.
+  int32_t baseWarps;
+  /// The warps of the other tasks, all replicas.
+  int32_t extraWarps = 0;
+};
+
+TaskSet::TaskSet(AsyncTasksOp tasks)
+    : op(tasks), baseWarps(lookupNumWarps(tasks->getParentOfType<ModuleOp>())) {
+  for (AsyncTaskOp task : tasks.getBody().getOps<AsyncTaskOp>()) {
+    if (task.getIsDefault()) {
+      defaultTask = task;
+      continue;
+    }
+    others.push_back(task);
+    int32_t numWarps = task.getNumWarps().value_or(0);
+    extraWarps += numWarps * task.getReplicate();
+    for (int32_t replica = 0; replica < task.getReplicate(); ++replica) {
+      partitions.push_back({task, replica});
+      partitionWarps.push_back(numWarps);
+    }
+  }
+}
+
+bool TaskSet::hasRegisterBudgets() {
+  bool anyRegisters = defaultTask.getRegisters().has_value() ||
+                      llvm::any_of(others, [](AsyncTaskOp task) {
+                        return task.getRegisters().has_value();
+                      });
+  return anyRegisters && !partitions.empty();
+}
+
+/// Register budgets: each warp group of a task holds its registers; the
+/// default task gets what is left (or what it asked for, when that fits).
+struct RegisterBudgets {
+  /// Registers per thread of each partition.
+  SmallVector<int32_t> requested;
+  /// Registers per thread times warps, over all partitions.
+  int64_t partitionRegisters = 0;
+  /// Registers per thread at launch (`ttg.maxnreg`).
+  int32_t launchCap = 0;
+  /// What the default task would keep if every warp launched with an equal
+  /// share.
+  int32_t defaultAtEqualShare = 0;
+  bool fits = false;
+};
+
+RegisterBudgets computeRegisterBudgets(TaskSet &set) {
+  int32_t totalWarps = set.getTotalWarps();
+  int32_t uniform =
+      roundDown8(kRegistersPerSM / (totalWarps * kThreadsPerWarp));
+  RegisterBudgets budgets;
+  for (Partition &partition : set.partitions) {
+    int32_t registers = partition.task.getRegisters().value_or(uniform);
+    budgets.requested.push_back(registers);
+    budgets.partitionRegisters +=
+        int64_t(registers) * *partition.task.getNumWarps();
+  }
+  // With `entry` registers per thread at launch, the default task gets
+  // (entry * totalWarps - partitionRegisters) / baseWarps.
+  auto defaultGets = [&](int64_t entry) {
+    return roundDown8((entry * totalWarps - budgets.partitionRegisters) /
+                      set.baseWarps);
+  };
+  std::optional<uint32_t> asked = set.defaultTask.getRegisters();
+  int32_t wanted = asked.value_or(std::min<int32_t>(256, defaultGets(uniform)));
+  int32_t entry = roundDown8(
+      (int64_t(wanted) * set.baseWarps + budgets.partitionRegisters) /
+      totalWarps);
+  while (entry + 8 <= uniform && defaultGets(entry + 8) <= wanted)
+    entry += 8;
+  int32_t available = defaultGets(std::min(entry, uniform));
+  budgets.launchCap = entry;
+  budgets.defaultAtEqualShare = defaultGets(uniform);
+  budgets.fits =
+      entry <= uniform && available >= 24 && !(asked && available < wanted);
+  return budgets;
+}
+
+//===----------------------------------------------------------------------===//
+// Captures
+//===----------------------------------------------------------------------===//
+
+/// How values from above enter the partitions, which see only their
+/// explicit captures: constants and register tensors are recomputed inside
+/// (a tensor's layout belongs to the warps that hold it), everything else is
+/// passed in.
+class Captures {
+public:
+  /// Classifies every value the tasks use from above. On a tensor that
+  /// cannot be recomputed, returns it with its use in the task.
+  std::optional<std::pair<Value, Operation *>>
+  collect(ArrayRef<AsyncTaskOp> tasks) {
+    for (AsyncTaskOp task : tasks) {
+      SetVector<Value> above;
+      getUsedValuesDefinedAbove(task.getBody(), above);
+      for (Value value : above)
+        if (Value stuck = classify(value))
+          return std::make_pair(stuck, findUseInTask(stuck, value, task));
+    }
+    return std::nullopt;
+  }
+
+  ArrayRef<Value> passed() const { return passedValues.getArrayRef(); }
+
+  /// Maps the values from above inside a partition whose block arguments
+  /// stand for `passed()`; recomputed values are cloned at the builder.
+  void map(OpBuilder &builder, Block &entry, IRMapping &mapping) const {
+    for (auto [value, argument] : llvm::zip(passedValues, entry.getArguments()))
+      mapping.map(value, argument);
+    for (Operation *op : recomputed)
+      builder.clone(*op, mapping);
+  }
+
+private:
+  /// The op in `task` that uses `stuck`, or else the one that uses `above`,
+  /// the value from above that needs `stuck` to be recomputed.
+  static Operation *findUseInTask(Value stuck, Value above, AsyncTaskOp task) {
+    auto inTask = [&](Operation *op) { return task->isAncestor(op); };
+    auto users = stuck.getUsers();
+    auto user = llvm::find_if(users, inTask);
+    if (user != users.end())
+      return *user;
+    // `above` is used inside the task: that is why it was classified.
+    return *llvm::find_if(above.getUsers(), inTask);
+  }
+
+  /// Returns the tensor that can be neither passed nor recomputed, if any.
+  Value classify(Value value) {
+    Operation *def = value.getDefiningOp();
+    if (passedValues.contains(value) || (def && recomputed.contains(def)))
+      return Value();
+    bool isTensor = isa<RankedTensorType>(value.getType());
+    bool recomputable = def && def->getNumRegions() == 0 &&
+                        isMemoryEffectFree(def) &&
+                        (isTensor || def->hasTrait<OpTrait::ConstantLike>());
+    if (!recomputable) {
+      if (isTensor)
+        return value;
+      passedValues.insert(value);
+      return Value();
+    }
+    for (Value operand : def->getOperands())
+      if (Value stuck = classify(operand))
+        return stuck;
+    // Operands first: `recomputed` stays in dependency order.
+    recomputed.insert(def);
+    return Value();
+  }
+
+  SetVector<Value> passedValues;
+  SetVector<Operation *> recomputed;
+};
+
+//===----------------------------------------------------------------------===//
+// Checks
+//===----------------------------------------------------------------------===//
+
+/// The first op of `region` that has a tensor operand or result.
+Operation *findTensorOp(Region &region) {
+  Operation *found = nullptr;
+  region.walk([&](Operation *op) {
+    auto isTensor = [](Type type) { return isa<RankedTensorType>(type); };
+    if (llvm::any_of(op->getOperandTypes(), isTensor) ||
+        llvm::any_of(op->getResultTypes(), isTensor)) {
+      found = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+/// The default task runs on the kernel's warps; tensors live only in tasks
+/// of that many warps; a CTA holds at most 32 warps.
+LogicalResult verifyTaskWarps(TaskSet &set) {
+  if (std::optional<uint32_t> numWarps = set.defaultTask.getNumWarps())
+    if (*numWarps != static_cast<uint32_t>(set.baseWarps))
+      return set.defaultTask.emitOpError(
+                 "the default task runs on the kernel's ")
+             << set.baseWarps << " warps, not num_warps=" << *numWarps
+             << "; launch the kernel with num_warps=" << *numWarps
+             << " or drop num_warps here";
+  for (AsyncTaskOp task : set.others) {
+    int32_t numWarps = *task.getNumWarps();
+    // Register tensors carry layouts made for the kernel's warp count.
+    if (numWarps != set.baseWarps)
+      if (Operation *tensorOp = findTensorOp(task.getBody()))
+        return tensorOp->emitOpError("uses tensors inside a task of ")
+               << numWarps << " warps, but tensor layouts are made for the "
+               << "kernel's num_warps=" << set.baseWarps
+               << "; give the task num_warps=" << set.baseWarps
+               << " or keep it to scalars, TMA and barriers";
+  }
+  int32_t totalWarps = set.getTotalWarps();
+  if (totalWarps > kMaxWarpsPerCTA)
+    return set.op.emitOpError("the tasks need ")
+           << totalWarps << " warps in all (" << set.baseWarps
+           << " for the default task, " << set.extraWarps
+           << " for the others, rounded up to whole warp groups); a CTA has "
+              "at most "
+           << kMaxWarpsPerCTA;
+  return success();
+}
+
+/// The launch cap is one number for the whole kernel: stock
+/// allocate-warp-groups reads it back to give each default task its share.
+LogicalResult recordLaunchCap(TaskSet &set, int32_t launchCap) {
+  auto module = set.op->getParentOfType<ModuleOp>();
+  if (auto earlier = module->getAttrOfType<IntegerAttr>("ttg.maxnreg");
+      earlier && earlier.getInt() != launchCap)
+    return set.op.emitOpError("needs a launch cap of ")
+           << launchCap << " registers per thread where an earlier "
+           << "tlx.async_tasks of this kernel needs " << earlier.getInt()
+           << "; give the register-budgeted async_tasks of one kernel the "
+              "same warps and budgets";
+  module->setAttr(
+      "ttg.maxnreg",
+      IntegerAttr::get(IntegerType::get(module.getContext(), 32), launchCap));
+  return success();
+}
+
+/// Budgets are set per warp group and must leave the default task enough;
+/// every budgeted task set of a kernel launches with the same warps.
+LogicalResult verifyRegisterBudgets(TaskSet &set, int32_t kernelWarps) {
+  int32_t totalWarps = set.getTotalWarps();
+  if (kernelWarps != totalWarps)
+    return set.op.emitOpError("register budgets need every tlx.async_tasks "
+                              "of the kernel to use the same number of "
+                              "warps: this one uses ")
+           << totalWarps << ", another " << kernelWarps;
+  if (set.extraWarps % kWarpsPerGroup != 0)
+    return set.op.emitOpError("register budgets (setmaxnreg) are set per "
+                              "warp group: the non-default tasks must add up "
+                              "to whole warp groups, got ")
+           << set.extraWarps << " warps";
+  RegisterBudgets budgets = computeRegisterBudgets(set);
+  std::optional<uint32_t> asked = set.defaultTask.getRegisters();
+  if (!budgets.fits)
+    return set.op.emitOpError("register budgets do not fit: the tasks ask "
+                              "for ")
+           << budgets.partitionRegisters * kThreadsPerWarp
+           << " registers and leave the default task "
+           << std::max(0, budgets.defaultAtEqualShare) << " per thread"
+           << (asked ? " (it asks for " + std::to_string(*asked) + ")"
+                     : std::string())
+           << "; an SM has " << kRegistersPerSM << " for all of its "
+           << totalWarps * kThreadsPerWarp << " threads";
+  return recordLaunchCap(set, budgets.launchCap);
+}
+
+/// Tensors from above must be recomputable inside the partitions.
+LogicalResult verifyCaptures(TaskSet &set) {
+  Captures captures;
+  auto stuck = captures.collect(set.others);
+  if (!stuck)
+    return success();
+  auto [tensor, user] = *stuck;
+  InFlightDiagnostic diag =
+      mlir::emitError(user->getLoc())
+      << "uses a tensor computed outside its async task; a task runs on "
+         "other warps, with registers of its own: compute the tensor inside "
+         "the task, or pass it through a tlx.local_alloc buffer";
+  diag.attachNote(tensor.getLoc()) << "the tensor is computed here";
+  return diag;
+}
+
+} // namespace
+
+LogicalResult mlir::tlx::planWarpSpecialization(ModuleOp module) {
+  SmallVector<TaskSet> taskSets;
+  module.walk<WalkOrder::PreOrder>(
+      [&](AsyncTasksOp tasks) { taskSets.emplace_back(tasks); });
+  // Each kernel module's warps once warp-specialized: stock Triton gives
+  // every ttg.warp_specialize the most extra warp groups any of them needs.
+  DenseMap<Operation *, int32_t> kernelWarps;
+  for (TaskSet &set : taskSets) {
+    int32_t &warps = kernelWarps[set.op->getParentOfType<ModuleOp>()];
+    warps = std::max(warps, set.getTotalWarps());
+  }
+  for (TaskSet &set : taskSets) {
+    if (failed(verifyTaskWarps(set)))
+      return failure();
+    if (set.hasRegisterBudgets() &&
+        failed(verifyRegisterBudgets(
+            set, kernelWarps.lookup(set.op->getParentOfType<ModuleOp>()))))
+      return failure();
+    if (failed(verifyCaptures(set)))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The pattern
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Replaces every tlx.async_task_replica_id in `region` by `replica`.
+void replaceReplicaIds(ConversionPatternRewriter &rewriter, Region &region,
+                       int32_t replica) {
+  SmallVector<AsyncTaskReplicaIdOp> ids;
+  region.walk([&](AsyncTaskReplicaIdOp id) { ids.push_back(id); });
+  for (AsyncTaskReplicaIdOp id : ids) {
+    rewriter.setInsertionPoint(id);
+    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(id, replica, 32);
+  }
+}
+
+struct AsyncTasksOpConversion : OpConversionPattern<AsyncTasksOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncTasksOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    TaskSet set(op);
+    Captures captures;
+    if (captures.collect(set.others))
+      return rewriter.notifyMatchFailure(op, "a tensor cannot be captured");
+    DenseI32ArrayAttr requestedRegisters;
+    if (set.hasRegisterBudgets())
+      requestedRegisters =
+          rewriter.getDenseI32ArrayAttr(computeRegisterBudgets(set).requested);
+    auto ws = ttg::WarpSpecializeOp::create(
+        rewriter, op.getLoc(), TypeRange(), set.partitionWarps,
+        /*warpGroupStartIds=*/DenseI32ArrayAttr(), requestedRegisters,
+        /*actualRegisters=*/DenseI32ArrayAttr());
+    moveDefaultTask(rewriter, set.defaultTask, ws);
+    buildPartitions(rewriter, set, captures, ws);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  /// The default region runs on the kernel's warps and may use values from
+  /// above as they are: the task's body moves there.
+  static void moveDefaultTask(ConversionPatternRewriter &rewriter,
+                              AsyncTaskOp task, ttg::WarpSpecializeOp ws) {
+    Region &region = ws.getDefaultRegion();
+    rewriter.inlineRegionBefore(task.getBody(), region, region.end());
+    replaceReplicaIds(rewriter, region, /*replica=*/0);
+    rewriter.setInsertionPointToEnd(&region.front());
+    ttg::WarpYieldOp::create(rewriter, ws.getLoc(), ValueRange());
+  }
+
+  /// Each partition gets a copy of its task's body, with the captures as
+  /// block arguments and the recomputed values cloned in front.
+  static void buildPartitions(ConversionPatternRewriter &rewriter, TaskSet &set,
+                              const Captures &captures,
+                              ttg::WarpSpecializeOp ws) {
+    rewriter.createBlock(&ws.getPartitionOpHolder());
+    auto partitionsOp = ttg::WarpSpecializePartitionsOp::create(
+        rewriter, ws.getLoc(), captures.passed(), set.partitions.size());
+    SmallVector<Type> types;
+    SmallVector<Location> locs;
+    for (Value value : captures.passed()) {
+      types.push_back(value.getType());
+      locs.push_back(value.getLoc());
+    }
+    for (auto [region, partition] :
+         llvm::zip(partitionsOp.getPartitionRegions(), set.partitions)) {
+      Block *entry = rewriter.createBlock(&region, region.end(), types, locs);
+      IRMapping mapping;
+      captures.map(rewriter, *entry, mapping);
+      for (Operation &op : partition.task.getBody().front())
+        rewriter.clone(op, mapping);
+      replaceReplicaIds(rewriter, region, partition.replica);
+      rewriter.setInsertionPointToEnd(entry);
+      ttg::WarpReturnOp::create(rewriter, partition.task.getLoc());
+    }
+  }
+};
+
+} // namespace
+
+void mlir::tlx::populateWarpSpecializationToTritonGPUPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<AsyncTasksOpConversion>(patterns.getContext());
+}

@@ -1,0 +1,77 @@
+// RUN: tlx-opt %s -split-input-file --tlx-assign-layouts -verify-diagnostics
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @register_layout() {
+  // expected-error @below {{'tlx.local_alloc' op layout #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}> is not a shared-memory layout}}
+  %b = tlx.local_alloc {layout = #blocked} : !tlx.buffers<1, 64x64xf16, smem>
+  tt.return
+}
+
+// -----
+
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+tt.func @layout_rank() {
+  // expected-error @below {{'tlx.local_alloc' op layout #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}> has rank 2 but the buffers have rank 3}}
+  %b = tlx.local_alloc {layout = #nv} : !tlx.buffers<1, 2x64x64xf16, smem>
+  tt.return
+}
+
+// -----
+
+// Every error of the module is reported, not only the first.
+tt.func @two_errors() {
+  // expected-error @below {{is not a shared-memory layout}}
+  %a = tlx.local_alloc {layout = 1 : i32} : !tlx.buffers<1, 64x64xf16, smem>
+  // expected-error @below {{is not a shared-memory layout}}
+  %b = tlx.local_alloc {layout = 2 : i32} : !tlx.buffers<1, 64x64xf16, smem>
+  tt.return
+}
+
+// -----
+
+#sw = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tt.func @two_layouts(%desc: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
+  %a = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %b = tlx.local_alloc {layout = #sw} : !tlx.buffers<1, 64x64xf16, smem>
+  %va = tlx.local_view %a[%i] : !tlx.buffers<1, 64x64xf16, smem>
+  %vb = tlx.local_view %b[%i] : !tlx.buffers<1, 64x64xf16, smem>
+  tlx.async_descriptor_store %desc[%i, %i], %va : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  // expected-error @below {{'tlx.async_descriptor_store' op this descriptor is also used with a buffer of another layout (#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>); use one buffer layout per descriptor}}
+  tlx.async_descriptor_store %desc[%i, %i], %vb : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  tt.return
+}
+
+// -----
+
+// A descriptor carried by a loop has no single definition to retype.
+tt.func @descriptor_from_a_loop(%desc: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
+  %a = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %va = tlx.local_view %a[%i] : !tlx.buffers<1, 64x64xf16, smem>
+  %r = scf.for %k = %i to %i step %i iter_args(%d = %desc) -> (!tt.tensordesc<tensor<64x64xf16>>) : i32 {
+    // expected-error @below {{'tlx.async_descriptor_store' op TMA descriptors must come from a kernel argument or tl.make_tensor_descriptor}}
+    tlx.async_descriptor_store %d[%i, %i], %va : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+    scf.yield %d : !tt.tensordesc<tensor<64x64xf16>>
+  }
+  tt.return
+}
+
+// -----
+
+tt.func @transpose_nvmma_3d(%i: i32) {
+  %a = tlx.local_alloc : !tlx.buffers<1, 2x64x64xf16, smem>
+  %v = tlx.local_view %a[%i] : !tlx.buffers<1, 2x64x64xf16, smem>
+  // expected-error @below {{'tlx.local_trans' op cannot transpose a buffer with layout #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, rank = 3}> by [0, 2, 1]}}
+  %t = tlx.local_trans %v, [0, 2, 1] : !tlx.buffer<2x64x64xf16, smem> -> !tlx.buffer<2x64x64xf16, smem>
+  tt.return
+}
+
+// -----
+
+tt.func @reinterpret_transposed(%i: i32) {
+  %a = tlx.local_alloc : !tlx.buffers<1, 64x128xf16, smem>
+  %v = tlx.local_view %a[%i] : !tlx.buffers<1, 64x128xf16, smem>
+  %t = tlx.local_trans %v, [1, 0] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<128x64xf16, smem>
+  // expected-error @below {{'tlx.local_reinterpret' op cannot reinterpret a buffer with layout #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}> as '!tlx.buffer<128x32xf32, smem>': the rows must keep their byte length (and an unswizzled buffer must become 1-D)}}
+  %r = tlx.local_reinterpret %t : !tlx.buffer<128x64xf16, smem> -> !tlx.buffer<128x32xf32, smem>
+  tt.return
+}

@@ -1,0 +1,93 @@
+// RUN: tlx-opt %s -split-input-file --tlx-assign-layouts | FileCheck %s
+
+// CHECK-DAG: #[[NV:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-DAG: #[[SW1:.*]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// Defaults: NVMMA shared with the widest swizzle for rank >= 2, unswizzled for 1-D.
+// Tensor memory has no shared layout: it keeps none.
+// CHECK-LABEL: tt.func @defaults
+tt.func @defaults() {
+  // CHECK-NEXT: tlx.local_alloc {layout = #[[NV]]} : !tlx.buffers<2, 128x64xf16, smem>
+  %a = tlx.local_alloc : !tlx.buffers<2, 128x64xf16, smem>
+  // CHECK-NEXT: tlx.local_alloc {layout = #[[SW1]]} : !tlx.buffers<4, 128xf32, smem>
+  %v = tlx.local_alloc : !tlx.buffers<4, 128xf32, smem>
+  // CHECK-NEXT: tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+  %t = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+  tt.return
+}
+
+// -----
+
+// The user's layout is kept, and the descriptor that fills the buffer takes it.
+// CHECK: #[[SW:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#sw = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// CHECK-LABEL: tt.func public @explicit(
+// CHECK-SAME:    %{{.*}}: !tt.tensordesc<tensor<64x64xf16, #[[SW]]>>
+tt.func public @explicit(%desc: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
+  // CHECK: tlx.local_alloc {layout = #[[SW]]} : !tlx.buffers<2, 64x64xf16, smem>
+  %bufs = tlx.local_alloc {layout = #sw} : !tlx.buffers<2, 64x64xf16, smem>
+  %buf = tlx.local_view %bufs[%i] : !tlx.buffers<2, 64x64xf16, smem>
+  // CHECK: tlx.async_descriptor_store %{{.*}}, %{{.*}} : !tt.tensordesc<tensor<64x64xf16, #[[SW]]>>
+  tlx.async_descriptor_store %desc[%i, %i], %buf : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  tt.return
+}
+
+// -----
+
+// A descriptor sees its buffer through the views: a transposed view flips the
+// NVMMA layout to MN-major, a slice keeps it, a reinterpreted view takes the
+// new element width. Kernel arguments and tt.make_tensor_descriptor results
+// are retyped; the function type follows its arguments.
+// CHECK-DAG: #[[NV:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-DAG: #[[NVT:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+// CHECK-DAG: #[[NV32:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+// CHECK-LABEL: tt.func public @through_views(
+// CHECK-SAME:    %{{.*}}: !tt.tensordesc<tensor<128x64xf16, #[[NVT]]>>,
+// CHECK-SAME:    %{{.*}}: !tt.tensordesc<tensor<64x64xf16, #[[NV]]>>,
+tt.func public @through_views(%transposed: !tt.tensordesc<tensor<128x64xf16>>, %sliced: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %base: !tt.ptr<f32>, %n: i32, %s: i64) {
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %bar = tlx.local_view %bars[%i] : !tlx.mbarriers<1>
+  %bufs = tlx.local_alloc : !tlx.buffers<1, 64x128xf16, smem>
+  %buf = tlx.local_view %bufs[%i] : !tlx.buffers<1, 64x128xf16, smem>
+  %t = tlx.local_trans %buf, [1, 0] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<128x64xf16, smem>
+  tlx.async_descriptor_load %transposed[%i, %i], %t, %bar : !tt.tensordesc<tensor<128x64xf16>>, !tlx.buffer<128x64xf16, smem>
+  %s0 = tlx.local_slice %buf, [0, 64] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<64x64xf16, smem>
+  tlx.async_descriptor_store %sliced[%i, %i], %s0 : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  // CHECK: tt.make_tensor_descriptor {{.*}} : <f32>, <tensor<64x64xf32, #[[NV32]]>>
+  %desc = tt.make_tensor_descriptor %base, [%n, %n], [%s, %s] : <f32>, <tensor<64x64xf32>>
+  %r = tlx.local_reinterpret %buf : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<64x64xf32, smem>
+  tlx.async_descriptor_store %desc[%i, %i], %r : !tt.tensordesc<tensor<64x64xf32>>, !tlx.buffer<64x64xf32, smem>
+  tt.return
+}
+
+// -----
+
+// A descriptor used twice with buffers of one layout is retyped once.
+// CHECK: #[[NV:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-LABEL: tt.func public @two_uses(
+// CHECK-SAME:    %{{.*}}: !tt.tensordesc<tensor<64x64xf16, #[[NV]]>>
+tt.func public @two_uses(%desc: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
+  %a = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %b = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %va = tlx.local_view %a[%i] : !tlx.buffers<1, 64x64xf16, smem>
+  %vb = tlx.local_view %b[%i] : !tlx.buffers<1, 64x64xf16, smem>
+  tlx.async_descriptor_store %desc[%i, %i], %va : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  tlx.async_descriptor_store %desc[%i, %i], %vb : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  tt.return
+}
+
+// -----
+
+// A transposed view of a swizzled buffer permutes the layout's order.
+// CHECK-DAG: #[[ROW:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// CHECK-DAG: #[[COL:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#sw = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// CHECK-LABEL: tt.func public @swizzled_transposed(
+// CHECK-SAME:    %{{.*}}: !tt.tensordesc<tensor<32x64xf16, #[[COL]]>>
+tt.func public @swizzled_transposed(%desc: !tt.tensordesc<tensor<32x64xf16>>, %i: i32) {
+  // CHECK: tlx.local_alloc {layout = #[[ROW]]}
+  %bufs = tlx.local_alloc {layout = #sw} : !tlx.buffers<1, 64x32xf16, smem>
+  %buf = tlx.local_view %bufs[%i] : !tlx.buffers<1, 64x32xf16, smem>
+  %t = tlx.local_trans %buf, [1, 0] : !tlx.buffer<64x32xf16, smem> -> !tlx.buffer<32x64xf16, smem>
+  tlx.async_descriptor_store %desc[%i, %i], %t : !tt.tensordesc<tensor<32x64xf16>>, !tlx.buffer<32x64xf16, smem>
+  tt.return
+}

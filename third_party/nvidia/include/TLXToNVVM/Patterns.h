@@ -1,0 +1,23 @@
+//===- Patterns.h - TLX -> NVVM conversion patterns -------------*- C++ -*-===//
+//
+// One populate function per op family, driven by tlx-lower-to-nvvm.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLX_TLXTONVVM_PATTERNS_H
+#define TLX_TLXTONVVM_PATTERNS_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tlx {
+
+/// named_barrier_wait, named_barrier_arrive -> nvvm.barrier,
+/// nvvm.barrier.arrive.
+void populateNamedBarrierOpToNVVMPatterns(RewritePatternSet &patterns);
+
+/// thread_id, clock64 -> NVVM special register reads.
+void populateSpecialRegisterOpToNVVMPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::tlx
+
+#endif // TLX_TLXTONVVM_PATTERNS_H

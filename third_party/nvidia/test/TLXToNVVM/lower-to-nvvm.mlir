@@ -1,0 +1,56 @@
+// RUN: tlx-opt %s -split-input-file --tlx-lower-to-nvvm | FileCheck %s
+
+// Named barriers and special registers become NVVM; every other TLX op is
+// left for tlx-lower-to-ttg.
+// CHECK-LABEL: tt.func @nvvm_ops
+// CHECK-SAME:    (%[[ID:.*]]: i32, %[[N:.*]]: i32)
+tt.func @nvvm_ops(%id: i32, %n: i32) -> i64 {
+  // CHECK-NEXT: nvvm.barrier id = %[[ID]] number_of_threads = %[[N]]
+  tlx.named_barrier_wait %id, %n
+  // CHECK-NEXT: nvvm.barrier.arrive id = %[[ID]] number_of_threads = %[[N]]
+  tlx.named_barrier_arrive %id, %n
+  // CHECK-NEXT: %[[X:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+  %x = tlx.thread_id 0 : i32
+  // CHECK-NEXT: %[[Y:.*]] = nvvm.read.ptx.sreg.tid.y : i32
+  %y = tlx.thread_id 1 : i32
+  // CHECK-NEXT: %[[Z:.*]] = nvvm.read.ptx.sreg.tid.z : i32
+  %z = tlx.thread_id 2 : i32
+  // CHECK-NEXT: arith.addi %[[X]], %[[Y]]
+  %xy = arith.addi %x, %y : i32
+  // CHECK-NEXT: arith.addi %{{.*}}, %[[Z]]
+  %xyz = arith.addi %xy, %z : i32
+  // CHECK-NEXT: %[[CLOCK:.*]] = nvvm.read.ptx.sreg.clock64 : i64
+  %clock = tlx.clock64 : i64
+  // CHECK-NEXT: tt.return %[[CLOCK]]
+  tt.return %clock : i64
+}
+
+// -----
+
+// Buffers, mbarriers and async tasks are not this pass's: they stay as
+// they are, around the ops it lowers.
+// CHECK-LABEL: tt.func @other_tlx_ops
+tt.func @other_tlx_ops(%i: i32) {
+  // CHECK-NEXT: %[[BUFS:.*]] = tlx.local_alloc : !tlx.buffers<2, 64x64xf16, smem>
+  %bufs = tlx.local_alloc : !tlx.buffers<2, 64x64xf16, smem>
+  // CHECK-NEXT: %[[BARS:.*]] = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  // CHECK-NEXT: tlx.local_view %[[BUFS]][%{{.*}}]
+  %buf = tlx.local_view %bufs[%i] : !tlx.buffers<2, 64x64xf16, smem>
+  // CHECK-NEXT: tlx.async_tasks {
+  // CHECK-NEXT:   tlx.async_task default {
+  // CHECK-NEXT:     nvvm.read.ptx.sreg.tid.x
+  // CHECK:        tlx.async_task num_warps(4) {
+  // CHECK-NEXT:     tlx.async_task_replica_id
+  // CHECK-NEXT:     nvvm.barrier id
+  tlx.async_tasks {
+    tlx.async_task default {
+      %t = tlx.thread_id 0 : i32
+    }
+    tlx.async_task num_warps(4) {
+      %r = tlx.async_task_replica_id : i32
+      tlx.named_barrier_wait %r, %i
+    }
+  }
+  tt.return
+}
