@@ -1,4 +1,5 @@
-"""Misuse that Python can see fails while the kernel is traced, reported at the user's kernel line.
+"""Misuse fails at the user's kernel line: what tracing needs while the kernel is traced, every other check in
+the TLX compiler (op verifiers, tlx-check-static-bounds, tlx-check-async-hazards), once.
 
 Triton 3.6 wraps an exception raised inside a builtin into a CompilationError whose text starts with
 `at <line>:<col>:` - the line counted from the kernel's `def` - and a source excerpt ending at the call.
@@ -14,7 +15,7 @@ from triton.backends.compiler import GPUTarget
 from triton.compiler.errors import CompilationError
 
 import tlx
-from tlx.compiler import frontend_ir
+from tlx.compiler import TLXCompilationError, frontend_ir, pipeline
 
 HERE = Path(__file__).resolve()
 SOURCE = HERE.read_text().splitlines()
@@ -198,6 +199,13 @@ def tma_cache_modifier(desc, n):
 
 
 @triton.jit
+def tma_cache_cg(desc, n):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0], cache_modifier=".cg")  # misuse
+
+
+@triton.jit
 def tma_store_reduce(desc, n):
     bufs = tlx.local_alloc((64, 64), tl.float16, 1)
     tlx.async_descriptor_store(desc, bufs[0], [0, 0], store_reduce="add")  # misuse
@@ -213,17 +221,17 @@ def expect_forgets_element_size(desc, n):
     bufs = tlx.local_alloc((64, 64), tl.float16, 2)
     bars = tlx.alloc_barriers(2)
     s = n % 2
-    tlx.barrier_expect_bytes(bars[s], 64 * 64)
-    tlx.async_descriptor_load(desc, bufs[s], [0, 0], bars[s])  # misuse
+    tlx.barrier_expect_bytes(bars[s], 64 * 64)  # misuse
+    tlx.async_descriptor_load(desc, bufs[s], [0, 0], bars[s])
 
 
 @triton.jit
 def expect_one_tile_load_two(desc, n):
     bufs = tlx.local_alloc((64, 64), tl.float16, 2)
     bars = tlx.alloc_barriers(1)
-    tlx.barrier_expect_bytes(bars[0], 64 * 64 * 2)
+    tlx.barrier_expect_bytes(bars[0], 64 * 64 * 2)  # misuse
     tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0])
-    tlx.async_descriptor_load(desc, bufs[1], [64, 0], bars[0])  # misuse
+    tlx.async_descriptor_load(desc, bufs[1], [64, 0], bars[0])
 
 
 @triton.jit
@@ -438,40 +446,22 @@ CASES = [
     (alloc_reuse, N, SM90, "tlx.local_alloc: `reuse` is not supported by this TLX release yet"),
     (alloc_missing_num, N, SM90, "tlx.local_alloc: missing a required argument: 'num'"),
     (alloc_unknown_keyword, N, SM90, "tlx.local_alloc: got an unexpected keyword argument 'swizzle'"),
-    (index_out_of_range, N, SM90, "tlx.local_view: index 2 is out of range for 2 buffers (valid: 0..1)"),
-    (view_out_of_range, N, SM90, "tlx.local_view: index -1 is out of range for 3 mbarriers (valid: 0..2)"),
     (view_of_one_buffer, N, SM90, "selects from a set of buffers, but this is already a single one"),
     (view_block_index, N, SM90, "tlx.local_view: `index` must be a scalar integer"),
     (load_buffer_set, N, SM90, "tlx.local_load: `buf` is a set of 2 buffers"),
-    (store_wrong_shape, N, SM90, "the stored value has shape [32], which does not match the buffer's [64]"),
-    (store_wrong_dtype, N, SM90, "the stored value has element type fp32, which does not match the buffer's fp16"),
     (store_scalar, N, SM90, "tlx.local_store: `value` must be a tensor of shape [64] and type fp16"),
-    (barriers_zero_arrivals, N, SM90, "tlx.alloc_barriers: `arrive_count` must be in 1..1048575, got 0"),
-    (wait_phase_two, N, SM90, "tlx.barrier_wait: `phase` is a parity and must be 0 or 1, got 2"),
     (wait_on_barrier_set, N, SM90, "tlx.barrier_wait: `bar` is a set of 2 mbarriers; select one"),
     (wait_block_pred, N, SM90, "tlx.barrier_wait: `pred` must be a scalar bool"),
     (expect_runtime_bytes, N, SM90, "tlx.barrier_expect_bytes: `size` must be a compile-time constant"),
-    (expect_too_many_bytes, N, SM90, "tlx.barrier_expect_bytes: `size` must be in 1..1048575, got 1048576"),
     (expect_on_buffer, N, SM90, "tlx.barrier_expect_bytes: `bar` must be an mbarrier from tlx.alloc_barriers"),
     (arrive_remote, N, SM90, "tlx.barrier_arrive: `remote_cta_rank` is not supported"),
-    (tma_block_mismatch, DESC, SM90, "the descriptor block has shape [64, 64], which does not match the buffer's"),
-    (tma_dtype_mismatch, DESC, SM90, "the descriptor block has element type fp16, which does not match"),
-    (tma_offset_count, DESC, SM90, "needs one offset per descriptor dimension: 2 expected, 1 given"),
     (tma_not_a_descriptor, DESC, SM90, "tlx.async_descriptor_load: `desc` must be a tensor descriptor"),
     (tma_cache_modifier, DESC, SM90, "`cache_modifier` must be one of '', '.ca', '.cg', '.cv', got '.wb'"),
     (tma_store_reduce, DESC, SM90, "tlx.async_descriptor_store: `store_reduce` is not supported"),
     (tma_store_wait_negative, DESC, SM90, "tlx.async_descriptor_store_wait: `pendings` must be >= 0, got -1"),
-    (
-        expect_forgets_element_size,
-        DESC,
-        SM90,
-        "TMA loads on this mbarrier bring 8192 bytes, but barrier_expect_bytes announced 4096",
-    ),
-    (expect_one_tile_load_two, DESC, SM90, "bring 16384 bytes, but barrier_expect_bytes announced 8192"),
     (tma_on_ampere, {"desc": "*fp16", "n": "i32"}, SM80, "tlx.async_descriptor_load: TMA needs sm_90 or newer"),
     (fence_on_ampere, N | {"desc": "i32"}, SM80, "tlx.fence_async_shared: the async proxy fence needs sm_90"),
     (cp_async_not_pointers, PTR, SM90, "tlx.async_load: `src_ptrs` must be a tensor of pointers"),
-    (cp_async_pointee_mismatch, PTR, SM90, "what `src_ptrs` points to has element type fp32, which does not match"),
     (cp_async_other_without_mask, PTR, SM90, "tlx.async_load: `other` needs a `mask`"),
     (cp_async_int_mask, PTR, SM90, "tlx.async_load: `mask` must be a bool tensor"),
     (cp_async_cache_cv, PTR, SM90, "tlx.async_load: `cache_modifier` must be one of '', '.ca', '.cg', got '.cv'"),
@@ -484,33 +474,120 @@ CASES = [
     (trans_dims_of_another_rank, N, SM90, "`dims` must be a permutation of 0..1 for the 2-D buffer ([64, 128] fp16"),
     (trans_runtime_dims, N, SM90, "tlx.local_trans: `dims[0]` must be a compile-time constant"),
     (trans_buffer_set, N, SM90, "tlx.local_trans: `buf` is a set of 2 buffers"),
-    (trans_then_store_untransposed, N, SM90, "has shape [64, 128], which does not match the buffer's [128, 64]"),
-    (slice_rank_mismatch, N, SM90, "needs one offset and one size per dimension of the 2-D buffer ([64, 128] fp16"),
-    (slice_out_of_bounds, N, SM90, "tlx.local_slice: slice [128, 192) of dimension 1 leaves the buffer"),
-    (slice_straddles_tiles, N, SM90, "offset 32 of dimension 1 must be a multiple of the slice size 64"),
-    (slice_not_a_power_of_two, N, SM90, "tlx.local_slice: the slice size 48 of dimension 1 must be a power of two"),
     (slice_runtime_offset, N, SM90, "tlx.local_slice: `offsets[1]` must be a compile-time constant"),
-    (slice_tmem_rows, N, SM100, "tlx.local_slice: tensor memory is sliced along columns only: keep all 128 rows"),
-    (slice_of_a_view_of_a_view, N, SM90, "slice [0, 128) of dimension 1 leaves the buffer ([128, 64] fp16 in smem)"),
     (slice_then_local_view, N, SM90, "tlx.local_view: selects from a set of buffers, but this is already a single"),
-    (subslice_straddles_tiles, N, SM90, "tlx.subslice: offset 16 of dimension 1 must be a multiple of the slice"),
-    (subslice_past_the_end, N, SM90, "tlx.subslice: slice [128, 192) of dimension 1 leaves the buffer"),
+    (reinterpret_pointer_dtype, N, SM90, "tlx.local_reinterpret: `dtype` must be an integer or floating-point"),
+    (reinterpret_mbarrier, N, SM90, "tlx.local_reinterpret: `buf` must be a buffer from tlx.local_alloc"),
+    (reinterpret_layout, N, SM90, "tlx.local_reinterpret: `layout` is not supported by this TLX release yet"),
+]
+
+
+# Misuse the TLX compiler's verifiers and checks report (each check in one place), at the kernel line:
+# kernel, signature, target, what the message says.
+COMPILER_CASES = [
+    (index_out_of_range, N, SM90, "'tlx.local_view' op selects buffer 2 of 2; valid indices are 0..1"),
+    (view_out_of_range, N, SM90, "'tlx.local_view' op selects mbarrier -1 of 3; valid indices are 0..2"),
+    (store_wrong_shape, N, SM90, "'tlx.local_store' op stored tensor shape [32] does not match the buffer shape [64]"),
+    (store_wrong_dtype, N, SM90, "stored tensor element type 'f32' does not match the buffer element type 'f16'"),
+    (
+        barriers_zero_arrivals,
+        N,
+        SM90,
+        "'tlx.alloc_barriers' op attribute 'arrive_count' failed to satisfy constraint: 32-bit signless integer "
+        "attribute whose value is positive",
+    ),
+    (wait_phase_two, N, SM90, "'tlx.barrier_wait' op waits on phase 2; an mbarrier phase parity is 0 or 1"),
+    (
+        expect_too_many_bytes,
+        N,
+        SM90,
+        "'tlx.barrier_expect_bytes' op attribute 'bytes' failed to satisfy constraint: 32-bit signless integer "
+        "attribute whose value is positive whose maximum value is 1048575",
+    ),
+    (
+        tma_block_mismatch,
+        DESC,
+        SM90,
+        "'tlx.async_descriptor_load' op descriptor block shape [64, 64] does not match the buffer shape [64, 32]",
+    ),
+    (
+        tma_dtype_mismatch,
+        DESC,
+        SM90,
+        "descriptor block element type 'f16' does not match the buffer element type 'bf16'",
+    ),
+    (
+        tma_offset_count,
+        DESC,
+        SM90,
+        "'tlx.async_descriptor_load' op needs one offset per descriptor dimension: 2 expected, 1 given",
+    ),
+    (
+        expect_forgets_element_size,
+        DESC,
+        SM90,
+        "'tlx.barrier_expect_bytes' op expects 4096 bytes but the TMA loads completing on this mbarrier deliver 8192",
+    ),
+    (
+        expect_one_tile_load_two,
+        DESC,
+        SM90,
+        "expects 8192 bytes but the TMA loads completing on this mbarrier deliver 16384",
+    ),
+    (
+        cp_async_pointee_mismatch,
+        PTR,
+        SM90,
+        "'tlx.async_load' op pointed-to element type 'f32' does not match the buffer element type 'f16'",
+    ),
+    (
+        trans_then_store_untransposed,
+        N,
+        SM90,
+        "'tlx.local_store' op stored tensor shape [64, 128] does not match the buffer shape [128, 64]",
+    ),
+    (slice_rank_mismatch, N, SM90, "'tlx.local_slice' op needs one offset per dimension of the 2-D buffer"),
+    (
+        slice_out_of_bounds,
+        N,
+        SM90,
+        "'tlx.local_slice' op slice [128, 192) of dimension 1 leaves the buffer of size 128",
+    ),
+    (
+        slice_straddles_tiles,
+        N,
+        SM90,
+        "'tlx.local_slice' op offset 32 of dimension 1 must be a multiple of the slice size 64",
+    ),
+    (slice_not_a_power_of_two, N, SM90, "'tlx.local_slice' op the slice size 48 of dimension 1 must be a power of two"),
+    (slice_tmem_rows, N, SM100, "'tlx.local_slice' op tensor memory is sliced along columns only: keep all 128 rows"),
+    (
+        slice_of_a_view_of_a_view,
+        N,
+        SM90,
+        "'tlx.local_slice' op slice [0, 128) of dimension 1 leaves the buffer of size 64",
+    ),
+    (subslice_straddles_tiles, N, SM90, "offset 16 of dimension 1 must be a multiple of the slice size 32"),
+    (subslice_past_the_end, N, SM90, "slice [128, 192) of dimension 1 leaves the buffer of size 128"),
     (
         tma_into_a_slice_of_another_shape,
         DESC,
         SM90,
-        "the descriptor block has shape [64, 64], which does not match the buffer's [64, 32]",
+        "descriptor block shape [64, 64] does not match the buffer shape [64, 32]",
     ),
     (
         reinterpret_more_bytes,
         N,
         SM90,
-        "reinterprets 16384 bytes ([64, 128] fp16 in smem) as 32768 bytes ([64, 128] fp32 in smem); the byte size",
+        "'tlx.local_reinterpret' op reinterpreting 16384 bytes as 32768; the byte size must stay the same",
     ),
-    (reinterpret_wider_type_same_shape, N, SM90, "tlx.local_reinterpret: reinterprets 16384 bytes"),
-    (reinterpret_pointer_dtype, N, SM90, "tlx.local_reinterpret: `dtype` must be an integer or floating-point"),
-    (reinterpret_mbarrier, N, SM90, "tlx.local_reinterpret: `buf` must be a buffer from tlx.local_alloc"),
-    (reinterpret_layout, N, SM90, "tlx.local_reinterpret: `layout` is not supported by this TLX release yet"),
+    (reinterpret_wider_type_same_shape, N, SM90, "'tlx.local_reinterpret' op reinterpreting 16384 bytes as 32768"),
+    (
+        tma_cache_cg,
+        DESC,
+        SM90,
+        "'tlx.async_descriptor_load' op cache modifiers and eviction policies are not supported on TMA loads",
+    ),
 ]
 
 
@@ -540,8 +617,22 @@ def test_misuse_is_reported_at_the_kernel_line(kernel, signature, target, messag
     assert excerpt[caret - 1] == SOURCE[line - 1], text
 
 
+@pytest.mark.parametrize(
+    "kernel, signature, target, message", COMPILER_CASES, ids=[c[0].__name__ for c in COMPILER_CASES]
+)
+def test_misuse_the_compiler_checks_is_reported_at_the_kernel_line(kernel, signature, target, message):
+    text = frontend_ir(kernel, signature, stage="converted", target=target)
+    with pytest.raises(TLXCompilationError) as info:
+        pipeline.run(text, kernel=kernel.__name__, source_name=f"{kernel.__name__}.ttgir-converted.mlir")
+    error = str(info.value)
+    assert message in error, error
+    assert f"{HERE}:{misuse_line(kernel)}:" in error, error
+    assert "internal compiler error" not in error, error
+
+
 def test_every_case_is_a_distinct_kernel():
-    assert len({c[0] for c in CASES}) == len(CASES)
+    cases = CASES + COMPILER_CASES
+    assert len({c[0] for c in cases}) == len(cases)
 
 
 @triton.jit

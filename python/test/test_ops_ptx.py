@@ -103,4 +103,5 @@ def test_named_barrier_misuse_names_the_line():
         compile_sm90(bad, {"out": "*i32", "BLOCK": "constexpr"}, {"BLOCK": 128})
     line = inspect.getsourcelines(bad.fn)[1] + 2
     text = str(info.value) + str(info.value.__cause__)
-    assert f"{__file__}:{line}" in text and "`bar_id` must be 0..15, got 16" in text, text
+    assert f"{__file__}:{line}" in text and "uses barrier 16; named barriers are 0..15" in text, text
+

@@ -259,10 +259,10 @@ def task_in_task(n):
 
 @triton.jit
 def two_defaults(n):
-    with tlx.async_tasks():
+    with tlx.async_tasks():  # misuse
         with tlx.async_task("default"):
             pass
-        with tlx.async_task("default"):  # misuse
+        with tlx.async_task("default"):
             pass
 
 
@@ -331,15 +331,8 @@ PY_CASES = [
     (task_outside_tasks, "each async_task must sit directly in `with tlx.async_tasks():`, not outside"),
     (nested_tasks, "async_tasks cannot be nested inside another async_tasks or async_task"),
     (task_in_task, "each async_task must sit directly in `with tlx.async_tasks():`, not inside another async_task"),
-    (two_defaults, "an async_tasks has exactly one default task; this is the second"),
-    (no_default, 'tlx.async_tasks: needs one `with tlx.async_task("default"):`'),
-    (missing_num_warps, "a non-default task needs num_warps="),
-    (three_warps, "tlx.async_task: num_warps must be a power of 2, got 3"),
-    (odd_registers, "registers must be a multiple of 8 in 24..256 (setmaxnreg's range), got 300"),
-    (replicated_default, "the default task runs once, on the kernel's warps: it cannot be replicated"),
     (unknown_task_name, "tlx.async_task: the only task name is"),
     (replica_id_outside, "async_task_replica_id() is only meaningful inside `with tlx.async_task(...)`"),
-    (fp32_register_operand, "a and b must have one element type, got fp32 and fp16"),
 ]
 
 
@@ -434,6 +427,14 @@ CPP_CASES = [
     (budgets_of_part_of_a_warp_group, "the non-default tasks must add up to whole warp groups, got 2 warps"),
     (default_with_other_warps, "the default task runs on the kernel's 4 warps, not num_warps=8"),
     (two_task_sets_of_other_budgets, "needs a launch cap of 176 registers per thread where an earlier"),
+    # checked by the task ops' verifiers (each check in one place), as soon as the tasks are raised
+    (two_defaults, "'tlx.async_tasks' op needs exactly one default task (the kernel's own warps run it), found 2"),
+    (no_default, "'tlx.async_tasks' op needs exactly one default task (the kernel's own warps run it), found 0"),
+    (missing_num_warps, "'tlx.async_task' op a non-default task needs num_warps"),
+    (three_warps, "'tlx.async_task' op num_warps must be a power of 2, got 3"),
+    (odd_registers, "'tlx.async_task' op registers must be a multiple of 8 in 24..256 (setmaxnreg), got 300"),
+    (replicated_default, "'tlx.async_task' op the default task runs once, on the kernel's warps: it cannot be"),
+    (fp32_register_operand, "'tlx.async_dot' op `a` from registers must be fp16 or bf16, got 'f32'"),
 ]
 
 
@@ -441,7 +442,7 @@ CPP_CASES = [
 @pytest.mark.parametrize("kernel, message", CPP_CASES, ids=[c[0].__name__ for c in CPP_CASES])
 def test_task_lowering_errors_name_the_kernel_line(kernel, message):
     with pytest.raises(TLXCompilationError) as info:
-        compile_sm90(kernel, {"x_ptr": "*fp32", "n": "i32"})
+        compile_sm90(kernel, {name: "*fp32" if name == "x_ptr" else "i32" for name in kernel.arg_names})
     text = str(info.value)
     assert message in text, text
     assert re.search(rf"{re.escape(str(HERE))}:{misuse_line(kernel)}:\d+: error:", text), text

@@ -122,3 +122,18 @@ tt.func @fresh_views_wrong_bytes(%a: !tt.tensordesc<tensor<64x64xf16>>, %i: i32)
   tlx.barrier_wait %bar3, %c0 : !tlx.mbarrier
   tt.return
 }
+
+// -----
+
+// Two views of one mbarrier set at one dynamic index name the same mbarrier.
+func.func @expect_too_few_through_a_dynamic_index(%d: !tt.tensordesc<tensor<64x64xf16>>, %s: i32) {
+  %bufs = tlx.local_alloc : !tlx.buffers<2, 64x64xf16, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+  %m1 = tlx.local_view %bars[%s] : !tlx.mbarriers<2>
+  // expected-error @+1 {{'tlx.barrier_expect_bytes' op expects 4096 bytes but the TMA loads completing on this mbarrier deliver 8192}}
+  tlx.barrier_expect_bytes %m1, 4096 : !tlx.mbarrier
+  %b = tlx.local_view %bufs[%s] : !tlx.buffers<2, 64x64xf16, smem>
+  %m2 = tlx.local_view %bars[%s] : !tlx.mbarriers<2>
+  tlx.async_descriptor_load %d[%s, %s], %b, %m2 : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  return
+}

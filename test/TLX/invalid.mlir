@@ -177,3 +177,19 @@ func.func @dot_element_types(%a: !tlx.buffer<64x32xf16, smem>, %b: !tlx.buffer<3
   %d = tlx.async_dot %a, %b, %acc : !tlx.buffer<64x32xf16, smem> * !tlx.buffer<32x64xbf16, smem> -> tensor<64x64xf32>
   return
 }
+
+// -----
+
+func.func @slice_not_a_power_of_two(%b: !tlx.buffer<64x128xf16, smem>) {
+  // expected-error @+1 {{'tlx.local_slice' op the slice size 48 of dimension 1 must be a power of two (it splits the buffer)}}
+  %s = tlx.local_slice %b, [0, 0] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<64x48xf16, smem>
+  return
+}
+
+// -----
+
+func.func @slice_tensor_memory_rows(%b: !tlx.buffer<128x256xf32, tmem>) {
+  // expected-error @+1 {{'tlx.local_slice' op tensor memory is sliced along columns only: keep all 128 rows}}
+  %s = tlx.local_slice %b, [64, 0] : !tlx.buffer<128x256xf32, tmem> -> !tlx.buffer<64x256xf32, tmem>
+  return
+}

@@ -41,11 +41,6 @@ from .types import (
     storage_kind,
 )
 
-#: Bytes one mbarrier phase can expect (``mbarrier.expect_tx``: 2^20 - 1).
-MAX_EXPECT_BYTES = (1 << 20) - 1
-#: Arrivals one mbarrier phase can count (``mbarrier.init``: 2^20 - 1).
-MAX_ARRIVE_COUNT = (1 << 20) - 1
-
 _DESC_TYPE = re.compile(r"!tt\.tensordesc<tensor<(.*)>>")
 
 #: Static parameters of a carrier (``tlx.<name>`` attributes); a tuple of ints is a dense ``i32`` array.
@@ -124,7 +119,10 @@ class TLXSemantic:
     def const_int(
         self, op: str, name: str, value: Any, *, minimum: int | None = None, maximum: int | None = None
     ) -> int:
-        """A compile-time integer argument (Python int or ``tl.constexpr``)."""
+        """A compile-time integer argument (Python int or ``tl.constexpr``); without bounds, any value a carrier
+        can encode (``i32``): what it must be beyond that is the op verifier's to check."""
+        if minimum is None and maximum is None:
+            minimum, maximum = -(2**31), 2**31 - 1
         value = _unwrap(value)
         if isinstance(value, tlc.base_value):
             raise self.error(
@@ -236,20 +234,6 @@ class TLXSemantic:
                 f"`{name}` is a set of {value.num} mbarriers; select one with {name}[i] or tlx.local_view({name}, i)",
             )
         return value
-
-    def same_element(self, op: str, what: str, dtype: tlc.dtype, buffer: buffered_tensor) -> None:
-        if self.mlir_element(dtype) != self.mlir_element(buffer.dtype):
-            raise self.error(
-                op, f"{what} has element type {dtype}, which does not match the buffer's {buffer.dtype} ({buffer.type})"
-            )
-
-    def same_shape(self, op: str, what: str, shape: Sequence[int], buffer: buffered_tensor) -> None:
-        if tuple(shape) != buffer.shape:
-            raise self.error(
-                op,
-                f"{what} has shape {list(shape)}, which does not match the buffer's "
-                f"{list(buffer.shape)} ({buffer.type})",
-            )
 
     def load_cache(self, op: str, value: Any, allowed: Sequence[str]) -> int:
         text = self.const_str(op, "cache_modifier", value)
@@ -505,16 +489,10 @@ class TLXSemantic:
             )
         if source.type.is_single:
             raise self.error(op, f"selects from a set of {kind}, but this is already a single one ({source.type})")
-        constant = _unwrap(index)
-        if isinstance(constant, int) and not isinstance(constant, bool) and not 0 <= constant < source.num:
-            raise self.error(
-                op, f"index {constant} is out of range for {source.num} {kind} (valid: 0..{source.num - 1})"
-            )
+        # A constant index out of range is tlx-check-static-bounds' to report.
         handle = self.emit(op, {"source": source, "index": self.i32(op, "index", index)}, result=result_type)
         if isinstance(result_type, mbarrier_type):
-            # same set and same constant (or same index value): the same mbarrier, for _transactions
-            selector = constant if isinstance(constant, int) else constant.handle
-            return mbarrier(handle, result_type, (source.handle, selector))
+            return mbarrier(handle, result_type)
         return buffered_tensor(handle, result_type)
 
     def local_load(self, buf: Any, token: Any, layout: Any) -> tlc.tensor:
@@ -534,8 +512,6 @@ class TLXSemantic:
             raise self.error(
                 op, f"`value` must be a tensor of shape {list(buf.shape)} and type {buf.dtype}, got {_describe(value)}"
             )
-        self.same_shape(op, "the stored value", value.type.shape, buf)
-        self.same_element(op, "the stored value", value.dtype, buf)
         self.emit(op, {"value": value, "buffer": buf})
 
     # ------------------------------------------------------------- buffer views
@@ -577,38 +553,7 @@ class TLXSemantic:
         buf = self.one_buffer(op, "buf", buf)
         offsets = self.const_ints(op, "offsets", offsets)
         shape = self.shape(op, shape)
-        rank = len(buf.shape)
-        if len(offsets) != rank or len(shape) != rank:
-            raise self.error(
-                op,
-                f"needs one offset and one size per dimension of the {rank}-D buffer "
-                f"({self._describe_buffer(buf)}), got {len(offsets)} offsets and {len(shape)} sizes",
-            )
-        for dim, (offset, size, full) in enumerate(zip(offsets, shape, buf.shape, strict=True)):
-            if offset < 0 or offset + size > full:
-                raise self.error(
-                    op,
-                    f"slice [{offset}, {offset + size}) of dimension {dim} leaves the buffer "
-                    f"({self._describe_buffer(buf)}), whose dimension {dim} has size {full}",
-                )
-            if size == full:
-                continue
-            if size & (size - 1):
-                raise self.error(
-                    op, f"the slice size {size} of dimension {dim} must be a power of two (it splits the buffer)"
-                )
-            if offset % size:
-                raise self.error(
-                    op,
-                    f"offset {offset} of dimension {dim} must be a multiple of the slice size {size}: "
-                    "a slice may not straddle two tiles of its own size",
-                )
-        if buf.storage is storage_kind.tmem and (offsets[0] != 0 or shape[0] != buf.shape[0]):
-            raise self.error(
-                op,
-                f"tensor memory is sliced along columns only: keep all {buf.shape[0]} rows "
-                f"(offset 0, size {buf.shape[0]} in dimension 0), got offset {offsets[0]}, size {shape[0]}",
-            )
+        # Bounds and tiling of the slice are the tlx.local_slice verifier's to check.
         result = buffered_tensor_type(buf.dtype, shape, None, buf.storage, buf.type.layout)
         return self._view("local_slice", buf, result, {"offsets": offsets})
 
@@ -627,26 +572,13 @@ class TLXSemantic:
         shape = buf.shape if _unwrap(shape) is None else self.shape(op, shape)
         self.unsupported(op, "layout", layout)
         result = buffered_tensor_type(dtype, shape, None, buf.storage, None)
-
-        def bits(type_: buffered_tensor_type) -> int:
-            numel = 1
-            for d in type_.shape:
-                numel *= d
-            return numel * type_.element_ty.primitive_bitwidth
-
-        if bits(result) != bits(buf.type):
-            raise self.error(
-                op,
-                f"reinterprets {bits(buf.type) / 8:g} bytes ({self._describe_buffer(buf)}) as "
-                f"{bits(result) / 8:g} bytes ({self._describe_buffer(result)}); the byte size must stay the same",
-            )
         return self._view(op, buf, result, {})
 
     # ----------------------------------------------------------------- barriers
     def alloc_barriers(self, num_barriers: Any, arrive_count: Any) -> mbarrier:
         op = "alloc_barriers"
         num = self.const_int(op, "num_barriers", num_barriers, minimum=1)
-        count = self.const_int(op, "arrive_count", arrive_count, minimum=1, maximum=MAX_ARRIVE_COUNT)
+        count = self.const_int(op, "arrive_count", arrive_count)
         type_ = mbarrier_type(num)
         return mbarrier(self.emit(op, attrs={"arrive_count": count}, result=type_), type_)
 
@@ -654,66 +586,27 @@ class TLXSemantic:
         op = "barrier_expect_bytes"
         self.require_capability(op, 90, "mbarrier transaction counts (expect_tx)")
         bar = self.one_barrier(op, "bar", bar)
-        size = self.const_int(op, "size", size, minimum=1, maximum=MAX_EXPECT_BYTES)
+        size = self.const_int(op, "size", size)
         self.emit(op, {"barrier": bar, "pred": self.predicate(op, pred)}, {"bytes": size})
-        self._transactions(bar)["expects"].append((self._block(), size, self.where()))
 
     def barrier_wait(self, bar: Any, phase: Any, pred: Any) -> None:
         op = "barrier_wait"
         bar = self.one_barrier(op, "bar", bar)
-        constant = _unwrap(phase)
-        if isinstance(constant, int) and not isinstance(constant, bool) and constant not in (0, 1):
-            raise self.error(op, f"`phase` is a parity and must be 0 or 1, got {constant}")
+        # A constant phase other than 0 or 1 is tlx-check-static-bounds' to report.
         self.emit(op, {"barrier": bar, "phase": self.i32(op, "phase", phase), "pred": self.predicate(op, pred)})
-        self._transactions(bar, reset=True)
 
     def barrier_arrive(self, bar: Any, arrive_count: Any, remote_cta_rank: Any) -> None:
         op = "barrier_arrive"
         bar = self.one_barrier(op, "bar", bar)
-        count = self.const_int(op, "arrive_count", arrive_count, minimum=1, maximum=MAX_ARRIVE_COUNT)
+        count = self.const_int(op, "arrive_count", arrive_count)
         self.unsupported(op, "remote_cta_rank", remote_cta_rank)
         self.emit(op, {"barrier": bar}, {"count": count})
 
-    # ------------------------------------------------- mbarrier transaction bytes
-    #
-    # A phase of an mbarrier completes when the bytes announced by barrier_expect_bytes have arrived;
-    # TMA loads bringing more bytes than announced are a bug Python can see in straight-line code. The
-    # bookkeeping is conservative: per mbarrier selected the same way (same set, same constant or same
-    # index value), since its last barrier_wait, and only while every announcement and load sits in one
-    # block. Everything else (control flow, other partitions) is for the C++ checks.
-
-    def _block(self) -> int:
-        return self.builder.get_insertion_block().id()
-
+    # ------------------------------------------------------------- trace state
     def _kernel_state(self, name: str, initial: Any) -> Any:
         """TLX's bookkeeping for the kernel being traced (one CodeGenerator traces one kernel): `initial`
         the first time `name` is asked for, the same object after."""
         return self.generator.__dict__.setdefault(f"_tlx_{name}", initial)
-
-    def _transactions(self, bar: mbarrier, reset: bool = False) -> dict:
-        book = self._kernel_state("transactions", {})
-        if bar.origin is None:
-            return {"expects": [], "loads": []}
-        if reset or bar.origin not in book:
-            book[bar.origin] = {"expects": [], "loads": []}
-        return book[bar.origin]
-
-    def _check_transaction_bytes(self, op: str, bar: mbarrier, buf: buffered_tensor) -> None:
-        record = self._transactions(bar)
-        record["loads"].append((self._block(), buf.type.nbytes))
-        blocks = {block for block, *_ in record["expects"]} | {block for block, _ in record["loads"]}
-        if not record["expects"] or blocks != {self._block()}:
-            return
-        expected = sum(size for _, size, _ in record["expects"])
-        loaded = sum(size for _, size in record["loads"])
-        if loaded > expected:
-            announced = ", ".join(f"{size} at {where}" for _, size, where in record["expects"])
-            raise self.error(
-                op,
-                f"TMA loads on this mbarrier bring {loaded} bytes, but barrier_expect_bytes announced "
-                f"{expected} ({announced}); this load alone is {buf.type.nbytes} bytes "
-                f"({'x'.join(map(str, buf.shape))} {buf.dtype})",
-            )
 
     # ----------------------------------------------------------------------- TMA
     def _descriptor(self, op: str, desc: Any, buf: buffered_tensor, offsets: Any) -> list[Scalar]:
@@ -721,17 +614,12 @@ class TLXSemantic:
         desc = _unwrap(desc)
         if not isinstance(desc, tlc.tensor_descriptor_base):
             raise self.error(op, f"`desc` must be a tensor descriptor, got {_describe(desc)}")
-        self.same_shape(op, "the descriptor block", desc.block_shape, buf)
-        self.same_element(op, "the descriptor block", desc.dtype, buf)
+        # The block's match with the buffer, and one offset per dimension, are the op verifier's to check.
         offsets = _unwrap(offsets)
         if isinstance(offsets, tlc.tuple):
             offsets = offsets.values
         if not isinstance(offsets, (tuple, list)):
             offsets = [offsets]
-        if len(offsets) != len(desc.block_shape):
-            raise self.error(
-                op, f"needs one offset per descriptor dimension: {len(desc.block_shape)} expected, {len(offsets)} given"
-            )
         return [self.i32(op, f"offsets[{i}]", o) for i, o in enumerate(offsets)]
 
     def async_descriptor_load(
@@ -753,7 +641,6 @@ class TLXSemantic:
         cache = self.load_cache(op, cache_modifier, ("", ".ca", ".cg", ".cv"))
         evict = self.eviction(op, eviction_policy)
         self.unsupported(op, "multicast_targets", multicast_targets)
-        self._check_transaction_bytes(op, bar, buf)
         operands = {"desc": _unwrap(desc), "offsets": offset_values, "buffer": buf, "barrier": bar, "pred": pred_value}
         self.emit(op, operands, {"cache": cache, "evict": evict})
 
@@ -796,9 +683,7 @@ class TLXSemantic:
         if not isinstance(src, tlc.tensor) or not src.type.is_block() or not src.dtype.is_ptr():
             raise self.error(op, f"`src_ptrs` must be a tensor of pointers, got {_describe(src)}")
         shape = list(src.type.shape)
-        self.same_shape(op, "`src_ptrs`", shape, buf)
         pointee = src.dtype.element_ty
-        self.same_element(op, "what `src_ptrs` points to", pointee, buf)
         mask, other = _unwrap(mask), _unwrap(other)
         if other is not None and mask is None:
             raise self.error(op, "`other` needs a `mask` (it fills the masked-off elements)")
@@ -876,26 +761,18 @@ class TLXSemantic:
             raise self.error(op, "`mBarriers` completion is the Blackwell (tcgen05) form, not supported yet")
         if self.const_bool(op, "two_ctas", two_ctas):
             raise self.error(op, "`two_ctas` is the Blackwell cta_group::2 form, not supported yet")
-        if len(a.shape) != 2 or len(b.shape) != 2:
-            raise self.error(op, f"operands must be 2-D buffers, got {list(a.shape)} and {list(b.shape)}")
-        (m, k), (k2, n) = a.shape, b.shape
-        if k != k2:
-            raise self.error(op, f"inner dimensions differ: a is {m}x{k}, b is {k2}x{n}")
-        if a.dtype != b.dtype:
-            raise self.error(op, f"a and b must have one element type, got {a.dtype} and {b.dtype}")
-        if a_in_registers and a.dtype not in (tlc.float16, tlc.bfloat16):
-            raise self.error(op, f"`a` from registers must be float16 or bfloat16, got {a.dtype}")
-        if m % 64 or n % 8:
-            raise self.error(op, f"wgmma tiles need M a multiple of 64 and N a multiple of 8, got {m}x{n}")
         out_dtype = _unwrap(out_dtype) or tlc.float32
         if out_dtype != tlc.float32:
             raise self.error(op, f"only float32 accumulators are supported, got {out_dtype}")
-        shape = [m, n]
+        # Shapes, element types and wgmma's tile sizes are the op verifier's to check; the result is the
+        # accumulator's type, zeros of M x N when there is none.
         acc = _unwrap(acc)
         if acc is None:
-            acc = self.semantic.full(shape, 0.0, tlc.float32)
-        if not isinstance(acc, tlc.tensor) or list(acc.type.shape) != shape or acc.dtype != tlc.float32:
-            raise self.error(op, f"`acc` must be a float32 tensor of shape {shape}, got {_describe(acc)}")
+            if len(a.shape) != 2 or len(b.shape) != 2:
+                raise self.error(op, f"operands must be 2-D, got {list(a.shape)} and {list(b.shape)}")
+            acc = self.semantic.full([a.shape[0], b.shape[1]], 0.0, tlc.float32)
+        if not isinstance(acc, tlc.tensor) or not acc.type.is_block() or acc.dtype != tlc.float32:
+            raise self.error(op, f"`acc` must be a float32 tensor, got {_describe(acc)}")
         precision = _unwrap(input_precision)
         precisions = {None: 0, "tf32": 0, "tf32x3": 1, "ieee": 2}
         if precision not in precisions:
@@ -908,8 +785,7 @@ class TLXSemantic:
                 raise self.error(op, f"`use_acc` must be a scalar boolean, got {_describe(use)}")
         # `a` from registers has its own shape (MxK, not MxN): it rides a linked carrier.
         operands = {"a": Linked(a) if a_in_registers else a, "b": b, "acc": acc, "useAcc": use}
-        result = tlc.block_type(tlc.float32, shape)
-        return tlc.tensor(self.emit(op, operands, attrs, result=result), result)
+        return tlc.tensor(self.emit(op, operands, attrs, result=acc.type), acc.type)
 
     def async_dot_wait(self, pendings: Any, acc: Any) -> tlc.tensor:
         op = "async_dot_wait"
@@ -921,15 +797,8 @@ class TLXSemantic:
 
     # ------------------------------------------------------------ named barriers
     def named_barrier(self, op: str, bar_id: Any, num_threads: Any) -> None:
-        """``named_barrier_wait`` / ``named_barrier_arrive``: Form A with (id, thread count) operands."""
-        for name, value, check in (
-            ("bar_id", bar_id, lambda v: 0 <= v <= 15),
-            ("num_threads", num_threads, lambda v: v > 0 and v % 32 == 0),
-        ):
-            value = _unwrap(value)
-            if isinstance(value, int) and not isinstance(value, bool) and not check(value):
-                what = "0..15" if name == "bar_id" else "a positive multiple of 32 (whole warps)"
-                raise self.error(op, f"`{name}` must be {what}, got {value}")
+        """``named_barrier_wait`` / ``named_barrier_arrive``; constant ids and thread counts are
+        tlx-check-static-bounds' to check."""
         self.emit(op, {"id": self.i32(op, "bar_id", bar_id), "numThreads": self.i32(op, "num_threads", num_threads)})
 
     # ------------------------------------------------------------ warp specialization
@@ -953,32 +822,18 @@ class TLXSemantic:
         if not stack or stack[-1].op != "async_tasks":
             where = "inside another async_task" if stack else "outside `with tlx.async_tasks():`"
             raise self.error(op, f"each async_task must sit directly in `with tlx.async_tasks():`, not {where}")
-        parent = stack[-1]
         kind = _unwrap(kind)
         if kind not in (None, "default"):
             raise self.error(op, f'the only task name is "default" (the kernel\'s own warps), got {kind!r}')
-        is_default = kind == "default"
-        attrs: dict[str, Attr] = {"isDefault": is_default}
-        replicate = self.const_int(op, "replicate", replicate, minimum=1) if _unwrap(replicate) is not None else 1
-        if is_default:
-            if parent.has_default:
-                raise self.error(op, "an async_tasks has exactly one default task; this is the second")
-            if replicate != 1:
-                raise self.error(op, "the default task runs once, on the kernel's warps: it cannot be replicated")
-            parent.has_default = True
-        elif _unwrap(num_warps) is None:
-            raise self.error(op, "a non-default task needs num_warps= (the warps each replica runs on)")
-        if _unwrap(num_warps) is not None:
-            count = self.const_int(op, "num_warps", num_warps, minimum=1)
-            if count & (count - 1):
-                raise self.error(op, f"num_warps must be a power of 2, got {count}")
-            attrs["numWarps"] = count
-        if _unwrap(registers) is not None:
-            budget = self.const_int(op, "registers", registers, minimum=0)
-            if not 24 <= budget <= 256 or budget % 8:
-                raise self.error(op, f"registers must be a multiple of 8 in 24..256 (setmaxnreg's range), got {budget}")
-            attrs["registers"] = budget
-        attrs["replicate"] = replicate
+        # Warp counts, budgets, replication and the one default task are the task ops' verifiers to check.
+        attrs: dict[str, Attr] = {"isDefault": kind == "default"}
+        for name, ods_name, value in (
+            ("num_warps", "numWarps", num_warps),
+            ("registers", "registers", registers),
+            ("replicate", "replicate", replicate),
+        ):
+            if _unwrap(value) is not None:
+                attrs[ods_name] = self.const_int(op, name, value)
         return TaskRegion(self, op, attrs)
 
     def async_task_replica_id(self) -> tlc.tensor:
@@ -999,8 +854,6 @@ class TaskRegion:
         self.semantic = semantic
         self.op = op
         self.attrs = attrs
-        self.where = semantic.where()
-        self.has_default = False
 
     def __enter__(self) -> None:
         sem = self.semantic
@@ -1022,7 +875,3 @@ class TaskRegion:
             builder.create_yield_op([])
         builder.set_insertion_point_after(self.if_op.get_operation())
         sem.generator.lscope = self.saved_scope
-        if self.op == "async_tasks" and not self.has_default:
-            raise sem.error(
-                self.op, 'needs one `with tlx.async_task("default"):` (the kernel\'s own warps run it)', self.where
-            )

@@ -207,12 +207,9 @@ class mbarrier(tlc.base_value):
     barrier operations take one mbarrier.
     """
 
-    def __init__(self, handle: ir.value, type: mbarrier_type, origin: tuple | None = None) -> None:
+    def __init__(self, handle: ir.value, type: mbarrier_type) -> None:
         self.handle = handle
         self.type = type
-        # (set handle, index) this mbarrier was selected with, when that names it unambiguously while the
-        # kernel is traced: the key of the transaction-byte bookkeeping in TLXSemantic
-        self.origin = origin
 
     @property
     def num(self) -> int | None:

@@ -159,11 +159,21 @@ LogicalResult LocalSliceOp::verify() {
       return emitOpError("slice [")
              << offset << ", " << offset + size << ") of dimension " << dim
              << " leaves the buffer of size " << full;
+    if (size == full)
+      continue;
+    if (!llvm::isPowerOf2_64(size))
+      return emitOpError("the slice size ")
+             << size << " of dimension " << dim
+             << " must be a power of two (it splits the buffer)";
     if (offset % size != 0)
       return emitOpError("offset ")
              << offset << " of dimension " << dim
              << " must be a multiple of the slice size " << size;
   }
+  if (source.getStorage() == StorageKind::tmem &&
+      (offsets[0] != 0 || result.getShape()[0] != source.getShape()[0]))
+    return emitOpError("tensor memory is sliced along columns only: keep all ")
+           << source.getShape()[0] << " rows";
   return verifySameStorage(*this, source, result);
 }
 

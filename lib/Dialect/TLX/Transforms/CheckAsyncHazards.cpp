@@ -32,10 +32,15 @@ std::pair<Value, std::optional<int64_t>> identifyBuffer(Value buffer) {
 }
 
 /// Whether two buffer or barrier values certainly name the same one: the
-/// same value, or views of one allocation at the same constant index (the
-/// frontend makes a fresh view for every `bufs[i]`).
+/// same value, or views of one allocation at the same index, one value or
+/// one constant (the frontend makes a fresh view for every `bufs[i]`).
 bool mustAlias(Value a, Value b) {
   if (a == b)
+    return true;
+  auto viewA = a.getDefiningOp<LocalViewOp>();
+  auto viewB = b.getDefiningOp<LocalViewOp>();
+  if (viewA && viewB && viewA.getSource() == viewB.getSource() &&
+      viewA.getIndex() == viewB.getIndex())
     return true;
   auto [allocA, indexA] = identifyBuffer(a);
   auto [allocB, indexB] = identifyBuffer(b);
