@@ -105,3 +105,21 @@ def test_named_barrier_misuse_names_the_line():
     text = str(info.value) + str(info.value.__cause__)
     assert f"{__file__}:{line}" in text and "uses barrier 16; named barriers are 0..15" in text, text
 
+
+@triton.jit
+def cluster_ops(out, BLOCK: tl.constexpr):
+    bars = tlx.alloc_barriers(1)
+    tlx.fence_mbarrier_init_cluster()
+    tlx.cluster_barrier()
+    rank = tlx.cluster_cta_rank()
+    tlx.barrier_arrive(bars[0])
+    tl.store(out + tl.arange(0, BLOCK), tl.zeros((BLOCK,), tl.int32) + rank)
+
+
+def test_cluster_rank_barrier_and_mbarrier_init_fence():
+    ptx = compile_sm90(cluster_ops, {"out": "*i32", "BLOCK": "constexpr"}, {"BLOCK": 128}).asm["ptx"]
+    assert "%cluster_ctarank" in ptx
+    assert "fence.mbarrier_init.release.cluster" in ptx
+    arrive = re.search(r"barrier\.cluster\.arrive(\.aligned)?;", ptx)
+    wait = re.search(r"barrier\.cluster\.wait(\.aligned)?;", ptx)
+    assert arrive and wait and arrive.start() < wait.start(), "arrive (release), then wait (acquire)"

@@ -104,3 +104,15 @@ tt.func @trans_of_slice(%i: i32) {
   %t = tlx.local_trans %s, [1, 0] : !tlx.buffer<64x64xf16, smem> -> !tlx.buffer<64x64xf16, smem>
   tt.return
 }
+
+// -----
+
+// A cluster barrier is Triton's own pair: arrive (release), then wait (acquire).
+// CHECK-LABEL: tt.func @cluster_barrier
+// CHECK-NEXT:    ttng.cluster_arrive {relaxed = false}
+// CHECK-NEXT:    ttng.cluster_wait
+// CHECK-NEXT:    tt.return
+tt.func @cluster_barrier() {
+  tlx.cluster_barrier
+  tt.return
+}

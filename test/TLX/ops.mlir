@@ -160,3 +160,16 @@ func.func @mma_and_registers(%acc: tensor<64x64xf32>, %ar: tensor<64x64xf16>, %u
   %clock = tlx.clock64 : i64
   return %tid, %clock : i32, i64
 }
+
+// Clusters.
+// CHECK-LABEL: func.func @clusters
+// CHECK-NEXT:    %[[RANK:.*]] = tlx.cluster_cta_rank : i32
+// CHECK-NEXT:    tlx.fence_mbarrier_init_cluster
+// CHECK-NEXT:    tlx.cluster_barrier
+// CHECK-NEXT:    return %[[RANK]]
+func.func @clusters() -> i32 {
+  %rank = tlx.cluster_cta_rank : i32
+  tlx.fence_mbarrier_init_cluster
+  tlx.cluster_barrier
+  return %rank : i32
+}

@@ -97,11 +97,24 @@ struct BarrierArriveOpConversion : OpConversionPattern<BarrierArriveOp> {
   }
 };
 
+/// barrier.cluster.arrive (release) then barrier.cluster.wait (acquire).
+struct ClusterBarrierOpConversion : OpConversionPattern<ClusterBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ClusterBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ttng::ClusterArriveOp::create(rewriter, op.getLoc(), /*relaxed=*/false);
+    rewriter.replaceOpWithNewOp<ttng::ClusterWaitOp>(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tlx::populateBarrierOpToTritonGPUPatterns(
     RewritePatternSet &patterns) {
   patterns.add<AllocBarriersOpConversion, BarrierExpectBytesOpConversion,
-               BarrierWaitOpConversion, BarrierArriveOpConversion>(
-      patterns.getContext());
+               BarrierWaitOpConversion, BarrierArriveOpConversion,
+               ClusterBarrierOpConversion>(patterns.getContext());
 }

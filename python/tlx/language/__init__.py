@@ -11,6 +11,8 @@ from .barrier import (
     barrier_arrive,
     barrier_expect_bytes,
     barrier_wait,
+    cluster_barrier,
+    fence_mbarrier_init_cluster,
     named_barrier_arrive,
     named_barrier_wait,
 )
@@ -43,7 +45,7 @@ from .types import (
     mbarrier_type,
     storage_kind,
 )
-from .utility import clock64, dtype_of, size_of, thread_id
+from .utility import clock64, cluster_cta_rank, dtype_of, size_of, thread_id
 
 __all__ = [
     "TLXError",
@@ -67,8 +69,11 @@ __all__ = [
     "buffered_tensor",
     "buffered_tensor_type",
     "clock64",
+    "cluster_barrier",
+    "cluster_cta_rank",
     "dtype_of",
     "fence_async_shared",
+    "fence_mbarrier_init_cluster",
     "local_alloc",
     "local_load",
     "local_reinterpret",

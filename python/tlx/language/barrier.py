@@ -8,6 +8,8 @@ from .types import mbarrier
 
 __all__ = [
     "alloc_barriers",
+    "cluster_barrier",
+    "fence_mbarrier_init_cluster",
     "barrier_arrive",
     "barrier_expect_bytes",
     "barrier_wait",
@@ -53,6 +55,25 @@ def barrier_arrive(bar, arrive_count=1, remote_cta_rank=None, _semantic=None, _g
     on another CTA's barrier) is not supported yet.
     """
     TLXSemantic(_semantic, _generator).barrier_arrive(bar, arrive_count, remote_cta_rank)
+
+
+@builtin
+def cluster_barrier(_semantic=None, _generator=None) -> None:
+    """Synchronize every thread of every CTA of the cluster; all CTAs must reach the same barriers.
+
+    Hardware: ``barrier.cluster.arrive`` then ``barrier.cluster.wait`` (sm_90+).
+    """
+    TLXSemantic(_semantic, _generator).cluster_op("cluster_barrier")
+
+
+@builtin
+def fence_mbarrier_init_cluster(_semantic=None, _generator=None) -> None:
+    """Make this CTA's mbarrier initialization visible to the other CTAs of the cluster.
+
+    Use after ``alloc_barriers`` and before a ``cluster_barrier``, when other CTAs will arrive on these
+    mbarriers. Hardware: ``fence.mbarrier_init.release.cluster`` (sm_90+).
+    """
+    TLXSemantic(_semantic, _generator).cluster_op("fence_mbarrier_init_cluster")
 
 
 @builtin

@@ -732,6 +732,12 @@ class TLXSemantic:
     def clock64(self) -> tlc.tensor:
         return tlc.tensor(self.emit("clock64", result=tlc.int64), tlc.int64)
 
+    def cluster_op(self, op: str, result: tlc.dtype | None = None) -> tlc.tensor | None:
+        """An operand-less cluster op (rank, barrier, fence): Hopper's clusters need sm_90."""
+        self.require_capability(op, 90, "thread block clusters")
+        value = self.emit(op, result=result)
+        return None if result is None else tlc.tensor(value, result)
+
     # ------------------------------------------------------------ asynchronous MMA
     #
     # async_dot (Form B): the accumulator is the carrier's shaped operand; the two shared buffers ride as

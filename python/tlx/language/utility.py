@@ -9,7 +9,7 @@ from .errors import TLXError
 from .semantic import TLXSemantic
 from .types import buffered_tensor
 
-__all__ = ["clock64", "dtype_of", "size_of", "thread_id"]
+__all__ = ["clock64", "cluster_cta_rank", "dtype_of", "size_of", "thread_id"]
 
 
 @builtin
@@ -28,6 +28,15 @@ def clock64(_semantic=None, _generator=None) -> tlc.tensor:
     Hardware: ``mov.u64 %rd, %clock64``.
     """
     return TLXSemantic(_semantic, _generator).clock64()
+
+
+@builtin
+def cluster_cta_rank(_semantic=None, _generator=None) -> tlc.tensor:
+    """The CTA's rank in its cluster (0 .. cluster size - 1, over all dimensions), an ``int32``.
+
+    Hardware: ``mov.u32 %r, %cluster_ctarank`` (sm_90+; 0 without a cluster launch).
+    """
+    return TLXSemantic(_semantic, _generator).cluster_op("cluster_cta_rank", tlc.int32)
 
 
 @builtin

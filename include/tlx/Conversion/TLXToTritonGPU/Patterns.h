@@ -22,8 +22,8 @@ namespace mlir::tlx {
 /// local_load, local_store -> ttg.local_alloc, memdesc views, local_load/store.
 void populateBufferOpToTritonGPUPatterns(RewritePatternSet &patterns);
 
-/// alloc_barriers, barrier_expect_bytes, barrier_wait, barrier_arrive ->
-/// ttg.local_alloc + ttng.init_barrier, ttng barrier ops.
+/// alloc_barriers, barrier_expect_bytes, barrier_wait, barrier_arrive,
+/// cluster_barrier -> ttg.local_alloc + ttng.init_barrier, ttng barrier ops.
 void populateBarrierOpToTritonGPUPatterns(RewritePatternSet &patterns);
 
 /// async_descriptor_load/store/store_wait, fence_async_shared -> ttng TMA

@@ -11,6 +11,10 @@
 
 namespace mlir::tlx {
 
+/// cluster_cta_rank, fence_mbarrier_init_cluster -> NVVM (%cluster_ctarank,
+/// fence.mbarrier_init).
+void populateClusterOpToNVVMPatterns(RewritePatternSet &patterns);
+
 /// named_barrier_wait, named_barrier_arrive -> nvvm.barrier,
 /// nvvm.barrier.arrive.
 void populateNamedBarrierOpToNVVMPatterns(RewritePatternSet &patterns);

@@ -20,6 +20,7 @@ namespace {
 struct LowerToNVVMPass : tlx::impl::TLXLowerToNVVMBase<LowerToNVVMPass> {
   LogicalResult initialize(MLIRContext *context) override {
     RewritePatternSet set(context);
+    populateClusterOpToNVVMPatterns(set);
     populateNamedBarrierOpToNVVMPatterns(set);
     populateSpecialRegisterOpToNVVMPatterns(set);
     loweredOps.clear();

@@ -27,6 +27,22 @@ tt.func @nvvm_ops(%id: i32, %n: i32) -> i64 {
 
 // -----
 
+// Cluster ops Triton has no op for.
+// CHECK-LABEL: tt.func @cluster_ops
+tt.func @cluster_ops() -> i32 {
+  // CHECK-NEXT: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+  %rank = tlx.cluster_cta_rank : i32
+  // CHECK-NEXT: nvvm.fence.mbarrier.init
+  tlx.fence_mbarrier_init_cluster
+  // tlx-lower-to-ttg lowers the cluster barrier (to ttng.cluster_arrive / cluster_wait).
+  // CHECK-NEXT: tlx.cluster_barrier
+  tlx.cluster_barrier
+  // CHECK-NEXT: tt.return %[[RANK]]
+  tt.return %rank : i32
+}
+
+// -----
+
 // Buffers, mbarriers and async tasks are not this pass's: they stay as
 // they are, around the ops it lowers.
 // CHECK-LABEL: tt.func @other_tlx_ops

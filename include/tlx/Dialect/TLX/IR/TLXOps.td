@@ -392,6 +392,40 @@ def TLX_Clock64Op : TLX_Op<"clock64"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Clusters
+//===----------------------------------------------------------------------===//
+
+def TLX_ClusterCTARankOp : TLX_Op<"cluster_cta_rank", [Pure]> {
+  let summary = "the CTA's rank in its cluster";
+  let description = [{
+    `tlx.cluster_cta_rank()` in Python: `%cluster_ctarank`, 0 .. cluster size
+    - 1 over all cluster dimensions (0 without a cluster launch).
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TLX_ClusterBarrierOp : TLX_Op<"cluster_barrier"> {
+  let summary = "synchronize every thread of every CTA of the cluster";
+  let description = [{
+    `tlx.cluster_barrier()` in Python: `barrier.cluster.arrive` then
+    `barrier.cluster.wait` (release / acquire at cluster scope).
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TLX_FenceMBarrierInitClusterOp : TLX_Op<"fence_mbarrier_init_cluster"> {
+  let summary = "make mbarrier initialization visible to the cluster";
+  let description = [{
+    `tlx.fence_mbarrier_init_cluster()` in Python:
+    `fence.mbarrier_init.release.cluster`, so that other CTAs may arrive on
+    this CTA's mbarriers (`barrier_arrive(..., remote_cta_rank=)`) once a
+    cluster barrier follows.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
 // Warp specialization
 //===----------------------------------------------------------------------===//
 
