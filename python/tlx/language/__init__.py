@@ -6,87 +6,24 @@ to the TLX compiler. The builtin modules are thin; all IR is built in
 :mod:`tlx.language.semantic`.
 """
 
-from .barrier import (
-    alloc_barriers,
-    barrier_arrive,
-    barrier_expect_bytes,
-    barrier_wait,
-    cluster_barrier,
-    fence_mbarrier_init_cluster,
-    named_barrier_arrive,
-    named_barrier_wait,
-)
-from .errors import TLXError
-from .mem_ops import (
-    async_descriptor_load,
-    async_descriptor_store,
-    async_descriptor_store_wait,
-    async_load,
-    async_load_commit_group,
-    async_load_wait_group,
-    fence_async_shared,
-    local_alloc,
-    local_load,
-    local_reinterpret,
-    local_slice,
-    local_store,
-    local_trans,
-    local_view,
-    subslice,
-)
-from .mma import async_dot, async_dot_wait
-from .tasks import async_task, async_task_replica_id, async_tasks
-from .types import (
-    async_token,
-    async_token_type,
-    buffered_tensor,
-    buffered_tensor_type,
-    mbarrier,
-    mbarrier_type,
-    storage_kind,
-)
-from .utility import clock64, cluster_cta_rank, dtype_of, size_of, thread_id
+# Each builtin module's __all__ is the one list of its public names.
+from . import barrier, mem_ops, mma, tasks, types, utility
+from .barrier import *  # noqa: F403
+from .errors import TLXError as TLXError
+from .mem_ops import *  # noqa: F403
+from .mma import *  # noqa: F403
+from .tasks import *  # noqa: F403
+from .types import *  # noqa: F403
+from .utility import *  # noqa: F403
 
-__all__ = [
-    "TLXError",
-    "alloc_barriers",
-    "async_descriptor_load",
-    "async_descriptor_store",
-    "async_descriptor_store_wait",
-    "async_dot",
-    "async_dot_wait",
-    "async_load",
-    "async_load_commit_group",
-    "async_load_wait_group",
-    "async_task",
-    "async_task_replica_id",
-    "async_tasks",
-    "async_token",
-    "async_token_type",
-    "barrier_arrive",
-    "barrier_expect_bytes",
-    "barrier_wait",
-    "buffered_tensor",
-    "buffered_tensor_type",
-    "clock64",
-    "cluster_barrier",
-    "cluster_cta_rank",
-    "dtype_of",
-    "fence_async_shared",
-    "fence_mbarrier_init_cluster",
-    "local_alloc",
-    "local_load",
-    "local_reinterpret",
-    "local_slice",
-    "local_store",
-    "local_trans",
-    "local_view",
-    "mbarrier",
-    "named_barrier_arrive",
-    "named_barrier_wait",
-    "mbarrier_type",
-    "size_of",
-    "storage_kind",
-    "subslice",
-    "thread_id",
-]
+__all__ = sorted(
+    [
+        "TLXError",
+        *barrier.__all__,
+        *mem_ops.__all__,
+        *mma.__all__,
+        *tasks.__all__,
+        *types.__all__,
+        *utility.__all__,
+    ]
+)
