@@ -64,21 +64,19 @@ PRODUCER_CONSUMERS = {"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK":
 def test_task_carriers_are_scf_if_on_opaque_calls_at_the_user_lines():
     text = frontend_ir(producer_consumers, PRODUCER_CONSUMERS, {"BLOCK": 128, "REGISTERS": 152})
     calls = re.findall(r"(%\S+) = tt\.call @(tlx\.async_tasks?\.r_i1)\(\) \{([^}]*)\}", text)
-    assert [name.split(".")[1] for _, name, _ in calls] == ["async_tasks", "async_task", "async_task"], calls
+    # The consumers (replicate=2) are traced once per replica: two tasks of their own.
+    assert [name.split(".")[1] for _, name, _ in calls] == ["async_tasks", "async_task", "async_task", "async_task"]
     for value, _, _attrs in calls:
         assert re.search(rf"scf\.if {re.escape(value)} \{{", text), value  # each carrier guards one region
-    _, _, consumer_attrs = calls[2]
-    for attr in (
-        "tlx.numWarps = 4 : i32",
-        "tlx.registers = 152 : i32",
-        "tlx.replicate = 2 : i32",
-        "tlx.isDefault = false",
-    ):
-        assert attr in consumer_attrs, consumer_attrs
+    for _, _, consumer_attrs in calls[2:]:
+        for attr in ("tlx.numWarps = 4 : i32", "tlx.registers = 152 : i32", "tlx.isDefault = false"):
+            assert attr in consumer_attrs, consumer_attrs
+        assert "tlx.replicate" not in consumer_attrs
     assert "tlx.isDefault = true" in calls[1][2]
-    assert re.search(r"tt\.call @tlx\.async_task_replica_id\S*\(\)", text)
+    # The replica id is a constant of each copy: no op carries it.
+    assert "async_task_replica_id" not in text
     locations = re.findall(r'loc\("[^"]*test_warp_specialization\.py":(\d+):', text)
-    for marker in ("tasks", "default", "consumers", "replica"):
+    for marker in ("tasks", "default", "consumers"):
         assert str(line_of(marker)) in locations, marker
 
 
@@ -476,3 +474,36 @@ def test_tasks_inside_a_loop_and_calling_jit_helpers():
         r"ttg\.warp_specialize\([^)]*%arg\d+", ttgir
     )
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
+
+
+@triton.jit
+def replica_branches(out_ptr, n, NUM_STAGES: tl.constexpr):
+    # The public TLX API's idiom: the replica id is a constexpr, branches on it resolve while tracing.
+    bufs = tlx.local_alloc((128,), tl.float32, 2 * NUM_STAGES)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            pass
+        with tlx.async_task(num_warps=4, replicate=2):
+            cid: tl.constexpr = tlx.async_task_replica_id()
+            mine = bufs[NUM_STAGES * cid]
+            tlx.local_store(mine, tl.zeros((128,), tl.float32) + cid)
+            if cid == 0:
+                tl.store(out_ptr + tl.arange(0, 128), tlx.local_load(mine) + 1.0)
+            else:
+                tl.store(out_ptr + 128 + tl.arange(0, 128), tlx.local_load(mine) + 2.0)
+
+
+@pytest.mark.needs_tlx_passes
+def test_the_replica_id_is_a_constexpr_of_each_replica():
+    compiled = compile_sm90(
+        replica_branches, {"out_ptr": "*fp32", "n": "i32", "NUM_STAGES": "constexpr"}, {"NUM_STAGES": 3}
+    )
+    ttgir = compiled.asm["ttgir"]
+    partitions = re.split(r"partition\d\(", ttgir)[1:]
+    assert len(partitions) == 2, ttgir
+    # Each replica traced its own branch only: replica 0 adds 1.0, replica 1 adds 2.0; no branch on the id.
+    assert "1.000000e+00" in partitions[0] and "2.000000e+00" not in partitions[0]
+    assert "2.000000e+00" in partitions[1].split("partition")[0]
+    # Replica 1 selects buffer NUM_STAGES * 1 = 3 with a constant index.
+    assert re.search(r"arith\.constant 3 : i32", partitions[1]), partitions[1]
+    assert "wgmma" not in compiled.asm["ptx"] and compiled.asm["cubin"][:4] == b"\x7fELF"

@@ -21,6 +21,7 @@ tlx.<op>: <what is wrong>``; Triton's code generator wraps it in a
 
 from __future__ import annotations
 
+import ast
 import itertools
 import re
 from collections.abc import Sequence
@@ -831,39 +832,67 @@ class TLXSemantic:
         kind = _unwrap(kind)
         if kind not in (None, "default"):
             raise self.error(op, f'the only task name is "default" (the kernel\'s own warps), got {kind!r}')
-        # Warp counts, budgets, replication and the one default task are the task ops' verifiers to check.
+        # Warp counts, budgets and the one default task are the task ops' verifiers to check.
         attrs: dict[str, Attr] = {"isDefault": kind == "default"}
-        for name, ods_name, value in (
-            ("num_warps", "numWarps", num_warps),
-            ("registers", "registers", registers),
-            ("replicate", "replicate", replicate),
-        ):
+        for name, ods_name, value in (("num_warps", "numWarps", num_warps), ("registers", "registers", registers)):
             if _unwrap(value) is not None:
                 attrs[ods_name] = self.const_int(op, name, value)
-        return TaskRegion(self, op, attrs)
+        replicas = 1 if _unwrap(replicate) is None else self.const_int(op, "replicate", replicate)
+        if kind == "default":
+            attrs["replicate"] = replicas  # runs once: more is its verifier's error
+            replicas = 1
+        elif replicas < 1:
+            raise self.error(op, f"`replicate` must be >= 1 (how many copies of the task run), got {replicas}")
+        return TaskRegion(self, op, attrs, replicas)
 
-    def async_task_replica_id(self) -> tlc.tensor:
+    def async_task_replica_id(self) -> tlc.constexpr:
+        """Which replica of its task is being traced: each replica is traced on its own, so this is a constant."""
         op = "async_task_replica_id"
         stack = self._task_stack()
         if not stack or stack[-1].op != "async_task":
             raise self.error(op, "async_task_replica_id() is only meaningful inside `with tlx.async_task(...)`")
-        return tlc.tensor(self.emit(op, result=tlc.int32), tlc.int32)
+        return tlc.constexpr(stack[-1].replica)
 
 
 class TaskRegion:
     """The context manager of ``with tlx.async_tasks()`` and ``with tlx.async_task(...)``.
 
     Names bound inside the body stay inside: a task runs on other warps and yields nothing back.
+
+    A task of ``replicas`` copies is traced once per copy, each a task of its own whose
+    ``async_task_replica_id()`` is that copy's number, a compile-time constant (as the public TLX API
+    has it: ``if cid == 0:`` and ``NUM_STAGES * cid`` are resolved while tracing). The ``with`` statement
+    traces its body once, for the last copy; ``__enter__`` traces the others first.
     """
 
-    def __init__(self, semantic: TLXSemantic, op: str, attrs: dict[str, Attr]) -> None:
+    def __init__(self, semantic: TLXSemantic, op: str, attrs: dict[str, Attr], replicas: int = 1) -> None:
         self.semantic = semantic
         self.op = op
         self.attrs = attrs
+        self.replicas = replicas
+        self.replica = 0
 
     def __enter__(self) -> None:
+        generator = self.semantic.generator
+        if self.replicas > 1:
+            node = generator.cur_node  # the `with` statement being traced
+            if not isinstance(node, ast.With) or len(node.items) != 1:
+                raise self.semantic.error(
+                    self.op, "a replicated async_task must be the only context manager of its `with` statement"
+                )
+            for replica in range(self.replicas - 1):
+                self._open(replica)
+                generator.visit_compound_statement(node.body)
+                self._close()
+        self._open(self.replicas - 1)
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self._close()
+
+    def _open(self, replica: int) -> None:
         sem = self.semantic
         builder = sem.builder
+        self.replica = replica
         # The region's opaque condition: a carrier whose i1 no pass can fold (docs/carriers.md, "Regions").
         condition = sem.emit(self.op, attrs=self.attrs, result=tlc.int1)
         self.if_op = builder.create_if_op([], condition, False)
@@ -871,7 +900,7 @@ class TaskRegion:
         self.saved_scope = dict(sem.generator.lscope)
         sem._task_stack().append(self)
 
-    def __exit__(self, *exc_info: Any) -> None:
+    def _close(self) -> None:
         sem = self.semantic
         builder = sem.builder
         sem._task_stack().pop()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+import triton.language.core as tlc
 from triton.compiler.code_generator import CodeGenerator
 
 from .builtin import builtin
@@ -57,9 +58,10 @@ def async_task(kind=None, num_warps=None, registers=None, replicate=1, _semantic
 
 
 @builtin
-def async_task_replica_id(_semantic=None, _generator=None):
-    """Which replica of its task runs this code: an ``int32`` in ``0 .. replicate - 1`` (0 in the default task).
+def async_task_replica_id(_semantic=None, _generator=None) -> tlc.constexpr:
+    """Which replica of its task runs this code: a ``tl.constexpr`` in ``0 .. replicate - 1`` (0 in the default task).
 
-    A compile-time constant in each replica once tasks are lowered.
+    Each replica of a task is traced on its own, so the id is a compile-time constant: ``if cid == 0:`` and
+    ``NUM_STAGES * cid`` resolve while tracing. No instruction.
     """
     return TLXSemantic(_semantic, _generator).async_task_replica_id()
