@@ -42,8 +42,13 @@ pytest: build
 test: lint lit pytest
 
 # The compiler core for the GPU machine (scripts/gpu.sh builds the binding there).
+# On a fresh clone too: the same MLIR, LLVM, Python and pybind11 that `pip install -e .` configures with.
+SITE = $(shell $(BIN)/python -c "import sysconfig; print(sysconfig.get_paths()['purelib'])" 2>/dev/null)
 gpu-bundle: $(DEPS_STAMP)
-	$(BIN)/cmake -S . -B build/cmake -DTLX_BUILD_CORE_LIBRARY=ON > /dev/null
+	$(BIN)/cmake -G Ninja -S . -B build/cmake -DTLX_BUILD_CORE_LIBRARY=ON -DCMAKE_BUILD_TYPE=Release \
+		-DCMAKE_MAKE_PROGRAM=$(abspath $(BIN)/ninja) \
+		-DMLIR_DIR=$(SITE)/mlir/lib/cmake/mlir -DLLVM_DIR=$(SITE)/llvm/lib/cmake/llvm \
+		-DPython3_EXECUTABLE=$(abspath $(BIN)/python) -Dpybind11_DIR=$$($(BIN)/python -m pybind11 --cmakedir) > /dev/null
 	$(BIN)/ninja -C build/cmake tlx_core
 	mkdir -p .gpu && cp build/cmake/python/libtlx_core.so .gpu/
 

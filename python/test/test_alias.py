@@ -106,3 +106,26 @@ def test_installed_environment_takes_the_alias_import_first():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/")
     assert result.returncode == 0, result.stderr[-2000:]
     assert "local_alloc" in result.stdout
+
+
+def test_the_tl_extra_tlx_spelling_inside_a_kernel():
+    out = ok(
+        """
+        import triton
+        import triton.language as tl
+        import tlx
+        from tlx.compiler import frontend_ir
+        from tlx.testing.carriers import carriers
+
+        assert tl.extra.tlx is tlx
+
+        @triton.jit
+        def kernel(out):
+            bufs = tl.extra.tlx.local_alloc((64,), tl.float32, 1)
+            tl.extra.tlx.local_store(bufs[0], tl.zeros((64,), tl.float32))
+            tl.store(out + tl.arange(0, 64), tl.extra.tlx.local_load(bufs[0]))
+
+        print([c.op for c in carriers(frontend_ir(kernel, {"out": "*fp32"}))])
+        """
+    )
+    assert out.split() == ["['local_alloc',", "'local_view',", "'local_store',", "'local_view',", "'local_load']"]

@@ -534,3 +534,12 @@ def test_the_view_probe_knows_what_the_raise_pass_knows():
         assert unknown, f"the raise pass fails for another reason than unknown ops: {error.diagnostics}"
     else:
         assert not unknown
+
+
+def test_an_unwritable_dump_dir_warns_and_the_kernel_compiles(fresh_cache, tmp_path, monkeypatch):
+    not_a_directory = tmp_path / "file"
+    not_a_directory.write_text("")
+    monkeypatch.setenv("TLX_DUMP_DIR", str(not_a_directory))
+    with pytest.warns(RuntimeWarning, match=r"TLX_DUMP_DIR=.*cannot write the IR dumps of kernel `tlx_copy`"):
+        compiled = compile_sm90(*TLX_COPY, {"BLOCK": 128})
+    assert "cp.async.bulk.tensor" in compiled.asm["ptx"]

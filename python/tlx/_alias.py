@@ -80,3 +80,8 @@ def install() -> None:
     for name, module in list(sys.modules.items()):
         if module is not None and (name == PACKAGE or name.startswith(PACKAGE + ".")):
             sys.modules.setdefault(ALIAS + name[len(PACKAGE) :], module)
+    # `tl.extra.tlx.<op>` (the spelling kernels written for Meta's TLX use): the alias as an attribute of
+    # its parent package, as an import through the alias would have set it.
+    parent = sys.modules.get(ALIAS.rpartition(".")[0])
+    if parent is not None and PACKAGE in sys.modules:
+        setattr(parent, ALIAS.rpartition(".")[2], sys.modules[PACKAGE])

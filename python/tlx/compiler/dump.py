@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 from .pipeline import LOWER_PIPELINE, PIPELINE, RAISE_PIPELINE
@@ -59,8 +60,21 @@ class Dumper:
 
     @classmethod
     def from_env(cls, kernel: str) -> Dumper | None:
+        """The dumper ``TLX_DUMP_DIR`` asks for; None when unset, or (with a warning naming the variable)
+        when the directory cannot be written: dumps never fail a good kernel."""
         root = os.environ.get(ENV)
-        return cls(Path(root), kernel) if root else None
+        if not root:
+            return None
+        try:
+            return cls(Path(root), kernel)
+        except OSError as error:
+            warnings.warn(
+                f"{ENV}={root!r}: cannot write the IR dumps of kernel `{kernel}` there ({error}); "
+                "compiling without dumps",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return None
 
     def write(self, stage: str, content: str | bytes) -> Path:
         path = self.directory / FILES[stage]
