@@ -27,6 +27,25 @@ def alloc_zero_buffers(n):
 
 
 @triton.jit
+def alloc_over_shared_memory(n):
+    a = tlx.local_alloc((128, 256), tl.float16, 3)
+    b = tlx.local_alloc((64, 256), tl.float16, 2)  # misuse
+    tlx.local_store(a[0], tl.zeros((128, 256), tl.float16))
+    tlx.local_store(b[0], tl.zeros((64, 256), tl.float16))
+
+
+@triton.jit
+def alloc_2_to_the_24_buffers(n):
+    tlx.local_alloc((128, 128), tl.float32, 2**24)  # misuse
+
+
+@triton.jit
+def thousands_of_barriers_fit(n):
+    bars = tlx.alloc_barriers(16384)
+    tlx.barrier_arrive(bars[n % 16384])
+
+
+@triton.jit
 def alloc_runtime_shape(n):
     tlx.local_alloc((n, 64), tl.float16, 2)  # misuse
 
@@ -485,6 +504,20 @@ CASES = [
 # Misuse the TLX compiler's verifiers and checks report (each check in one place), at the kernel line:
 # kernel, signature, target, what the message says.
 COMPILER_CASES = [
+    (
+        alloc_over_shared_memory,
+        N,
+        SM90,
+        "the TLX buffers and mbarriers of this kernel need 262144 bytes of shared memory; a CTA on cuda:90 has at "
+        "most 232448",
+    ),
+    (
+        alloc_2_to_the_24_buffers,
+        N,
+        SM90,
+        "tlx.local_alloc: invalid result type '!tlx.buffers<16777216, 128x128xf32, smem>': a TLX allocation of "
+        "16777216 buffers of 2-D 'f32' needs 1099511627776 bytes, more than any memory a kernel can allocate",
+    ),
     (index_out_of_range, N, SM90, "'tlx.local_view' op selects buffer 2 of 2; valid indices are 0..1"),
     (view_out_of_range, N, SM90, "'tlx.local_view' op selects mbarrier -1 of 3; valid indices are 0..2"),
     (store_wrong_shape, N, SM90, "'tlx.local_store' op stored tensor shape [32] does not match the buffer shape [64]"),
@@ -651,3 +684,10 @@ def test_misuse_inside_a_jit_helper_names_the_helper_line():
     inner = info.value.__cause__
     assert isinstance(inner, CompilationError)
     assert f"{HERE}:{misuse_line(helper_misuse)}: tlx.local_load: `buf` is a set of 2 buffers" in str(inner)
+
+
+def test_thousands_of_mbarriers_compile():
+    """16384 mbarriers (128 KB) fit sm_90's shared memory; their initialization is a loop, not 16384 ops."""
+    text = frontend_ir(thousands_of_barriers_fit, N, stage="converted")
+    lowered = pipeline.run(text, kernel="thousands_of_barriers_fit", source_name="barriers.mlir")
+    assert lowered.count("ttng.init_barrier") == 1 and "scf.for" in lowered

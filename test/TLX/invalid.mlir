@@ -193,3 +193,25 @@ func.func @slice_tensor_memory_rows(%b: !tlx.buffer<128x256xf32, tmem>) {
   %s = tlx.local_slice %b, [64, 0] : !tlx.buffer<128x256xf32, tmem> -> !tlx.buffer<64x256xf32, tmem>
   return
 }
+
+// -----
+
+// Sizes are computed in 64 bits and bounded: 2^24 buffers of 128x128xf32 would be 2^40 bytes.
+// expected-error @+1 {{a TLX allocation of 16777216 buffers of 2-D 'f32' needs 1099511627776 bytes, more than any memory a kernel can allocate (2^31)}}
+func.func @huge_allocation(%a: !tlx.buffers<16777216, 128x128xf32, smem>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a TLX allocation of 2147483647 buffers of 3-D 'f64' needs over 2^63 bytes, more than any memory a kernel can allocate (2^31)}}
+func.func @overflowing_allocation(%a: !tlx.buffers<2147483647, 2147483647x2147483647x2147483647xf64, smem>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a TLX barrier allocation of 99999999999 mbarriers needs more than 2^31 bytes}}
+func.func @huge_barrier_set(%a: !tlx.mbarriers<99999999999>) {
+  return
+}

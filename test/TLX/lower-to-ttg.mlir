@@ -116,3 +116,20 @@ tt.func @cluster_barrier() {
   tlx.cluster_barrier
   tt.return
 }
+
+// -----
+
+// Thousands of mbarriers are initialized in a loop (compile time linear in their number); up to 64, one
+// init each.
+// CHECK-LABEL: tt.func @many_barriers
+// CHECK:         %[[ALL:.*]] = ttg.local_alloc : () -> !ttg.memdesc<4096x1xi64
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}}  : i32 {
+// CHECK-NEXT:      %[[ONE:.*]] = ttg.memdesc_index %[[ALL]][%[[I]]]
+// CHECK-NEXT:      ttng.init_barrier %[[ONE]], 2
+// CHECK-NEXT:    }
+// CHECK-NEXT:    ttg.local_barrier
+// CHECK-NOT:     ttng.init_barrier
+tt.func @many_barriers() {
+  %m = tlx.alloc_barriers arrive_count = 2 : !tlx.mbarriers<4096>
+  tt.return
+}

@@ -15,8 +15,20 @@ tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
 // -----
 
 tt.func @empty_type() {
-  // expected-error @below {{malformed TLX carrier for tlx.local_alloc: invalid tlx.type ''}}
+  // expected-error @below {{tlx.local_alloc: invalid result type '': it is empty}}
   %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = ""} : () -> i64
+  tt.return
+}
+tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
+  %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+  tt.return %0 : i64
+}
+
+// -----
+
+tt.func @huge_buffers() {
+  // expected-error @below {{tlx.local_alloc: invalid result type '!tlx.buffers<16777216, 128x128xf32, smem>': a TLX allocation of 16777216 buffers of 2-D 'f32' needs 1099511627776 bytes}}
+  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<16777216, 128x128xf32, smem>"} : () -> i64
   tt.return
 }
 tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {

@@ -11,6 +11,7 @@
 #include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
 #include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -23,6 +24,10 @@ namespace {
 bool isMemDesc(Value converted) {
   return isa<ttg::MemDescType>(converted.getType());
 }
+
+/// Sets of at most this many mbarriers are initialized one op each; larger
+/// ones in a loop, so that thousands of mbarriers compile in linear time.
+constexpr int64_t kMaxUnrolledBarrierInits = 64;
 
 struct AllocBarriersOpConversion : OpConversionPattern<AllocBarriersOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -38,12 +43,26 @@ struct AllocBarriersOpConversion : OpConversionPattern<AllocBarriersOp> {
         rewriter, loc, getSharedMemDesc({count, 1}, i64, layout), Value(),
         /*alignment=*/IntegerAttr());
     auto oneType = getSharedMemDesc({1}, i64, layout);
-    for (int64_t index = 0; index < count; ++index) {
-      Value position = arith::ConstantIntOp::create(rewriter, loc, index, 32);
+    auto initAt = [&](OpBuilder &builder, Value position) {
       Value barrier =
-          ttg::MemDescIndexOp::create(rewriter, loc, oneType, all, position);
-      ttng::InitBarrierOp::create(rewriter, loc, barrier,
+          ttg::MemDescIndexOp::create(builder, loc, oneType, all, position);
+      ttng::InitBarrierOp::create(builder, loc, barrier,
                                   op.getArriveCountAttr());
+    };
+    if (count <= kMaxUnrolledBarrierInits) {
+      for (int64_t index = 0; index < count; ++index)
+        initAt(rewriter,
+               arith::ConstantIntOp::create(rewriter, loc, index, 32));
+    } else {
+      Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
+      Value end = arith::ConstantIntOp::create(rewriter, loc, count, 32);
+      Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 32);
+      scf::ForOp::create(
+          rewriter, loc, zero, end, one, ValueRange(),
+          [&](OpBuilder &builder, Location, Value index, ValueRange) {
+            initAt(builder, index);
+            scf::YieldOp::create(builder, loc);
+          });
     }
     // One thread initializes; every thread must see it before the first use.
     ttg::LocalBarrierOp::create(rewriter, loc);

@@ -3,6 +3,7 @@
 #ifndef TLX_CONVERSION_TLXTOTRITONGPU_PASSES_H
 #define TLX_CONVERSION_TLXTOTRITONGPU_PASSES_H
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 #include "tlx/Dialect/TLX/IR/Dialect.h"
 #include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"

@@ -42,6 +42,7 @@ def TLXLowerToTritonGPU : Pass<"tlx-lower-to-ttg", "::mlir::ModuleOp"> {
     "::mlir::triton::gpu::TritonGPUDialect",
     "::mlir::triton::nvidia_gpu::TritonNvidiaGPUDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect",
   ];
 }
 

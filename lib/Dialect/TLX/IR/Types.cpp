@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tlx;
@@ -76,13 +77,42 @@ verifyBufferShape(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// No memory a kernel allocates (shared, tensor, cluster) comes near this;
+/// sizes below it cannot overflow 64-bit arithmetic downstream.
+constexpr int64_t kMaxAllocationBytes = int64_t(1) << 31;
+
+/// count x elements x bits / 8, rounded up; nullopt on 64-bit overflow.
+static std::optional<int64_t> getBytes(int64_t count, ArrayRef<int64_t> shape,
+                                       Type elementType) {
+  int64_t bits = elementType.getIntOrFloatBitWidth();
+  if (llvm::MulOverflow(bits, count, bits))
+    return std::nullopt;
+  for (int64_t dim : shape)
+    if (llvm::MulOverflow(bits, dim, bits))
+      return std::nullopt;
+  return llvm::divideCeil(bits, 8);
+}
+
 LogicalResult BuffersType::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t count, ArrayRef<int64_t> shape,
                                   Type elementType, StorageKind storage) {
   if (count <= 0)
     return emitError() << "a TLX allocation holds at least one buffer, got "
                        << count;
-  return verifyBufferShape(emitError, shape, elementType, storage);
+  if (failed(verifyBufferShape(emitError, shape, elementType, storage)))
+    return failure();
+  std::optional<int64_t> bytes = getBytes(count, shape, elementType);
+  if (!bytes || *bytes >= kMaxAllocationBytes)
+    return emitError() << "a TLX allocation of " << count << " buffers of "
+                       << shape.size() << "-D " << elementType << " needs "
+                       << (bytes ? std::to_string(*bytes) : "over 2^63")
+                       << " bytes, more than any memory a kernel can "
+                          "allocate (2^31)";
+  return success();
+}
+
+int64_t BuffersType::getAllocationBytes() const {
+  return getBytes(getCount(), getShape(), getElementType()).value_or(0);
 }
 
 BufferType BuffersType::getBufferType() const {
@@ -103,5 +133,8 @@ MBarriersType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a TLX barrier allocation holds at least one "
                           "mbarrier, got "
                        << count;
+  if (count > kMaxAllocationBytes / 8)
+    return emitError() << "a TLX barrier allocation of " << count
+                       << " mbarriers needs more than 2^31 bytes";
   return success();
 }

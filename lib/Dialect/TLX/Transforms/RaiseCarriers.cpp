@@ -386,9 +386,12 @@ Raiser::getResultTypes(Operation *carrier, const OpContract &contract) {
   Type type = parseCarriedText<Type>(
       text.getValue(), module.getContext(),
       [](StringRef t, MLIRContext *c) { return parseType(t, c); }, why);
+  // Often the user's own sizes (a buffer type its verifier rejects): say
+  // what is wrong with the type, not that the carrier is.
   if (!type)
-    return malformed(carrier) << "invalid " << kTypeAttr << " '"
-                              << text.getValue() << "' (" << why << ")";
+    return carrier->emitError("tlx.")
+           << getCarriedName(carrier) << ": invalid result type '"
+           << text.getValue() << "': " << why;
   types.push_back(type);
   return types;
 }

@@ -42,6 +42,8 @@ def TLX_BuffersType : TLX_Type<"Buffers", "buffers"> {
   let extraClassDeclaration = [{
     /// The type of one of these buffers, as `tlx.local_view` returns it.
     BufferType getBufferType() const;
+    /// The bytes of all `count` buffers (below 2^31: the verifier says so).
+    int64_t getAllocationBytes() const;
   }];
 }
 

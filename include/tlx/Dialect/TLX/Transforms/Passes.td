@@ -34,6 +34,21 @@ def TLXCheckAsyncHazards : Pass<"tlx-check-async-hazards"> {
   let dependentDialects = ["::mlir::tlx::TLXDialect"];
 }
 
+def TLXCheckSharedMemory : Pass<"tlx-check-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "Reject kernels whose TLX buffers and mbarriers exceed the "
+                "target's shared memory";
+  let description = [{
+    Sums the shared memory of every `tlx.local_alloc` (shared storage) and
+    `tlx.alloc_barriers` (8 bytes an mbarrier) of the module and compares it
+    with what one CTA may use on the module's `ttg.target` (227 KB on sm_90
+    and sm_100, 163 KB on sm_80, 99 KB on sm_86/89/120). Over the limit, the
+    error names the allocation that crosses it and lists every allocation
+    with its size, at the user's lines. Modules without a known target are
+    not checked. Triton's own passes may add scratch on top.
+  }];
+  let dependentDialects = ["::mlir::tlx::TLXDialect"];
+}
+
 def TLXRaiseCarriers : Pass<"tlx-raise-carriers", "::mlir::ModuleOp"> {
   let summary = "Turn the carriers of tlx.* ops into TLX dialect ops";
   let description = [{

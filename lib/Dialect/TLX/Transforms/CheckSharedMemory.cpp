@@ -1,0 +1,106 @@
+//===- CheckSharedMemory.cpp - TLX buffers within the CTA's shared memory -===//
+
+#include "tlx/Dialect/TLX/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace mlir::tlx {
+#define GEN_PASS_DEF_TLXCHECKSHAREDMEMORY
+#include "tlx/Dialect/TLX/Transforms/Passes.h.inc"
+} // namespace mlir::tlx
+
+using namespace mlir;
+using namespace mlir::tlx;
+
+namespace {
+
+/// The shared memory one CTA may use on `target` ("cuda:<capability>"), in
+/// bytes (the per-block opt-in maximum of each architecture); nullopt for a
+/// target this check does not know.
+std::optional<int64_t> getSharedMemoryLimit(StringRef target) {
+  unsigned capability;
+  if (!target.consume_front("cuda:") || target.getAsInteger(10, capability))
+    return std::nullopt;
+  switch (capability) {
+  case 80:
+  case 87:
+    return 166912; // 163 KB
+  case 86:
+  case 89:
+  case 120:
+  case 121:
+    return 101376; // 99 KB
+  case 90:
+  case 100:
+  case 103:
+  case 110:
+    return 232448; // 227 KB
+  default:
+    return std::nullopt;
+  }
+}
+
+struct Allocation {
+  Operation *op;
+  int64_t bytes;
+};
+
+/// The shared-memory bytes of an allocation op; the type verifiers keep each
+/// allocation far below 2^62 bytes, so the sum cannot overflow.
+std::optional<Allocation> getSharedAllocation(Operation *op) {
+  if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+    BuffersType type = alloc.getType();
+    if (type.getStorage() == StorageKind::tmem)
+      return std::nullopt;
+    return Allocation{op, type.getAllocationBytes()};
+  }
+  if (auto barriers = dyn_cast<AllocBarriersOp>(op))
+    return Allocation{op, barriers.getType().getCount() * 8};
+  return std::nullopt;
+}
+
+struct CheckSharedMemoryPass
+    : tlx::impl::TLXCheckSharedMemoryBase<CheckSharedMemoryPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto target = module->getAttrOfType<StringAttr>("ttg.target");
+    std::optional<int64_t> limit =
+        target ? getSharedMemoryLimit(target.getValue()) : std::nullopt;
+    if (!limit)
+      return;
+    SmallVector<Allocation> allocations;
+    int64_t total = 0;
+    module.walk([&](Operation *op) {
+      if (std::optional<Allocation> allocation = getSharedAllocation(op)) {
+        allocations.push_back(*allocation);
+        total += allocation->bytes;
+      }
+    });
+    if (total <= *limit)
+      return;
+    // Reported at the allocation that crosses the limit, every one listed.
+    int64_t running = 0;
+    Operation *crossing = allocations.front().op;
+    for (const Allocation &allocation : allocations) {
+      running += allocation.bytes;
+      if (running > *limit) {
+        crossing = allocation.op;
+        break;
+      }
+    }
+    InFlightDiagnostic diag =
+        crossing->emitError(
+            "the TLX buffers and mbarriers of this kernel need ")
+        << total << " bytes of shared memory; a CTA on " << target.getValue()
+        << " has at most " << *limit
+        << " (and Triton's own passes may need scratch on top): use fewer or "
+           "smaller buffers";
+    for (const Allocation &allocation : allocations)
+      diag.attachNote(allocation.op->getLoc())
+          << allocation.bytes << " bytes here";
+    signalPassFailure();
+  }
+};
+
+} // namespace

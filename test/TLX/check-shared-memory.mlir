@@ -1,0 +1,54 @@
+// RUN: tlx-opt %s -split-input-file -verify-diagnostics --tlx-check-shared-memory
+
+// 2 x 128x256xf16 (131072 bytes) + 2 x 64x256xf16 (65536) + 4 mbarriers (32) = 196640 bytes: fits sm_90's
+// 232448.
+module attributes {ttg.target = "cuda:90"} {
+  tt.func @fits() {
+    %a = tlx.local_alloc : !tlx.buffers<2, 128x256xf16, smem>
+    %b = tlx.local_alloc : !tlx.buffers<2, 64x256xf16, smem>
+    %m = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<4>
+    // Tensor memory is not shared memory.
+    %t = tlx.local_alloc : !tlx.buffers<2, 128x256xf32, tmem>
+    tt.return
+  }
+}
+
+// -----
+
+// The last buffer crosses the limit (229408 + 32768 bytes): reported there, every allocation listed.
+module attributes {ttg.target = "cuda:90"} {
+  tt.func @over() {
+    // expected-note @below {{131072 bytes here}}
+    %a = tlx.local_alloc : !tlx.buffers<2, 128x256xf16, smem>
+    // expected-note @below {{32 bytes here}}
+    %m = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<4>
+    // expected-note @below {{98304 bytes here}}
+    %b = tlx.local_alloc : !tlx.buffers<3, 64x256xf16, smem>
+    // expected-error @below {{the TLX buffers and mbarriers of this kernel need 262176 bytes of shared memory; a CTA on cuda:90 has at most 232448 (and Triton's own passes may need scratch on top): use fewer or smaller buffers}}
+    // expected-note @below {{32768 bytes here}}
+    %c = tlx.local_alloc : !tlx.buffers<1, 128x128xf16, smem>
+    tt.return
+  }
+}
+
+// -----
+
+// sm_80 has 166912 bytes.
+module attributes {ttg.target = "cuda:80"} {
+  tt.func @ampere() {
+    // expected-error @below {{need 196608 bytes of shared memory; a CTA on cuda:80 has at most 166912}}
+    // expected-note @below {{196608 bytes here}}
+    %a = tlx.local_alloc : !tlx.buffers<3, 128x256xf16, smem>
+    tt.return
+  }
+}
+
+// -----
+
+// Without a known target there is no limit to check against.
+module {
+  tt.func @no_target() {
+    %a = tlx.local_alloc : !tlx.buffers<64, 128x256xf16, smem>
+    tt.return
+  }
+}
