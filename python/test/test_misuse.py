@@ -46,6 +46,60 @@ def thousands_of_barriers_fit(n):
 
 
 @triton.jit
+def dot_k8(n):
+    a = tlx.local_alloc((64, 8), tl.float16, 1)
+    b = tlx.local_alloc((8, 64), tl.float16, 1)
+    tlx.async_dot_wait(0, tlx.async_dot(a[0], b[0]))  # misuse
+
+
+@triton.jit
+def dot_k24(n):
+    a = tlx.local_alloc((64, 24), tl.float16, 1)  # misuse
+    b = tlx.local_alloc((24, 64), tl.float16, 1)
+    tlx.async_dot_wait(0, tlx.async_dot(a[0], b[0]))
+
+
+@triton.jit
+def dot_int8_into_float32(n):
+    a = tlx.local_alloc((64, 32), tl.int8, 1)
+    b = tlx.local_alloc((32, 64), tl.int8, 1)
+    tlx.async_dot_wait(0, tlx.async_dot(a[0], b[0]))  # misuse
+
+
+@triton.jit
+def dot_f64(n):
+    a = tlx.local_alloc((64, 16), tl.float64, 1)
+    b = tlx.local_alloc((16, 64), tl.float64, 1)
+    tlx.async_dot_wait(0, tlx.async_dot(a[0], b[0]))  # misuse
+
+
+@triton.jit
+def dot_fp8_b_stored_k_by_n(n):
+    a = tlx.local_alloc((64, 32), tl.float8e4nv, 1)
+    b = tlx.local_alloc((32, 64), tl.float8e4nv, 1)
+    tlx.async_dot_wait(0, tlx.async_dot(a[0], b[0]))  # misuse
+
+
+@triton.jit
+def bool_buffer(n):
+    flags = tlx.local_alloc((64,), tl.int1, 1)  # misuse
+    tlx.local_store(flags[0], tl.arange(0, 64) > n)
+
+
+@triton.jit
+def dot_in_a_two_warp_kernel(n):
+    a = tlx.local_alloc((64, 16), tl.float16, 1)
+    b = tlx.local_alloc((16, 64), tl.float16, 1)
+    tlx.async_dot_wait(0, tlx.async_dot(a[0], b[0]))  # misuse
+
+
+@triton.jit
+def tlx_with_two_ctas(n):
+    bufs = tlx.local_alloc((64,), tl.float32, 1)  # misuse
+    tlx.local_store(bufs[0], tl.zeros((64,), tl.float32))
+
+
+@triton.jit
 def alloc_runtime_shape(n):
     tlx.local_alloc((n, 64), tl.float16, 2)  # misuse
 
@@ -504,6 +558,12 @@ CASES = [
 # Misuse the TLX compiler's verifiers and checks report (each check in one place), at the kernel line:
 # kernel, signature, target, what the message says.
 COMPILER_CASES = [
+    (dot_k8, N, SM90, "'tlx.async_dot' op K = 8 is not a multiple of 16, the K of one wgmma for 'f16' operands"),
+    (dot_k24, N, SM90, "shared-memory buffer dimensions must be powers of two, got 24"),
+    (dot_int8_into_float32, N, SM90, "or fp8 (e4m3, e5m2) operands into a float32 accumulator, not 'i8'"),
+    (dot_f64, N, SM90, "or fp8 (e4m3, e5m2) operands into a float32 accumulator, not 'f64'"),
+    (dot_fp8_b_stored_k_by_n, N, SM90, "wgmma reads 8-bit `b` K-major only: allocate `b` as NxK and pass"),
+    (bool_buffer, N, SM90, "TLX buffers do not hold i1: store booleans as i8 (tl.int8)"),
     (
         alloc_over_shared_memory,
         N,
@@ -592,7 +652,13 @@ COMPILER_CASES = [
         SM90,
         "'tlx.local_slice' op offset 32 of dimension 1 must be a multiple of the slice size 64",
     ),
-    (slice_not_a_power_of_two, N, SM90, "'tlx.local_slice' op the slice size 48 of dimension 1 must be a power of two"),
+    (
+        slice_not_a_power_of_two,
+        N,
+        SM90,
+        "tlx.local_slice: invalid result type '!tlx.buffer<64x48xf16, smem>': shared-memory buffer dimensions "
+        "must be powers of two, got 48",
+    ),
     (slice_tmem_rows, N, SM100, "'tlx.local_slice' op tensor memory is sliced along columns only: keep all 128 rows"),
     (
         slice_of_a_view_of_a_view,
@@ -691,3 +757,19 @@ def test_thousands_of_mbarriers_compile():
     text = frontend_ir(thousands_of_barriers_fit, N, stage="converted")
     lowered = pipeline.run(text, kernel="thousands_of_barriers_fit", source_name="barriers.mlir")
     assert lowered.count("ttng.init_barrier") == 1 and "scf.for" in lowered
+
+
+@pytest.mark.parametrize(
+    "kernel, options, message",
+    [
+        (dot_in_a_two_warp_kernel, {"num_warps": 2}, "wgmma runs on whole warp groups: the kernel (or task) needs"),
+        (tlx_with_two_ctas, {"num_ctas": 2}, "TLX kernels run with num_ctas=1 (one CTA per program); this one is"),
+    ],
+    ids=["two_warps", "two_ctas"],
+)
+def test_launch_options_the_compiler_rejects_at_the_kernel_line(kernel, options, message):
+    text = frontend_ir(kernel, N, stage="converted", **options)
+    with pytest.raises(TLXCompilationError) as info:
+        pipeline.run(text, kernel=kernel.__name__, source_name=f"{kernel.__name__}.ttgir-converted.mlir")
+    error = str(info.value)
+    assert message in error and f"{HERE}:{misuse_line(kernel)}:" in error, error

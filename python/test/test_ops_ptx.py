@@ -123,3 +123,29 @@ def test_cluster_rank_barrier_and_mbarrier_init_fence():
     arrive = re.search(r"barrier\.cluster\.arrive(\.aligned)?;", ptx)
     wait = re.search(r"barrier\.cluster\.wait(\.aligned)?;", ptx)
     assert arrive and wait and arrive.start() < wait.start(), "arrive (release), then wait (acquire)"
+
+
+@triton.jit
+def fp8_dot(out):
+    a = tlx.local_alloc((64, 32), tl.float8e4nv, 1)
+    b = tlx.local_alloc((64, 32), tl.float8e4nv, 1)  # N x K: K-major, as wgmma reads 8-bit operands
+    acc = tlx.async_dot_wait(0, tlx.async_dot(a[0], tlx.local_trans(b[0])))
+    rows, cols = tl.arange(0, 64)[:, None], tl.arange(0, 64)[None, :]
+    tl.store(out + rows * 64 + cols, acc)
+
+
+def test_fp8_async_dot_is_an_e4m3_wgmma():
+    ptx = compile_sm90(fp8_dot, {"out": "*fp32"}, {}).asm["ptx"]
+    assert re.search(r"wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.e4m3\.e4m3", ptx), ptx[-2000:]
+
+
+@triton.jit
+def only_the_default_task(out):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tl.store(out + tl.arange(0, 128), tl.arange(0, 128))
+
+
+def test_async_tasks_with_only_the_default_task_run_it_in_place():
+    compiled = compile_sm90(only_the_default_task, {"out": "*i32"}, {})
+    assert "ttg.warp_specialize" not in compiled.asm["ttgir"] and "st.global" in compiled.asm["ptx"]

@@ -75,3 +75,59 @@ tt.func @reinterpret_transposed(%i: i32) {
   %r = tlx.local_reinterpret %t : !tlx.buffer<128x64xf16, smem> -> !tlx.buffer<128x32xf32, smem>
   tt.return
 }
+
+// -----
+
+// fp8 wgmma reads `b` K-major: a KxN buffer as it is is MN-major.
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @fp8_b_mn_major(%acc: tensor<64x64xf32>, %i: i32) {
+    %a = tlx.local_alloc : !tlx.buffers<1, 64x32xf8E4M3FN, smem>
+    %b = tlx.local_alloc : !tlx.buffers<1, 32x64xf8E4M3FN, smem>
+    %av = tlx.local_view %a[%i] : !tlx.buffers<1, 64x32xf8E4M3FN, smem>
+    %bv = tlx.local_view %b[%i] : !tlx.buffers<1, 32x64xf8E4M3FN, smem>
+    // expected-error @+1 {{'tlx.async_dot' op wgmma reads 8-bit `b` K-major only: allocate `b` as NxK and pass tlx.local_trans(b)}}
+    %d = tlx.async_dot %av, %bv, %acc : !tlx.buffer<64x32xf8E4M3FN, smem> * !tlx.buffer<32x64xf8E4M3FN, smem> -> tensor<64x64xf32>
+    tt.return
+  }
+}
+
+// -----
+
+// ... and `a` K-major: a transposed view is MN-major.
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @fp8_a_mn_major(%acc: tensor<64x64xf32>, %i: i32) {
+    %a = tlx.local_alloc : !tlx.buffers<1, 32x64xf8E4M3FN, smem>
+    %b = tlx.local_alloc : !tlx.buffers<1, 64x32xf8E4M3FN, smem>
+    %av = tlx.local_view %a[%i] : !tlx.buffers<1, 32x64xf8E4M3FN, smem>
+    %at = tlx.local_trans %av, [1, 0] : !tlx.buffer<32x64xf8E4M3FN, smem> -> !tlx.buffer<64x32xf8E4M3FN, smem>
+    %bv = tlx.local_view %b[%i] : !tlx.buffers<1, 64x32xf8E4M3FN, smem>
+    %bt = tlx.local_trans %bv, [1, 0] : !tlx.buffer<64x32xf8E4M3FN, smem> -> !tlx.buffer<32x64xf8E4M3FN, smem>
+    // expected-error @+1 {{'tlx.async_dot' op wgmma reads 8-bit `a` K-major only: pass an MxK buffer as it is, not a transposed view}}
+    %d = tlx.async_dot %at, %bt, %acc : !tlx.buffer<64x32xf8E4M3FN, smem> * !tlx.buffer<32x64xf8E4M3FN, smem> -> tensor<64x64xf32>
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 2 : i32} {
+  tt.func @dot_two_warps(%acc: tensor<64x64xf32>, %i: i32) {
+    %a = tlx.local_alloc : !tlx.buffers<1, 64x16xf16, smem>
+    %b = tlx.local_alloc : !tlx.buffers<1, 16x64xf16, smem>
+    %av = tlx.local_view %a[%i] : !tlx.buffers<1, 64x16xf16, smem>
+    %bv = tlx.local_view %b[%i] : !tlx.buffers<1, 16x64xf16, smem>
+    // expected-error @+1 {{'tlx.async_dot' op wgmma runs on whole warp groups: the kernel (or task) needs num_warps a multiple of 4, got 2}}
+    %d = tlx.async_dot %av, %bv, %acc : !tlx.buffer<64x16xf16, smem> * !tlx.buffer<16x64xf16, smem> -> tensor<64x64xf32>
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32} {
+  tt.func @two_ctas() {
+    // expected-error @+1 {{'tlx.local_alloc' op TLX kernels run with num_ctas=1 (one CTA per program); this one is compiled with num_ctas=2}}
+    %a = tlx.local_alloc : !tlx.buffers<1, 64xf32, smem>
+    tt.return
+  }
+}

@@ -90,3 +90,22 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return %w : tensor<64x64xf32, #blocked>
   }
 }
+
+// -----
+
+// fp8 (both operands K-major: `b` a transposed NxK buffer) accumulates every product at full precision
+// unless told otherwise, as stock tl.dot does (maxNumImpreciseAcc = 2^30).
+// CHECK-LABEL: tt.func @fp8
+// CHECK: ttng.warp_group_dot {{.*}} {inputPrecision = 0 : i32, isAsync = true, maxNumImpreciseAcc = 1073741824 : i32} : !ttg.memdesc<64x32xf8E4M3FN, {{.*}}> * !ttg.memdesc<32x64xf8E4M3FN
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @fp8(%acc: tensor<64x64xf32, #blocked>, %i: i32) {
+    %a = tlx.local_alloc : !tlx.buffers<1, 64x32xf8E4M3FN, smem>
+    %b = tlx.local_alloc : !tlx.buffers<1, 64x32xf8E4M3FN, smem>
+    %av = tlx.local_view %a[%i] : !tlx.buffers<1, 64x32xf8E4M3FN, smem>
+    %bv = tlx.local_view %b[%i] : !tlx.buffers<1, 64x32xf8E4M3FN, smem>
+    %bt = tlx.local_trans %bv, [1, 0] : !tlx.buffer<64x32xf8E4M3FN, smem> -> !tlx.buffer<32x64xf8E4M3FN, smem>
+    %d = tlx.async_dot %av, %bt, %acc : !tlx.buffer<64x32xf8E4M3FN, smem> * !tlx.buffer<32x64xf8E4M3FN, smem> -> tensor<64x64xf32, #blocked>
+    tt.return
+  }
+}

@@ -181,7 +181,8 @@ func.func @dot_element_types(%a: !tlx.buffer<64x32xf16, smem>, %b: !tlx.buffer<3
 // -----
 
 func.func @slice_not_a_power_of_two(%b: !tlx.buffer<64x128xf16, smem>) {
-  // expected-error @+1 {{'tlx.local_slice' op the slice size 48 of dimension 1 must be a power of two (it splits the buffer)}}
+  // A slice's shape is a buffer's: its type verifier rejects a non-power-of-two size first.
+  // expected-error @+1 {{shared-memory buffer dimensions must be powers of two, got 48}}
   %s = tlx.local_slice %b, [0, 0] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<64x48xf16, smem>
   return
 }
@@ -205,7 +206,7 @@ func.func @huge_allocation(%a: !tlx.buffers<16777216, 128x128xf32, smem>) {
 // -----
 
 // expected-error @+1 {{a TLX allocation of 2147483647 buffers of 3-D 'f64' needs over 2^63 bytes, more than any memory a kernel can allocate (2^31)}}
-func.func @overflowing_allocation(%a: !tlx.buffers<2147483647, 2147483647x2147483647x2147483647xf64, smem>) {
+func.func @overflowing_allocation(%a: !tlx.buffers<2147483647, 1073741824x1073741824x1073741824xf64, smem>) {
   return
 }
 
@@ -213,5 +214,35 @@ func.func @overflowing_allocation(%a: !tlx.buffers<2147483647, 2147483647x214748
 
 // expected-error @+1 {{a TLX barrier allocation of 99999999999 mbarriers needs more than 2^31 bytes}}
 func.func @huge_barrier_set(%a: !tlx.mbarriers<99999999999>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{TLX buffers do not hold i1: store booleans as i8 (tl.int8)}}
+func.func @bool_buffer(%a: !tlx.buffers<1, 64xi1, smem>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{shared-memory buffer dimensions must be powers of two, got 48}}
+func.func @shared_dims(%a: !tlx.buffers<2, 64x48xf16, smem>) {
+  return
+}
+
+// -----
+
+func.func @dot_int8(%a: !tlx.buffer<64x32xi8, smem>, %b: !tlx.buffer<32x64xi8, smem>, %acc: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tlx.async_dot' op wgmma multiplies f16, bf16, f32 (as tf32) or fp8 (e4m3, e5m2) operands into a float32 accumulator, not 'i8'}}
+  %d = tlx.async_dot %a, %b, %acc : !tlx.buffer<64x32xi8, smem> * !tlx.buffer<32x64xi8, smem> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_k8(%a: !tlx.buffer<64x8xf16, smem>, %b: !tlx.buffer<8x64xf16, smem>, %acc: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tlx.async_dot' op K = 8 is not a multiple of 16, the K of one wgmma for 'f16' operands}}
+  %d = tlx.async_dot %a, %b, %acc : !tlx.buffer<64x8xf16, smem> * !tlx.buffer<8x64xf16, smem> -> tensor<64x64xf32>
   return
 }

@@ -160,3 +160,29 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// Only the default task: nothing to specialize, its body runs in place (ttg.warp_specialize needs a partition).
+// LOWER-LABEL: tt.func @only_default
+// LOWER-NOT:     ttg.warp_specialize
+// LOWER:         tt.store
+// LOWER-NEXT:    tt.return
+tt.func @only_default(%p: tensor<64x!tt.ptr<i32>>, %v: tensor<64xi32>) {
+  %tasks = tt.call @tlx.async_tasks.r_i1() {tlx.op = "async_tasks"} : () -> i1
+  scf.if %tasks {
+    %d = tt.call @tlx.async_task.r_i1() {tlx.op = "async_task", tlx.isDefault = true} : () -> i1
+    scf.if %d {
+      tt.store %p, %v : tensor<64x!tt.ptr<i32>>
+    }
+  }
+  tt.return
+}
+tt.func private @tlx.async_tasks.r_i1() -> i1 attributes {noinline = true} {
+  %0 = arith.constant true
+  tt.return %0 : i1
+}
+tt.func private @tlx.async_task.r_i1() -> i1 attributes {noinline = true} {
+  %0 = arith.constant true
+  tt.return %0 : i1
+}

@@ -18,6 +18,7 @@ namespace mlir::tlx {
 
 using namespace mlir;
 using namespace mlir::tlx;
+namespace ttg = mlir::triton::gpu;
 
 namespace {
 
@@ -80,10 +81,55 @@ LogicalResult giveDescriptorLayout(Operation *user, Value desc,
   return retypeDescriptor(user, desc, newType);
 }
 
+/// What wgmma reads, checked where the layouts are known (stock Triton would
+/// assert or produce IR it cannot parse): whole warp groups, and 8-bit
+/// operands K-major.
+LogicalResult checkDotOperands(AsyncDotOp dot, Attribute aLayout,
+                               Attribute bLayout) {
+  if (unsigned warps = lookupNumWarps(dot); warps % 4 != 0)
+    return dot.emitOpError("wgmma runs on whole warp groups: the kernel (or "
+                           "task) needs num_warps a multiple of 4, got ")
+           << warps;
+  auto isMNMajor = [](Attribute layout, bool transposedIsKMajor) {
+    auto nvmma = dyn_cast_or_null<ttg::NVMMASharedEncodingAttr>(layout);
+    return nvmma && nvmma.getTransposed() != transposedIsKMajor;
+  };
+  Type element = dot.getB().getType().getElementType();
+  if (element.getIntOrFloatBitWidth() != 8)
+    return success();
+  // `a` (MxK) is K-major untransposed; `b` (KxN) is K-major transposed.
+  if (isMNMajor(aLayout, /*transposedIsKMajor=*/false))
+    return dot.emitOpError("wgmma reads 8-bit `a` K-major only: pass an MxK "
+                           "buffer as it is, not a transposed view");
+  if (isMNMajor(bLayout, /*transposedIsKMajor=*/true))
+    return dot.emitOpError("wgmma reads 8-bit `b` K-major only: allocate `b` "
+                           "as NxK and pass tlx.local_trans(b)");
+  return success();
+}
+
+/// TLX kernels lay out one CTA; clusters of CTAs (num_ctas > 1) are not
+/// lowered yet.
+LogicalResult checkOneCTA(ModuleOp module) {
+  auto numCTAs = module->getAttrOfType<IntegerAttr>("ttg.num-ctas");
+  if (!numCTAs || numCTAs.getInt() == 1)
+    return success();
+  Operation *first = nullptr;
+  module.walk([&](Operation *op) {
+    if (!first && isa<TLXDialect>(op->getDialect()))
+      first = op;
+  });
+  if (!first)
+    return success();
+  return first->emitOpError("TLX kernels run with num_ctas=1 (one CTA per "
+                            "program); this one is compiled with num_ctas=")
+         << numCTAs.getInt();
+}
+
 struct AssignLayoutsPass : tlx::impl::TLXAssignLayoutsBase<AssignLayoutsPass> {
   void runOnOperation() override {
-    if (failed(propagateBufferLayouts(getOperation(), assignBufferLayout,
-                                      giveDescriptorLayout)))
+    if (failed(checkOneCTA(getOperation())) ||
+        failed(propagateBufferLayouts(getOperation(), assignBufferLayout,
+                                      giveDescriptorLayout, checkDotOperands)))
       signalPassFailure();
   }
 };

@@ -125,7 +125,8 @@ static std::pair<Value, Value> getTMAOperands(Operation *op) {
 
 LogicalResult mlir::tlx::propagateBufferLayouts(ModuleOp module,
                                                 AllocLayoutFn allocLayout,
-                                                TMAUseFn onTMAUse) {
+                                                TMAUseFn onTMAUse,
+                                                DotUseFn onDotUse) {
   DenseMap<Value, Attribute> layouts;
   bool anyFailed = false;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -149,6 +150,12 @@ LogicalResult mlir::tlx::propagateBufferLayouts(ModuleOp module,
         return;
       }
       layouts[op->getResult(0)] = *layout;
+      return;
+    }
+    if (auto dot = dyn_cast<AsyncDotOp>(op); dot && onDotUse) {
+      if (failed(onDotUse(dot, layouts.lookup(dot.getA()),
+                          layouts.lookup(dot.getB()))))
+        anyFailed = true;
       return;
     }
     auto [desc, buffer] = getTMAOperands(op);

@@ -41,6 +41,17 @@ Value getWgmmaOperandA(ConversionPatternRewriter &rewriter, AsyncDotOp op,
   return ttg::ConvertLayoutOp::create(rewriter, op.getLoc(), operandType, a);
 }
 
+/// How many products wgmma may sum at reduced precision before it folds them
+/// into the float32 accumulator: fp8 operands without the user's choice take
+/// stock tl.dot's 2^30 (every product at full precision); Triton rejects an
+/// fp8 wgmma with a float32 accumulator below 32.
+IntegerAttr getMaxNumImpreciseAcc(AsyncDotOp op) {
+  Type element = op.getB().getType().getElementType();
+  if (op.getMaxNumImpreciseAcc() == 0 && element.getIntOrFloatBitWidth() == 8)
+    return IntegerAttr::get(IntegerType::get(op.getContext(), 32), 1 << 30);
+  return op.getMaxNumImpreciseAccAttr();
+}
+
 struct AsyncDotOpConversion : OpConversionPattern<AsyncDotOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -58,7 +69,7 @@ struct AsyncDotOpConversion : OpConversionPattern<AsyncDotOp> {
         ttg::ConvertLayoutOp::create(rewriter, loc, mmaType, adaptor.getAcc());
     auto wgmma = ttng::WarpGroupDotOp::create(
         rewriter, loc, mmaType, a, adaptor.getB(), acc, adaptor.getUseAcc(),
-        op.getInputPrecisionAttr(), op.getMaxNumImpreciseAccAttr(),
+        op.getInputPrecisionAttr(), getMaxNumImpreciseAcc(op),
         /*isAsync=*/rewriter.getBoolAttr(true));
     rewriter.replaceOpWithNewOp<ttg::ConvertLayoutOp>(op, op.getType(), wgmma);
     return success();

@@ -375,6 +375,14 @@ struct AsyncTasksOpConversion : OpConversionPattern<AsyncTasksOp> {
   matchAndRewrite(AsyncTasksOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     TaskSet set(op);
+    // With only the default task there is nothing to specialize (and
+    // ttg.warp_specialize needs a partition): its body runs in place.
+    if (set.partitions.empty()) {
+      replaceReplicaIds(rewriter, set.defaultTask.getBody(), /*replica=*/0);
+      rewriter.inlineBlockBefore(&set.defaultTask.getBody().front(), op);
+      rewriter.eraseOp(op);
+      return success();
+    }
     Captures captures;
     if (captures.collect(set.others))
       return rewriter.notifyMatchFailure(op, "a tensor cannot be captured");

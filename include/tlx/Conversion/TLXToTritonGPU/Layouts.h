@@ -65,14 +65,20 @@ using AllocLayoutFn = function_ref<FailureOr<Attribute>(LocalAllocOp)>;
 /// descriptor and the buffer's layout.
 using TMAUseFn =
     function_ref<LogicalResult(Operation *, Value desc, Attribute layout)>;
+/// Called for every async_dot: the layouts of `a` (null when it comes from
+/// registers) and of `b`.
+using DotUseFn = function_ref<LogicalResult(AsyncDotOp, Attribute aLayout,
+                                            Attribute bLayout)>;
 
 /// Walks `module` in order and gives every buffer value a layout: an
 /// allocation the one `allocLayout` returns, a view the one getViewLayout
 /// derives from its source (an error at each view that has none). Calls
-/// `onTMAUse` for every TMA load and store. Keeps going after an error, so
+/// `onTMAUse` for every TMA load and store, and `onDotUse`, when given, for
+/// every async_dot. Keeps going after an error, so
 /// that one run reports them all.
 LogicalResult propagateBufferLayouts(ModuleOp module, AllocLayoutFn allocLayout,
-                                     TMAUseFn onTMAUse);
+                                     TMAUseFn onTMAUse,
+                                     DotUseFn onDotUse = nullptr);
 
 /// The warps that run `op`: its function's or module's "ttg.num-warps" (4
 /// where none says). Tensor ops in an async task run on that many warps too:

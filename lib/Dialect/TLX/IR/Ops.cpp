@@ -159,12 +159,10 @@ LogicalResult LocalSliceOp::verify() {
       return emitOpError("slice [")
              << offset << ", " << offset + size << ") of dimension " << dim
              << " leaves the buffer of size " << full;
+    // Sizes are powers of two (the buffer type says so): a split one never
+    // straddles two tiles of its size when its offset is a multiple of it.
     if (size == full)
       continue;
-    if (!llvm::isPowerOf2_64(size))
-      return emitOpError("the slice size ")
-             << size << " of dimension " << dim
-             << " must be a power of two (it splits the buffer)";
     if (offset % size != 0)
       return emitOpError("offset ")
              << offset << " of dimension " << dim
@@ -232,6 +230,18 @@ LogicalResult AsyncDotOp::verify() {
   if (aElement != b.getElementType())
     return emitOpError("a and b must have one element type, got ")
            << aElement << " and " << b.getElementType();
+  if (!isa<Float16Type, BFloat16Type, Float32Type, Float8E4M3FNType,
+           Float8E5M2Type>(aElement))
+    return emitOpError("wgmma multiplies f16, bf16, f32 (as tf32) or fp8 "
+                       "(e4m3, e5m2) operands into a float32 accumulator, "
+                       "not ")
+           << aElement;
+  // One wgmma consumes 32 bytes of K per row.
+  int64_t instructionK = 256 / aElement.getIntOrFloatBitWidth();
+  if (k % instructionK != 0)
+    return emitOpError("K = ")
+           << k << " is not a multiple of " << instructionK << ", the K of one "
+           << "wgmma for " << aElement << " operands";
   if (m % 64 != 0 || n % 8 != 0 || n > 256 * 8)
     return emitOpError("wgmma tiles need M a multiple of 64 and N a multiple "
                        "of 8, got ")

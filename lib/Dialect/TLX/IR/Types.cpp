@@ -70,6 +70,16 @@ verifyBufferShape(function_ref<InFlightDiagnostic()> emitError,
   if (!elementType.isIntOrFloat())
     return emitError() << "TLX buffers hold integers or floats, not "
                        << elementType;
+  if (elementType.isInteger(1))
+    return emitError() << "TLX buffers do not hold i1: store booleans as i8 "
+                          "(tl.int8)";
+  // Triton's shared memory descriptors lay out power-of-two dimensions only.
+  if (storage != StorageKind::tmem)
+    for (int64_t dim : shape)
+      if (!llvm::isPowerOf2_64(dim))
+        return emitError() << "shared-memory buffer dimensions must be "
+                              "powers of two, got "
+                           << dim;
   if (storage == StorageKind::tmem && shape.size() != 2)
     return emitError() << "tensor memory buffers are 2-D (rows x columns), "
                           "got rank "
