@@ -4,6 +4,7 @@
 
 #include "tlx/Dialect/TLX/IR/OpContracts.h"
 #include "tlx/InitAll.h"
+#include "tlx/Support/InputLimits.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -118,6 +119,13 @@ void record(TlxResult &result, Diagnostic &diag, llvm::StringRef source) {
 
 void run(TlxResult &result, llvm::StringRef ir, llvm::StringRef pipeline,
          llvm::StringRef sourceName, bool printDebugInfo) {
+  if (std::optional<tlx::NestingError> nesting =
+          tlx::findExcessiveNesting(ir)) {
+    result.stage = "parse";
+    result.diagnostics.push_back({"error", sourceName.str(), nesting->line,
+                                  nesting->column, nesting->message});
+    return;
+  }
   tlx::registerAllPasses();
   DialectRegistry registry;
   tlx::registerAllDialects(registry);

@@ -141,7 +141,8 @@ def test_fp8_async_dot_is_an_e4m3_wgmma():
 
 @triton.jit
 def only_the_default_task(out):
-    with tlx.async_tasks():
+    # Nested, not one `with` of two items: Triton builds every item of a `with` before entering any.
+    with tlx.async_tasks():  # noqa: SIM117
         with tlx.async_task("default"):
             tl.store(out + tl.arange(0, 128), tl.arange(0, 128))
 

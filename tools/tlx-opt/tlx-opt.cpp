@@ -6,19 +6,58 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlx/InitAll.h"
+#include "tlx/Support/InputLimits.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+/// mlir-opt's main, with the input read once (stdin included) and refused
+/// first when it nests too deeply for the parser's stack.
+static LogicalResult runOptMain(int argc, char **argv,
+                                DialectRegistry &registry) {
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "TLX optimizer driver (MLIR 22.1.8)\n", registry);
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return MlirOptMain(argc, argv, inputFilename, outputFilename, registry);
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << errorMessage << "\n";
+    return failure();
+  }
+  if (std::optional<tlx::NestingError> nesting =
+          tlx::findExcessiveNesting(input->getBuffer())) {
+    llvm::errs() << inputFilename << ":" << nesting->line << ":"
+                 << nesting->column << ": error: " << nesting->message << "\n";
+    return failure();
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return failure();
+  }
+  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+    return failure();
+  output->keep();
+  return success();
+}
 
 int main(int argc, char **argv) {
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
-    os << "TLX version " << mlir::tlx::getVersionString() << "\n";
+    os << "TLX version " << tlx::getVersionString() << "\n";
   });
-  mlir::DialectRegistry registry;
-  mlir::tlx::registerAllDialects(registry);
-  mlir::tlx::registerAllPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "TLX optimizer driver (MLIR 22.1.8)\n", registry));
+  DialectRegistry registry;
+  tlx::registerAllDialects(registry);
+  tlx::registerAllPasses();
+  return asMainReturnCode(runOptMain(argc, argv, registry));
 }
