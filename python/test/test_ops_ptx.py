@@ -141,10 +141,9 @@ def test_fp8_async_dot_is_an_e4m3_wgmma():
 
 @triton.jit
 def only_the_default_task(out):
-    # Nested, not one `with` of two items: Triton builds every item of a `with` before entering any.
-    with tlx.async_tasks():  # noqa: SIM117
-        with tlx.async_task("default"):
-            tl.store(out + tl.arange(0, 128), tl.arange(0, 128))
+    # One `with` of two items (as ruff's SIM117 writes nested ones): Triton builds both before entering either.
+    with tlx.async_tasks(), tlx.async_task("default"):
+        tl.store(out + tl.arange(0, 128), tl.arange(0, 128))
 
 
 def test_async_tasks_with_only_the_default_task_run_it_in_place():

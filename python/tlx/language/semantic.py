@@ -818,17 +818,20 @@ class TLXSemantic:
         return self._kernel_state("task_stack", [])
 
     def async_tasks(self) -> TaskRegion:
-        op = "async_tasks"
-        if self._task_stack():
+        return TaskRegion(self, "async_tasks", {})
+
+    def check_task_nesting(self, op: str) -> None:
+        """Where a task region opens (checked on entry: Triton builds every item of a `with` first, so
+        `with tlx.async_tasks(), tlx.async_task("default"):` builds the task before its set is open)."""
+        stack = self._task_stack()
+        if op == "async_tasks" and stack:
             raise self.error(op, "async_tasks cannot be nested inside another async_tasks or async_task")
-        return TaskRegion(self, op, {})
+        if op == "async_task" and (not stack or stack[-1].op != "async_tasks"):
+            where = "inside another async_task" if stack else "outside `with tlx.async_tasks():`"
+            raise self.error(op, f"each async_task must sit directly in `with tlx.async_tasks():`, not {where}")
 
     def async_task(self, kind: Any, num_warps: Any, registers: Any, replicate: Any) -> TaskRegion:
         op = "async_task"
-        stack = self._task_stack()
-        if not stack or stack[-1].op != "async_tasks":
-            where = "inside another async_task" if stack else "outside `with tlx.async_tasks():`"
-            raise self.error(op, f"each async_task must sit directly in `with tlx.async_tasks():`, not {where}")
         kind = _unwrap(kind)
         if kind not in (None, "default"):
             raise self.error(op, f'the only task name is "default" (the kernel\'s own warps), got {kind!r}')
@@ -892,6 +895,7 @@ class TaskRegion:
     def _open(self, replica: int) -> None:
         sem = self.semantic
         builder = sem.builder
+        sem.check_task_nesting(self.op)
         self.replica = replica
         # The region's opaque condition: a carrier whose i1 no pass can fold (docs/carriers.md, "Regions").
         condition = sem.emit(self.op, attrs=self.attrs, result=tlc.int1)
