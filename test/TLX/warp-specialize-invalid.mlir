@@ -262,3 +262,17 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// Replicas are bounded before any lowering builds a partition for each.
+tt.func @too_many_replicas() {
+  tlx.async_tasks {
+    tlx.async_task default {
+    }
+    // expected-error @below {{'tlx.async_task' op needs 2147483647 warps (1 x 2147483647 replicas); a CTA has at most 32}}
+    tlx.async_task num_warps(1) replicate(2147483647) {
+    }
+  }
+  tt.return
+}

@@ -844,8 +844,10 @@ class TLXSemantic:
         if kind == "default":
             attrs["replicate"] = replicas  # runs once: more is its verifier's error
             replicas = 1
-        elif replicas < 1:
-            raise self.error(op, f"`replicate` must be >= 1 (how many copies of the task run), got {replicas}")
+        elif not 1 <= replicas <= 32:
+            raise self.error(
+                op, f"`replicate` must be in 1..32 (copies of the task, each on warps of its own), got {replicas}"
+            )
         return TaskRegion(self, op, attrs, replicas)
 
     def async_task_replica_id(self) -> tlc.constexpr:

@@ -278,9 +278,16 @@ LogicalResult AsyncTaskOp::verify() {
                        "it cannot be replicated");
   if (!getIsDefault() && !getNumWarps())
     return emitOpError("a non-default task needs num_warps");
-  if (std::optional<uint32_t> numWarps = getNumWarps())
+  if (std::optional<uint32_t> numWarps = getNumWarps()) {
     if (!llvm::isPowerOf2_32(*numWarps))
       return emitOpError("num_warps must be a power of 2, got ") << *numWarps;
+    // Before any lowering builds one partition per replica.
+    int64_t warps = int64_t(*numWarps) * getReplicate();
+    if (warps > 32)
+      return emitOpError("needs ")
+             << warps << " warps (" << *numWarps << " x " << getReplicate()
+             << " replicas); a CTA has at most 32";
+  }
   if (std::optional<uint32_t> registers = getRegisters())
     if (*registers < 24 || *registers > 256 || *registers % 8 != 0)
       return emitOpError("registers must be a multiple of 8 in 24..256 "
