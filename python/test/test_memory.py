@@ -16,7 +16,7 @@ import pytest
 from tlx.tools.tlx_opt import binary_path
 
 ROOT = Path(__file__).resolve().parents[2]
-LIT_FILES = sorted((ROOT / "test" / "TLX").glob("*.mlir"))
+LIT_FILES = sorted((ROOT / "test" / "TLX").glob("*.mlir")) + sorted((ROOT / "third_party").rglob("test/**/*.mlir"))
 
 
 def run_lines(path: Path) -> list[list[str]]:

@@ -100,6 +100,161 @@ def tlx_with_two_ctas(n):
 
 
 @triton.jit
+def cluster_rank_on_ampere(n):
+    tlx.cluster_cta_rank()  # misuse
+
+
+@triton.jit
+def cluster_barrier_on_ampere(n):
+    tlx.cluster_barrier()  # misuse
+
+
+@triton.jit
+def mbarrier_init_fence_on_ampere(n):
+    tlx.fence_mbarrier_init_cluster()  # misuse
+
+
+@triton.jit
+def replicate_zero(n):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            pass
+        with tlx.async_task(num_warps=4, replicate=0):  # misuse
+            pass
+
+
+@triton.jit
+def replicate_sixty_four(n):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            pass
+        with tlx.async_task(num_warps=1, replicate=64):  # misuse
+            pass
+
+
+@triton.jit
+def dot_into_float16(n):
+    a = tlx.local_alloc((64, 16), tl.float16, 1)
+    b = tlx.local_alloc((16, 64), tl.float16, 1)
+    tlx.async_dot(a[0], b[0], out_dtype=tl.float16)  # misuse
+
+
+@triton.jit
+def dot_use_acc_tensor(n):
+    a = tlx.local_alloc((64, 16), tl.float16, 1)
+    b = tlx.local_alloc((16, 64), tl.float16, 1)
+    tlx.async_dot(a[0], b[0], use_acc=tl.arange(0, 64) > 3)  # misuse
+
+
+@triton.jit
+def dot_int_accumulator(n):
+    a = tlx.local_alloc((64, 16), tl.float16, 1)
+    b = tlx.local_alloc((16, 64), tl.float16, 1)
+    tlx.async_dot(a[0], b[0], tl.zeros((64, 64), tl.int32))  # misuse
+
+
+@triton.jit
+def dot_unknown_precision(n):
+    a = tlx.local_alloc((64, 16), tl.float16, 1)
+    b = tlx.local_alloc((16, 64), tl.float16, 1)
+    tlx.async_dot(a[0], b[0], input_precision="fp64")  # misuse
+
+
+@triton.jit
+def dot_with_mbarriers_on_hopper(n):
+    a = tlx.local_alloc((64, 16), tl.float16, 1)
+    b = tlx.local_alloc((16, 64), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_dot(a[0], b[0], mBarriers=[bars[0]])  # misuse
+
+
+@triton.jit
+def dot_two_ctas_on_hopper(n):
+    a = tlx.local_alloc((64, 16), tl.float16, 1)
+    b = tlx.local_alloc((16, 64), tl.float16, 1)
+    tlx.async_dot(a[0], b[0], two_ctas=True)  # misuse
+
+
+@triton.jit
+def tma_store_eviction(desc, n):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 1)
+    tlx.async_descriptor_store(desc, bufs[0], [0, 0], eviction_policy="evict_first")  # misuse
+
+
+@triton.jit
+def tma_store_reduce(desc, n):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 1)
+    tlx.async_descriptor_store(desc, bufs[0], [0, 0], store_reduce="add")  # misuse
+
+
+@triton.jit
+def local_load_with_layout(n):
+    bufs = tlx.local_alloc((64,), tl.float16, 1)
+    tlx.local_load(bufs[0], layout="#ttg.blocked<{}>")  # misuse
+
+
+@triton.jit
+def alloc_layout_not_text(n):
+    tlx.local_alloc((64, 64), tl.float16, 1, layout=5)  # misuse
+
+
+@triton.jit
+def commit_group_of_an_int(n):
+    tlx.async_load_commit_group(5)  # misuse
+
+
+@triton.jit
+def view_of_a_tensor(n):
+    tlx.local_view(tl.arange(0, 64), 0)  # misuse
+
+
+@triton.jit
+def wait_on_a_buffer(n):
+    bufs = tlx.local_alloc((64,), tl.float16, 1)
+    tlx.barrier_wait(bufs[0], 0)  # misuse
+
+
+@triton.jit
+def thread_id_runtime_axis(n):
+    tlx.thread_id(n)  # misuse
+
+
+@triton.jit
+def named_barrier_float_id(n):
+    tlx.named_barrier_wait(1.5, 128)  # misuse
+
+
+@triton.jit
+def alloc_layout_that_does_not_parse(n):
+    tlx.local_alloc((64, 64), tl.float16, 1, layout="#ttg.nonsense<{}>")  # misuse
+
+
+BLOCKED: tl.constexpr = tl.constexpr(
+    "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+)
+
+
+@triton.jit
+def alloc_layout_not_shared(n):
+    tlx.local_alloc((64, 64), tl.float16, 1, layout=BLOCKED)  # misuse
+
+
+@triton.jit
+def named_barrier_odd_threads(n):
+    tlx.named_barrier_arrive(3, 33)  # misuse
+
+
+@triton.jit
+def store_while_tma_fills(desc, n):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.barrier_expect_bytes(bars[0], 64 * 64 * 2)
+    tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0])
+    tlx.local_store(bufs[0], tl.zeros((64, 64), tl.float16))  # misuse
+    tlx.barrier_wait(bars[0], 0)
+
+
+@triton.jit
 def alloc_runtime_shape(n):
     tlx.local_alloc((n, 64), tl.float16, 2)  # misuse
 
@@ -276,12 +431,6 @@ def tma_cache_cg(desc, n):
     bufs = tlx.local_alloc((64, 64), tl.float16, 1)
     bars = tlx.alloc_barriers(1)
     tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0], cache_modifier=".cg")  # misuse
-
-
-@triton.jit
-def tma_store_reduce(desc, n):
-    bufs = tlx.local_alloc((64, 64), tl.float16, 1)
-    tlx.async_descriptor_store(desc, bufs[0], [0, 0], store_reduce="add")  # misuse
 
 
 @triton.jit
@@ -552,6 +701,25 @@ CASES = [
     (reinterpret_pointer_dtype, N, SM90, "tlx.local_reinterpret: `dtype` must be an integer or floating-point"),
     (reinterpret_mbarrier, N, SM90, "tlx.local_reinterpret: `buf` must be a buffer from tlx.local_alloc"),
     (reinterpret_layout, N, SM90, "tlx.local_reinterpret: `layout` is not supported by this TLX release yet"),
+    (cluster_rank_on_ampere, N, SM80, "tlx.cluster_cta_rank: thread block clusters needs sm_90 or newer"),
+    (cluster_barrier_on_ampere, N, SM80, "tlx.cluster_barrier: thread block clusters needs sm_90 or newer"),
+    (mbarrier_init_fence_on_ampere, N, SM80, "tlx.fence_mbarrier_init_cluster: thread block clusters needs sm_90"),
+    (replicate_zero, N, SM90, "tlx.async_task: `replicate` must be in 1..32 (copies of the task, each on warps"),
+    (replicate_sixty_four, N, SM90, "tlx.async_task: `replicate` must be in 1..32 (copies of the task, each on"),
+    (dot_into_float16, N, SM90, "tlx.async_dot: only float32 accumulators are supported, got fp16"),
+    (dot_use_acc_tensor, N, SM90, "tlx.async_dot: `use_acc` must be a scalar boolean, got a runtime tensor"),
+    (dot_int_accumulator, N, SM90, "tlx.async_dot: `acc` must be a float32 tensor, got a runtime tensor"),
+    (dot_unknown_precision, N, SM90, "tlx.async_dot: `input_precision` must be one of ['ieee', 'tf32', 'tf32x3']"),
+    (dot_with_mbarriers_on_hopper, N, SM90, "tlx.async_dot: `mBarriers` completion is the Blackwell (tcgen05) form"),
+    (dot_two_ctas_on_hopper, N, SM90, "tlx.async_dot: `two_ctas` is the Blackwell cta_group::2 form"),
+    (tma_store_eviction, DESC, SM90, "tlx.async_descriptor_store: `eviction_policy` is not supported by this TLX"),
+    (local_load_with_layout, N, SM90, "tlx.local_load: `layout` is not supported by this TLX release yet"),
+    (alloc_layout_not_text, N, SM90, "tlx.local_alloc: `layout` must be None or the text of a ttg layout"),
+    (commit_group_of_an_int, N, SM90, "tlx.async_load_commit_group: `tokens` must be async tokens from"),
+    (view_of_a_tensor, N, SM90, "tlx.local_view: expects buffers from tlx.local_alloc or mbarriers from"),
+    (wait_on_a_buffer, N, SM90, "tlx.barrier_wait: `bar` must be an mbarrier from tlx.alloc_barriers, got a"),
+    (thread_id_runtime_axis, N, SM90, "tlx.thread_id: `axis` must be a compile-time constant"),
+    (named_barrier_float_id, N, SM90, "tlx.named_barrier_wait: `bar_id` must be a scalar integer, got 1.5"),
 ]
 
 
@@ -687,6 +855,15 @@ COMPILER_CASES = [
         SM90,
         "'tlx.async_descriptor_load' op cache modifiers and eviction policies are not supported on TMA loads",
     ),
+    (
+        alloc_layout_that_does_not_parse,
+        N,
+        SM90,
+        'invalid layout for tlx.local_alloc: "#ttg.nonsense<{}>" (unknown attribute `nonsense` in dialect `ttg`)',
+    ),
+    (alloc_layout_not_shared, N, SM90, "'tlx.local_alloc' op layout #ttg.blocked<{sizePerThread = [1, 1]"),
+    (named_barrier_odd_threads, N, SM90, "'tlx.named_barrier_arrive' op counts 33 threads; a named barrier counts"),
+    (store_while_tma_fills, DESC, SM90, "'tlx.local_store' op accesses a buffer that a TMA load may still be"),
 ]
 
 
