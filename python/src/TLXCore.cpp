@@ -3,6 +3,7 @@
 #include "TLXCore.h"
 
 #include "tlx/Dialect/TLX/IR/OpContracts.h"
+#include "tlx/Dialect/TLX/Transforms/Passes.h"
 #include "tlx/InitAll.h"
 #include "tlx/Support/InputLimits.h"
 
@@ -260,4 +261,8 @@ extern "C" const char *tlxVersion(void) {
 
 extern "C" const char *tlxOpContracts(void) {
   return mlir::tlx::getOpContractsJSON().data();
+}
+
+extern "C" long long tlxSharedMemoryLimit(const char *target) {
+  return mlir::tlx::getSharedMemoryLimit(target ? target : "").value_or(-1);
 }

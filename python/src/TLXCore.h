@@ -60,6 +60,10 @@ TLX_CORE_API void tlxResultDestroy(TlxResult *result);
 /// The TLX version string.
 TLX_CORE_API const char *tlxVersion(void);
 
+/// The shared memory one CTA may use on `target` ("cuda:90"), in bytes; -1
+/// for a target TLX does not know.
+TLX_CORE_API long long tlxSharedMemoryLimit(const char *target);
+
 /// The op contract table (JSON, generated from TLXOps.td): what the carrier
 /// of each TLX op carries. NUL-terminated, static.
 TLX_CORE_API const char *tlxOpContracts(void);

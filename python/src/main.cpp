@@ -92,6 +92,16 @@ diagnostic with its line and column; bad input never ends the process.)doc");
       "version", [] { return std::string(tlxVersion()); },
       "The TLX version compiled into this extension.");
   m.def(
+      "shared_memory_limit",
+      [](const std::string &target) -> py::object {
+        long long limit = tlxSharedMemoryLimit(target.c_str());
+        if (limit < 0)
+          return py::none();
+        return py::int_(limit);
+      },
+      "The shared memory one CTA may use on `target` (\"cuda:90\"), in "
+      "bytes; None for a target TLX does not know.");
+  m.def(
       "op_contracts", [] { return std::string(tlxOpContracts()); },
       "The op contract table (JSON, generated from TLXOps.td): each TLX "
       "op's operands, attributes, results and regions, as carriers carry "

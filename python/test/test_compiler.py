@@ -543,3 +543,27 @@ def test_an_unwritable_dump_dir_warns_and_the_kernel_compiles(fresh_cache, tmp_p
     with pytest.warns(RuntimeWarning, match=r"TLX_DUMP_DIR=.*cannot write the IR dumps of kernel `tlx_copy`"):
         compiled = compile_sm90(*TLX_COPY, {"BLOCK": 128})
     assert "cp.async.bulk.tensor" in compiled.asm["ptx"]
+
+
+@triton.jit
+def tlx_buffers_plus_triton_scratch(out, n):
+    # 224 KB of TLX buffers fit sm_90's 227 KB; the transpose's 16 KB of Triton scratch, live beside them, does not.
+    a = tlx.local_alloc((128, 256), tl.float32, 1)
+    b = tlx.local_alloc((64, 256), tl.float32, 1)
+    c = tlx.local_alloc((32, 256), tl.float32, 1)
+    tlx.local_store(a[0], tl.zeros((128, 256), tl.float32) + n)
+    tlx.local_store(b[0], tl.zeros((64, 256), tl.float32) + n)
+    tlx.local_store(c[0], tl.zeros((32, 256), tl.float32) + n)
+    offs = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]
+    tl.store(out + offs, tl.trans(tl.load(out + offs)))
+    total = tl.sum(tlx.local_load(a[0]), axis=0) + tl.sum(tlx.local_load(b[0]), axis=0)
+    tl.store(out + tl.arange(0, 256), total + tl.sum(tlx.local_load(c[0]), axis=0))
+
+
+def test_shared_memory_with_tritons_scratch_is_checked_at_compile_time(fresh_cache):
+    with pytest.raises(TLXCompilationError) as info:
+        compile_sm90(tlx_buffers_plus_triton_scratch, {"out": "*fp32", "n": "fp32"})
+    text = str(info.value)
+    line = tlx_buffers_plus_triton_scratch.starting_line_number
+    assert f"{HERE}:{line + 1}: TLX kernel `tlx_buffers_plus_triton_scratch` needs 245760 bytes" in text, text
+    assert "a CTA on cuda:90 has at most 232448" in text

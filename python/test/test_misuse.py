@@ -100,6 +100,11 @@ def tlx_with_two_ctas(n):
 
 
 @triton.jit
+def alloc_extra_positional(n):
+    tlx.local_alloc((64,), tl.float16, 1, tlx.storage_kind.smem, None, None, 7)  # misuse
+
+
+@triton.jit
 def cluster_rank_on_ampere(n):
     tlx.cluster_cta_rank()  # misuse
 
@@ -701,6 +706,7 @@ CASES = [
     (reinterpret_pointer_dtype, N, SM90, "tlx.local_reinterpret: `dtype` must be an integer or floating-point"),
     (reinterpret_mbarrier, N, SM90, "tlx.local_reinterpret: `buf` must be a buffer from tlx.local_alloc"),
     (reinterpret_layout, N, SM90, "tlx.local_reinterpret: `layout` is not supported by this TLX release yet"),
+    (alloc_extra_positional, N, SM90, "tlx.local_alloc: too many positional arguments"),
     (cluster_rank_on_ampere, N, SM80, "tlx.cluster_cta_rank: thread block clusters needs sm_90 or newer"),
     (cluster_barrier_on_ampere, N, SM80, "tlx.cluster_barrier: thread block clusters needs sm_90 or newer"),
     (mbarrier_init_fence_on_ampere, N, SM80, "tlx.fence_mbarrier_init_cluster: thread block clusters needs sm_90"),

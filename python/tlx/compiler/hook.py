@@ -24,6 +24,7 @@ from triton import knobs
 from triton._C.libtriton import ir, passes
 from triton.backends.compiler import Language
 
+from .. import _C
 from . import pipeline
 from .dump import Dumper
 from .errors import TLXCompilationError
@@ -72,6 +73,9 @@ class TLXStages:
         self.stock_ttgir = stages["ttgir"]
         self.dumper: Dumper | None = None
         stages["ttgir"] = self.ttgir
+        self.kernel: str | None = None  # set when the kernel takes the TLX path
+        self.defined_at: str | None = None
+        stages["llir"] = self._checking_shared_memory(stages["llir"])
         if os.environ.get("TLX_DUMP_DIR"):
             for stage in ("llir", "ptx"):
                 stages[stage] = self._dumping(stage, stages[stage])
@@ -84,7 +88,7 @@ class TLXStages:
 
     def tlx_ttgir(self, module: Any, metadata: dict) -> Any:
         options, capability = self.options, self.capability
-        kernel = module.get_entry_func_name()
+        kernel = self.kernel = module.get_entry_func_name()
         dumper = self.dumper = Dumper.from_env(kernel)
         if dumper:
             dumper.write("ttir", module.str())
@@ -96,6 +100,7 @@ class TLXStages:
             passes.ttir.add_convert_to_ttgpuir(pm, f"cuda:{capability}", options.num_warps, 32, options.num_ctas)
             pm.run(module, "tlx_convert_to_ttgpuir")
             converted = module.str()  # with locations: the C++ side reports at the user's lines
+            self.defined_at = pipeline.kernel_location(converted)
             if dumper:
                 dumper.write("converted", converted)
             lowered = pipeline.run(
@@ -119,6 +124,29 @@ class TLXStages:
         if dumper:
             dumper.write("ttgir", result.str())
         return result
+
+    def _checking_shared_memory(self, make_llir: Any) -> Any:
+        """After Triton's own shared-memory allocation (make_llir): a TLX kernel whose buffers, mbarriers
+        and Triton's scratch exceed what a CTA may use fails here, with the kernel named, instead of at
+        launch (tlx-check-shared-memory has checked the TLX allocations alone, at their lines)."""
+
+        def run(module: Any, metadata: dict) -> Any:
+            result = make_llir(module, metadata)
+            target = f"cuda:{self.capability}"
+            limit = _C.shared_memory_limit(target)
+            shared = metadata.get("shared", 0)
+            if self.kernel is not None and limit is not None and shared > limit:
+                where = f"{self.defined_at}: " if self.defined_at else ""
+                raise TLXCompilationError(
+                    f"{where}TLX kernel `{self.kernel}` needs {shared} bytes of shared memory per CTA (its TLX buffers "
+                    f"and mbarriers plus Triton's own scratch for layout conversions and reductions); a CTA on "
+                    f"{target} has at most {limit}: use fewer or smaller buffers",
+                    kernel=self.kernel,
+                    diagnostics=[],
+                )
+            return result
+
+        return run
 
     def _dumping(self, stage: str, compile_stage: Any) -> Any:
         def run(module: Any, metadata: dict) -> Any:

@@ -46,7 +46,7 @@ def pass_registered(name: str) -> bool:
     return True
 
 
-def _kernel_location(text: str) -> str | None:
+def kernel_location(text: str) -> str | None:
     """``file:line`` of the kernel definition: Triton gives the entry function the first location alias."""
     match = re.search(r'^#loc = loc\("((?:[^"\\]|\\.)*)":(\d+):\d+\)', text, re.M)
     return f"{match.group(1)}:{match.group(2)}" if match else None
@@ -72,7 +72,7 @@ def _failure(kernel: str, text: str, pipeline: str, error: Exception) -> TLXComp
         if not (d[0] == "note" and d[4].startswith("see current operation"))
     ]
     stage = getattr(error, "stage", "pipeline")
-    defined = _kernel_location(text)
+    defined = kernel_location(text)
     header = f"TLX could not compile kernel `{kernel}`" + (f" (defined at {defined})" if defined else "")
     missing = [name for name in PASSES if not pass_registered(name)]
     if stage == "pipeline" and missing:

@@ -31,12 +31,16 @@ def builtin(fn: F) -> F:
       ``JITCallable``, keyed on the TLX version and a hash of the TLX compiler
       (``tlx.compiler.cache_key``). Kernels without TLX keep their stock key.
     """
+    # The user's view of the call: Triton passes `_semantic` and `_generator` by keyword, so a surplus
+    # positional argument must read "too many", not "multiple values for argument '_semantic'".
+    internal = ("_semantic", "_generator")
     signature = inspect.signature(fn)
+    user_signature = signature.replace(parameters=[p for p in signature.parameters.values() if p.name not in internal])
 
     @functools.wraps(fn)
     def checked(*args, **kwargs):
         try:
-            signature.bind(*args, **kwargs)
+            user_signature.bind(*args, **{k: v for k, v in kwargs.items() if k not in internal})
         except TypeError as error:
             where = location(kwargs.get("_generator"))
             raise TLXError(f"{where + ': ' if where else ''}tlx.{fn.__name__}: {error}") from None

@@ -13,12 +13,8 @@ namespace mlir::tlx {
 using namespace mlir;
 using namespace mlir::tlx;
 
-namespace {
-
-/// The shared memory one CTA may use on `target` ("cuda:<capability>"), in
-/// bytes (the per-block opt-in maximum of each architecture); nullopt for a
-/// target this check does not know.
-std::optional<int64_t> getSharedMemoryLimit(StringRef target) {
+/// The per-block opt-in maximum of each architecture.
+std::optional<int64_t> mlir::tlx::getSharedMemoryLimit(StringRef target) {
   unsigned capability;
   if (!target.consume_front("cuda:") || target.getAsInteger(10, capability))
     return std::nullopt;
@@ -40,6 +36,8 @@ std::optional<int64_t> getSharedMemoryLimit(StringRef target) {
     return std::nullopt;
   }
 }
+
+namespace {
 
 struct Allocation {
   Operation *op;

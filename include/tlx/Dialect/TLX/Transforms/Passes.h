@@ -8,6 +8,11 @@
 
 namespace mlir::tlx {
 
+/// The shared memory one CTA may use on `target` ("cuda:<capability>"), in
+/// bytes; nullopt for a target TLX does not know. tlx-check-shared-memory and
+/// the Python compiler (after Triton's own allocation) check against it.
+std::optional<int64_t> getSharedMemoryLimit(llvm::StringRef target);
+
 #define GEN_PASS_DECL
 #include "tlx/Dialect/TLX/Transforms/Passes.h.inc"
 
