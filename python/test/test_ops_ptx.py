@@ -112,13 +112,14 @@ def cluster_ops(out, BLOCK: tl.constexpr):
     tlx.fence_mbarrier_init_cluster()
     tlx.cluster_barrier()
     rank = tlx.cluster_cta_rank()
+    size = tlx.cluster_size_1d()
     tlx.barrier_arrive(bars[0])
-    tl.store(out + tl.arange(0, BLOCK), tl.zeros((BLOCK,), tl.int32) + rank)
+    tl.store(out + tl.arange(0, BLOCK), tl.zeros((BLOCK,), tl.int32) + rank * size)
 
 
 def test_cluster_rank_barrier_and_mbarrier_init_fence():
     ptx = compile_sm90(cluster_ops, {"out": "*i32", "BLOCK": "constexpr"}, {"BLOCK": 128}).asm["ptx"]
-    assert "%cluster_ctarank" in ptx
+    assert "%cluster_ctarank" in ptx and "%cluster_nctarank" in ptx
     assert "fence.mbarrier_init.release.cluster" in ptx
     arrive = re.search(r"barrier\.cluster\.arrive(\.aligned)?;", ptx)
     wait = re.search(r"barrier\.cluster\.wait(\.aligned)?;", ptx)

@@ -164,12 +164,14 @@ func.func @mma_and_registers(%acc: tensor<64x64xf32>, %ar: tensor<64x64xf16>, %u
 // Clusters.
 // CHECK-LABEL: func.func @clusters
 // CHECK-NEXT:    %[[RANK:.*]] = tlx.cluster_cta_rank : i32
+// CHECK-NEXT:    %[[SIZE:.*]] = tlx.cluster_size_1d : i32
 // CHECK-NEXT:    tlx.fence_mbarrier_init_cluster
 // CHECK-NEXT:    tlx.cluster_barrier
-// CHECK-NEXT:    return %[[RANK]]
-func.func @clusters() -> i32 {
+// CHECK-NEXT:    return %[[RANK]], %[[SIZE]]
+func.func @clusters() -> (i32, i32) {
   %rank = tlx.cluster_cta_rank : i32
+  %size = tlx.cluster_size_1d : i32
   tlx.fence_mbarrier_init_cluster
   tlx.cluster_barrier
-  return %rank : i32
+  return %rank, %size : i32, i32
 }

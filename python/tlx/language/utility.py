@@ -9,7 +9,7 @@ from .errors import TLXError
 from .semantic import TLXSemantic
 from .types import buffered_tensor
 
-__all__ = ["clock64", "cluster_cta_rank", "dtype_of", "size_of", "thread_id"]
+__all__ = ["clock64", "cluster_cta_rank", "cluster_size_1d", "dtype_of", "size_of", "thread_id"]
 
 
 @builtin
@@ -37,6 +37,15 @@ def cluster_cta_rank(_semantic=None, _generator=None) -> tlc.tensor:
     Hardware: ``mov.u32 %r, %cluster_ctarank`` (sm_90+; 0 without a cluster launch).
     """
     return TLXSemantic(_semantic, _generator).cluster_op("cluster_cta_rank", tlc.int32)
+
+
+@builtin
+def cluster_size_1d(_semantic=None, _generator=None) -> tlc.tensor:
+    """The number of CTAs in the cluster (the product of its dimensions), an ``int32``.
+
+    Hardware: ``mov.u32 %r, %cluster_nctarank`` (sm_90+; 1 without a cluster launch).
+    """
+    return TLXSemantic(_semantic, _generator).cluster_op("cluster_size_1d", tlc.int32)
 
 
 @builtin

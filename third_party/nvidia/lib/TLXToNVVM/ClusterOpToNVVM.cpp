@@ -28,6 +28,18 @@ struct ClusterCTARankOpLowering : OpConversionPattern<ClusterCTARankOp> {
   }
 };
 
+/// %cluster_nctarank.
+struct ClusterSize1DOpLowering : OpConversionPattern<ClusterSize1DOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ClusterSize1DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::ClusterDim>(op, rewriter.getI32Type());
+    return success();
+  }
+};
+
 /// fence.mbarrier_init.release.cluster.
 struct FenceMBarrierInitClusterOpLowering
     : OpConversionPattern<FenceMBarrierInitClusterOp> {
@@ -44,6 +56,6 @@ struct FenceMBarrierInitClusterOpLowering
 } // namespace
 
 void mlir::tlx::populateClusterOpToNVVMPatterns(RewritePatternSet &patterns) {
-  patterns.add<ClusterCTARankOpLowering, FenceMBarrierInitClusterOpLowering>(
-      patterns.getContext());
+  patterns.add<ClusterCTARankOpLowering, ClusterSize1DOpLowering,
+               FenceMBarrierInitClusterOpLowering>(patterns.getContext());
 }

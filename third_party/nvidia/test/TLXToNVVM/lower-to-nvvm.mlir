@@ -32,6 +32,8 @@ tt.func @nvvm_ops(%id: i32, %n: i32) -> i64 {
 tt.func @cluster_ops() -> i32 {
   // CHECK-NEXT: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
   %rank = tlx.cluster_cta_rank : i32
+  // CHECK-NEXT: nvvm.read.ptx.sreg.cluster.nctarank : i32
+  %size = tlx.cluster_size_1d : i32
   // CHECK-NEXT: nvvm.fence.mbarrier.init
   tlx.fence_mbarrier_init_cluster
   // tlx-lower-to-ttg lowers the cluster barrier (to ttng.cluster_arrive / cluster_wait).

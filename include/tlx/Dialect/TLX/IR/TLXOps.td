@@ -405,6 +405,16 @@ def TLX_ClusterCTARankOp : TLX_Op<"cluster_cta_rank", [Pure]> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
+def TLX_ClusterSize1DOp : TLX_Op<"cluster_size_1d", [Pure]> {
+  let summary = "the number of CTAs in the cluster";
+  let description = [{
+    `tlx.cluster_size_1d()` in Python: `%cluster_nctarank`, the product of
+    the cluster's dimensions (1 without a cluster launch).
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
 def TLX_ClusterBarrierOp : TLX_Op<"cluster_barrier"> {
   let summary = "synchronize every thread of every CTA of the cluster";
   let description = [{
