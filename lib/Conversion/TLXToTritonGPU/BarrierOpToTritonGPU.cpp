@@ -21,10 +21,6 @@ namespace ttng = mlir::triton::nvidia_gpu;
 
 namespace {
 
-bool isMemDesc(Value converted) {
-  return isa<ttg::MemDescType>(converted.getType());
-}
-
 /// Sets of at most this many mbarriers are initialized one op each; larger
 /// ones in a loop, so that thousands of mbarriers compile in linear time.
 constexpr int64_t kMaxUnrolledBarrierInits = 64;
@@ -78,7 +74,7 @@ struct BarrierExpectBytesOpConversion
   LogicalResult
   matchAndRewrite(BarrierExpectBytesOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isMemDesc(adaptor.getBarrier()))
+    if (!getMemDescType(adaptor.getBarrier()))
       return rewriter.notifyMatchFailure(op, "barrier is not a memdesc");
     Value pred = getPredicateOrTrue(rewriter, op.getLoc(), adaptor.getPred());
     rewriter.replaceOpWithNewOp<ttng::BarrierExpectOp>(op, adaptor.getBarrier(),
@@ -93,7 +89,7 @@ struct BarrierWaitOpConversion : OpConversionPattern<BarrierWaitOp> {
   LogicalResult
   matchAndRewrite(BarrierWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isMemDesc(adaptor.getBarrier()))
+    if (!getMemDescType(adaptor.getBarrier()))
       return rewriter.notifyMatchFailure(op, "barrier is not a memdesc");
     rewriter.replaceOpWithNewOp<ttng::WaitBarrierOp>(
         op, adaptor.getBarrier(), adaptor.getPhase(), adaptor.getPred(),
@@ -108,7 +104,7 @@ struct BarrierArriveOpConversion : OpConversionPattern<BarrierArriveOp> {
   LogicalResult
   matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isMemDesc(adaptor.getBarrier()))
+    if (!getMemDescType(adaptor.getBarrier()))
       return rewriter.notifyMatchFailure(op, "barrier is not a memdesc");
     rewriter.replaceOpWithNewOp<ttng::ArriveBarrierOp>(
         op, adaptor.getBarrier(), op.getCountAttr(), /*pred=*/Value());

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Utility.h"
 #include "tlx/Conversion/TLXToTritonGPU/Layouts.h"
 #include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
 
@@ -16,12 +17,6 @@ using namespace mlir::tlx;
 namespace ttg = mlir::triton::gpu;
 
 namespace {
-
-/// The memory descriptor a converted buffer operand became; null while it
-/// is still a TLX value (a buffer the lowering cannot see the allocation of).
-ttg::MemDescType getMemDescType(Value converted) {
-  return dyn_cast<ttg::MemDescType>(converted.getType());
-}
 
 struct LocalAllocOpConversion : OpConversionPattern<LocalAllocOp> {
   using OpConversionPattern::OpConversionPattern;

@@ -1,5 +1,6 @@
 //===- CpAsyncOpToTritonGPU.cpp - cp.async copies -> ttg ------------------===//
 
+#include "Utility.h"
 #include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
 #include "tlx/Dialect/TLX/IR/Dialect.h"
 #include "tlx/Dialect/TritonGPU/IR/Dialect.h"
@@ -18,7 +19,7 @@ struct AsyncLoadOpConversion : OpConversionPattern<AsyncLoadOp> {
   LogicalResult
   matchAndRewrite(AsyncLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isa<ttg::MemDescType>(adaptor.getBuffer().getType()))
+    if (!getMemDescType(adaptor.getBuffer()))
       return rewriter.notifyMatchFailure(op, "buffer is not a memdesc");
     // The copy's token is unused: TLX programs wait by group count.
     ttg::AsyncCopyGlobalToLocalOp::create(

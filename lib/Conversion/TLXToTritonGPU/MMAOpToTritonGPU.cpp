@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Utility.h"
 #include "tlx/Conversion/TLXToTritonGPU/Layouts.h"
 #include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
 #include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
@@ -59,8 +60,8 @@ struct AsyncDotOpConversion : OpConversionPattern<AsyncDotOp> {
   matchAndRewrite(AsyncDotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     bool aFromRegisters = isa<RankedTensorType>(adaptor.getA().getType());
-    if (!isa<ttg::MemDescType>(adaptor.getB().getType()) ||
-        (!aFromRegisters && !isa<ttg::MemDescType>(adaptor.getA().getType())))
+    if (!getMemDescType(adaptor.getB()) ||
+        (!aFromRegisters && !getMemDescType(adaptor.getA())))
       return rewriter.notifyMatchFailure(op, "operands are not memdescs");
     Location loc = op.getLoc();
     RankedTensorType mmaType = getWgmmaAccumulatorType(op);

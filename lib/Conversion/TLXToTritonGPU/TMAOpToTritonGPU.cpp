@@ -22,7 +22,7 @@ namespace {
 
 bool areMemDescs(ValueRange converted) {
   return llvm::all_of(converted, [](Value value) {
-    return isa<ttg::MemDescType>(value.getType());
+    return static_cast<bool>(getMemDescType(value));
   });
 }
 
