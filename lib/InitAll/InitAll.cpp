@@ -5,6 +5,7 @@
 #include "TLXToNVVM/Passes.h"
 #include "tlx/Conversion/TLXToTritonGPU/Passes.h"
 #include "tlx/Dialect/TLX/IR/Dialect.h"
+#include "tlx/Dialect/NVGPU/IR/Dialect.h"
 #include "tlx/Dialect/TLX/Transforms/Passes.h"
 #include "tlx/Dialect/Triton/IR/Dialect.h"
 #include "tlx/Dialect/TritonGPU/IR/Dialect.h"
@@ -29,7 +30,8 @@
 void mlir::tlx::registerAllDialects(DialectRegistry &registry) {
   registry
       .insert<TLXDialect, triton::TritonDialect, triton::gpu::TritonGPUDialect,
-              triton::nvidia_gpu::TritonNvidiaGPUDialect, arith::ArithDialect,
+              triton::nvidia_gpu::TritonNvidiaGPUDialect,
+              triton::nvgpu::NVGPUDialect, arith::ArithDialect,
               cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
               LLVM::LLVMDialect, math::MathDialect, NVVM::NVVMDialect,
               scf::SCFDialect, ub::UBDialect>();

@@ -391,9 +391,9 @@ def expect_on_buffer(n):
 
 
 @triton.jit
-def arrive_remote(n):
+def wait_on_remote_view(n):
     bars = tlx.alloc_barriers(1)
-    tlx.barrier_arrive(bars[0], remote_cta_rank=1)  # misuse
+    tlx.barrier_wait(tlx.remote_view(bars[0], 1), 0)  # misuse
 
 
 @triton.jit
@@ -681,7 +681,7 @@ CASES = [
     (wait_block_pred, N, SM90, "tlx.barrier_wait: `pred` must be a scalar bool"),
     (expect_runtime_bytes, N, SM90, "tlx.barrier_expect_bytes: `size` must be a compile-time constant"),
     (expect_on_buffer, N, SM90, "tlx.barrier_expect_bytes: `bar` must be an mbarrier from tlx.alloc_barriers"),
-    (arrive_remote, N, SM90, "tlx.barrier_arrive: `remote_cta_rank` is not supported"),
+    (wait_on_remote_view, N, SM90, "tlx.barrier_wait: `bar` is a remote view (tlx.remote_view) of another CTA"),
     (tma_not_a_descriptor, DESC, SM90, "tlx.async_descriptor_load: `desc` must be a tensor descriptor"),
     (tma_cache_modifier, DESC, SM90, "`cache_modifier` must be one of '', '.ca', '.cg', '.cv', got '.wb'"),
     (tma_store_reduce, DESC, SM90, "tlx.async_descriptor_store: `store_reduce` is not supported"),

@@ -150,3 +150,50 @@ def only_the_default_task(out):
 def test_async_tasks_with_only_the_default_task_run_it_in_place():
     compiled = compile_sm90(only_the_default_task, {"out": "*i32"}, {})
     assert "ttg.warp_specialize" not in compiled.asm["ttgir"] and "st.global" in compiled.asm["ptx"]
+
+
+@triton.jit
+def cluster_memory(desc, out, N: tl.constexpr):
+    tiles = tlx.local_alloc((64, 128), tl.float16, 1)
+    vec = tlx.local_alloc((N,), tl.float32, 2)
+    bars = tlx.alloc_barriers(2)
+    tlx.fence_mbarrier_init_cluster()
+    tlx.cluster_barrier()
+    rank = tlx.cluster_cta_rank()
+    tlx.barrier_expect_bytes(bars[0], 64 * 128 * 2)
+    if rank == 0:
+        half = tlx.local_slice(tiles[0], [0, 0], [64, 64])
+        tlx.async_descriptor_load(desc, half, [0, 0], bars[0], multicast_targets=[0, 1])
+    else:
+        half = tlx.local_slice(tiles[0], [0, 64], [64, 64])
+        tlx.async_descriptor_load(desc, half, [0, 64], bars[0], multicast_targets=[0, 1])
+    tlx.barrier_wait(bars[0], 0)
+    tlx.remote_shmem_store(vec[0], tl.arange(0, N).to(tl.float32), rank ^ 1)
+    tlx.barrier_arrive(bars[1], 1, remote_cta_rank=rank ^ 1)
+    tlx.fence_async_shared()
+    tlx.async_remote_shmem_copy(vec[1], vec[0], rank ^ 1, bars[1])
+    tlx.cluster_barrier()
+    tl.store(out + tl.arange(0, N), tlx.local_load(vec[0]))
+
+
+def test_cluster_memory_maps_the_peer_and_multicasts():
+    compiled = triton.compile(
+        ASTSource(cluster_memory, {"desc": "tensordesc<fp16[64, 64]>", "out": "*fp32", "N": "constexpr"}, {(2,): 128}),
+        target=GPUTarget("cuda", 90, 32),
+        options={"ctas_per_cga": (2, 1, 1)},
+    )
+    ptx = compiled.asm["ptx"]
+    assert compiled.metadata.ctas_per_cga == (2, 1, 1)
+    # One multicast load per branch, each to the CTAs of mask 0b11.
+    multicasts = re.findall(
+        r"cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes\.multicast::cluster "
+        r"\[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\], %rs\d+;",
+        ptx,
+    )
+    assert len(multicasts) == 2, ptx
+    assert "mov.b16 \t%rs" in ptx or "cvt.u16.u32" in ptx  # the CTA mask
+    assert ptx.count("mapa.shared::cluster") >= 3  # the remote store, the remote arrive, the bulk copy
+    assert re.search(r"mbarrier\.arrive\.release\.cluster\.shared::cluster\.b64 _, \[%r\d+\], %r\d+;", ptx)
+    assert re.search(r"st\.shared::cluster\.b32 \[%r\d+\], %r\d+;", ptx)
+    bulk = r"cp\.async\.bulk\.shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes"
+    assert re.search(bulk + r" \[%r\d+\], \[%r\d+\], %r\d+, \[%r\d+\];", ptx)

@@ -6,6 +6,8 @@ import importlib.util
 import pytest
 
 from tlx.tutorials import (
+    cluster_gemm,
+    cluster_layernorm,
     compile_tutorial,
     cp_async_matmul,
     tma_copy,
@@ -15,7 +17,16 @@ from tlx.tutorials import (
     ws_gemm,
 )
 
-TUTORIALS = [tma_copy, tma_matmul, cp_async_matmul, wgmma_matmul, ws_gemm, ws_attention]
+TUTORIALS = [
+    tma_copy,
+    tma_matmul,
+    cp_async_matmul,
+    wgmma_matmul,
+    ws_gemm,
+    ws_attention,
+    cluster_gemm,
+    cluster_layernorm,
+]
 #: Every compile spec of every tutorial (a module may show one kernel in several configurations).
 SPECS = [
     (module, name)

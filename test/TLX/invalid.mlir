@@ -246,3 +246,11 @@ func.func @dot_k8(%a: !tlx.buffer<64x8xf16, smem>, %b: !tlx.buffer<8x64xf16, sme
   %d = tlx.async_dot %a, %b, %acc : !tlx.buffer<64x8xf16, smem> * !tlx.buffer<8x64xf16, smem> -> tensor<64x64xf32>
   return
 }
+
+// -----
+
+func.func @bulk_copy_bytes(%b: !tlx.buffer<2xf32, smem>, %m: !tlx.mbarrier, %r: i32) {
+  // expected-error @+1 {{'tlx.async_remote_shmem_copy' op copies 8 bytes; a bulk copy moves a multiple of 16 bytes}}
+  tlx.async_remote_shmem_copy %b to %b remote %r, %m : !tlx.buffer<2xf32, smem> -> !tlx.buffer<2xf32, smem>
+  return
+}

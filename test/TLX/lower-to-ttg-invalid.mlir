@@ -37,3 +37,20 @@ tt.func @two_layouts(%desc: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
   tlx.async_descriptor_store %desc[%i, %i], %vb : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
   tt.return
 }
+
+// -----
+
+// A 2-D remote store needs a row-major unswizzled buffer; TLX's default for
+// 2-D buffers is NVMMA.
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @remote_store_swizzled(%v: tensor<64x64xf16, #blocked2>, %rank: i32) {
+    %c0 = arith.constant 0 : i32
+    %bufs = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+    %buf = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 64x64xf16, smem>
+    // expected-error @below {{'tlx.remote_shmem_store' op stores element by element into a row-major, unswizzled buffer: use a 1-D buffer, or give local_alloc an unswizzled layout}}
+    // expected-error @below {{failed to legalize operation 'tlx.remote_shmem_store'}}
+    tlx.remote_shmem_store %v, %buf remote %rank : tensor<64x64xf16, #blocked2>, !tlx.buffer<64x64xf16, smem>
+    tt.return
+  }
+}

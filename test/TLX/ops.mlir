@@ -37,6 +37,9 @@ func.func @barriers(%i: i32, %phase: i32, %pred: i1) {
   // CHECK-NEXT: tlx.barrier_wait %[[M]], %[[PHASE]], %[[PRED]] : !tlx.mbarrier
   // CHECK-NEXT: tlx.barrier_arrive %[[M]], 1 : !tlx.mbarrier
   // CHECK-NEXT: tlx.barrier_arrive %[[M]], 128 : !tlx.mbarrier
+  // CHECK-NEXT: tlx.barrier_arrive %[[M]], 1, %[[PRED]] : !tlx.mbarrier
+  // CHECK-NEXT: tlx.barrier_arrive %[[M]], 2 remote %[[I]] : !tlx.mbarrier
+  // CHECK-NEXT: tlx.barrier_arrive %[[M]], 1 remote %[[I]], %[[PRED]] : !tlx.mbarrier
   %bars = tlx.alloc_barriers arrive_count = 128 : !tlx.mbarriers<4>
   %m = tlx.local_view %bars[%i] : !tlx.mbarriers<4>
   tlx.barrier_expect_bytes %m, 32768 : !tlx.mbarrier
@@ -45,6 +48,28 @@ func.func @barriers(%i: i32, %phase: i32, %pred: i1) {
   tlx.barrier_wait %m, %phase, %pred : !tlx.mbarrier
   tlx.barrier_arrive %m, 1 : !tlx.mbarrier
   tlx.barrier_arrive %m, 128 : !tlx.mbarrier
+  tlx.barrier_arrive %m, 1, %pred : !tlx.mbarrier
+  tlx.barrier_arrive %m, 2 remote %i : !tlx.mbarrier
+  tlx.barrier_arrive %m, 1 remote %i, %pred : !tlx.mbarrier
+  return
+}
+
+// Distributed shared memory: the same buffer or mbarrier in another CTA of the cluster.
+// CHECK-LABEL: func.func @cluster_memory
+// CHECK-SAME:    (%[[V:.*]]: tensor<64xf32>, %[[R:.*]]: i32, %[[D:.*]]: !tt.tensordesc<tensor<64x64xf16>>, %[[X:.*]]: i32)
+func.func @cluster_memory(%v: tensor<64xf32>, %r: i32, %d: !tt.tensordesc<tensor<64x64xf16>>, %x: i32) {
+  // CHECK:      tlx.remote_shmem_store %[[V]], %[[B:.*]] remote %[[R]] : tensor<64xf32>, !tlx.buffer<64xf32, smem>
+  // CHECK-NEXT: tlx.async_remote_shmem_copy %[[B]] to %[[B]] remote %[[R]], %[[M:.*]] : !tlx.buffer<64xf32, smem> -> !tlx.buffer<64xf32, smem>
+  // CHECK:      tlx.async_descriptor_load %[[D]][%[[X]], %[[X]]], %{{.*}}, %[[M]] multicast[%[[R]], %[[X]]] : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  %a = tlx.local_alloc : !tlx.buffers<1, 64xf32, smem>
+  %b = tlx.local_view %a[%r] : !tlx.buffers<1, 64xf32, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %m = tlx.local_view %bars[%r] : !tlx.mbarriers<1>
+  tlx.remote_shmem_store %v, %b remote %r : tensor<64xf32>, !tlx.buffer<64xf32, smem>
+  tlx.async_remote_shmem_copy %b to %b remote %r, %m : !tlx.buffer<64xf32, smem> -> !tlx.buffer<64xf32, smem>
+  %t = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %tv = tlx.local_view %t[%r] : !tlx.buffers<1, 64x64xf16, smem>
+  tlx.async_descriptor_load %d[%x, %x], %tv, %m multicast[%r, %x] : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
   return
 }
 

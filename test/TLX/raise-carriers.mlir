@@ -20,7 +20,7 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
     // CHECK-NEXT: tlx.barrier_expect_bytes %[[BAR]], 8192 : !tlx.mbarrier
     tt.call @tlx.barrier_expect_bytes.a_i64(%m) {tlx.op = "barrier_expect_bytes", tlx.bytes = 8192 : i32, tlx.operand_segments = dense<[1, 0]> : tensor<2xi32>} : (i64) -> ()
     // CHECK-NEXT: tlx.async_descriptor_load %[[DESC]][%[[X]], %{{.*}}], %[[BUF]], %[[BAR]], %{{.*}} :
-    tt.call @tlx.async_descriptor_load.a_d_i32_i32_i64_i64_i1(%desc, %x, %c0, %v, %m, %true) {tlx.op = "async_descriptor_load", tlx.operand_segments = dense<[1, 2, 1, 1, 1]> : tensor<5xi32>} : (!tt.tensordesc<tensor<64x64xf16>>, i32, i32, i64, i64, i1) -> ()
+    tt.call @tlx.async_descriptor_load.a_d_i32_i32_i64_i64_i1(%desc, %x, %c0, %v, %m, %true) {tlx.op = "async_descriptor_load", tlx.operand_segments = dense<[1, 2, 1, 1, 1, 0]> : tensor<6xi32>} : (!tt.tensordesc<tensor<64x64xf16>>, i32, i32, i64, i64, i1) -> ()
     // CHECK-NEXT: tlx.barrier_wait %[[BAR]], %{{.*}} : !tlx.mbarrier
     tt.call @tlx.barrier_wait.a_i64_i32(%m, %c0) {tlx.op = "barrier_wait", tlx.operand_segments = dense<[1, 1, 0]> : tensor<3xi32>} : (i64, i32) -> ()
     // CHECK-NEXT: %[[T:.*]] = tlx.local_load %[[BUF]] : !tlx.buffer<64x64xf16, smem> -> tensor<64x64xf16, #blocked>

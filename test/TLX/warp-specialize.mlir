@@ -65,7 +65,7 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
       %d = tt.call @tlx.async_task.r_i1() {tlx.op = "async_task", tlx.isDefault = true, tlx.replicate = 1 : i32} : () -> i1
       scf.if %d {
         %m = tt.call @tlx.local_view.a_i64_i32_r_i64(%b, %c0) {tlx.op = "local_view", tlx.type = "!tlx.mbarrier"} : (i64, i32) -> i64
-        tt.call @tlx.barrier_arrive.a_i64(%m) {tlx.op = "barrier_arrive", tlx.count = 1 : i32} : (i64) -> ()
+        tt.call @tlx.barrier_arrive.a_i64(%m) {tlx.op = "barrier_arrive", tlx.count = 1 : i32, tlx.operand_segments = dense<[1, 0, 0]> : tensor<3xi32>} : (i64) -> ()
       }
       %c = tt.call @tlx.async_task.r_i1() {tlx.op = "async_task", tlx.isDefault = false, tlx.numWarps = 4 : i32, tlx.registers = 232 : i32, tlx.replicate = 2 : i32} : () -> i1
       scf.if %c {

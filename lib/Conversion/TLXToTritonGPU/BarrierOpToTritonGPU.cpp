@@ -104,10 +104,12 @@ struct BarrierArriveOpConversion : OpConversionPattern<BarrierArriveOp> {
   LogicalResult
   matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.getRemoteCTARank())
+      return rewriter.notifyMatchFailure(op, "a remote arrive (clusters)");
     if (!getMemDescType(adaptor.getBarrier()))
       return rewriter.notifyMatchFailure(op, "barrier is not a memdesc");
     rewriter.replaceOpWithNewOp<ttng::ArriveBarrierOp>(
-        op, adaptor.getBarrier(), op.getCountAttr(), /*pred=*/Value());
+        op, adaptor.getBarrier(), op.getCountAttr(), adaptor.getPred());
     return success();
   }
 };

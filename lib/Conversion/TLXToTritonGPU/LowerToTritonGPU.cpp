@@ -114,6 +114,7 @@ struct LowerToTritonGPUPass
     populateTMAOpToTritonGPUPatterns(opPatterns);
     populateCpAsyncOpToTritonGPUPatterns(opPatterns);
     populateMMAOpToTritonGPUPatterns(opPatterns);
+    populateClusterOpToTritonGPUPatterns(opPatterns);
     RewritePatternSet taskPatterns(context);
     populateWarpSpecializationToTritonGPUPatterns(taskPatterns);
     collectRoots(opPatterns, loweredOps);

@@ -33,6 +33,8 @@ struct AsyncDescriptorLoadOpConversion
   LogicalResult
   matchAndRewrite(AsyncDescriptorLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (!op.getMulticastTargets().empty())
+      return rewriter.notifyMatchFailure(op, "a multicast load (clusters)");
     if (!areMemDescs({adaptor.getBuffer(), adaptor.getBarrier()}))
       return rewriter.notifyMatchFailure(op, "buffer or barrier unconverted");
     Value pred = getPredicateOrTrue(rewriter, op.getLoc(), adaptor.getPred());

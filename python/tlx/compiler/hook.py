@@ -25,7 +25,7 @@ from triton._C.libtriton import ir, passes
 from triton.backends.compiler import Language
 
 from .. import _C
-from . import pipeline
+from . import clusters, pipeline
 from .dump import Dumper
 from .errors import TLXCompilationError
 from .ttgir import add_ttgir_passes
@@ -99,6 +99,7 @@ class TLXStages:
             pm.enable_debug()
             passes.ttir.add_convert_to_ttgpuir(pm, f"cuda:{capability}", options.num_warps, 32, options.num_ctas)
             pm.run(module, "tlx_convert_to_ttgpuir")
+            clusters.annotate_module(module, options)
             converted = module.str()  # with locations: the C++ side reports at the user's lines
             self.defined_at = pipeline.kernel_location(converted)
             if dumper:
@@ -186,6 +187,7 @@ stages_hook.__tlx_hook__ = True
 def install() -> None:
     """Install :func:`stages_hook` (idempotent; a hook installed before is chained after TLX's)."""
     global _previous_hook
+    clusters.install()
     current = knobs.runtime.add_stages_inspection_hook
     if getattr(current, "__tlx_hook__", False):
         return

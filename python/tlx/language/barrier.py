@@ -48,13 +48,17 @@ def barrier_wait(bar, phase, pred=None, _semantic=None, _generator=None) -> None
 
 
 @builtin
-def barrier_arrive(bar, arrive_count=1, remote_cta_rank=None, _semantic=None, _generator=None) -> None:
-    """Arrive on ``bar``, counting ``arrive_count`` arrivals.
+def barrier_arrive(bar, arrive_count=1, remote_cta_rank=None, pred=None, _semantic=None, _generator=None) -> None:
+    """Arrive on ``bar``, counting ``arrive_count`` arrivals; one thread of the task arrives.
 
-    Hardware: ``mbarrier.arrive.shared::cta.b64``. ``remote_cta_rank`` (arrive
-    on another CTA's barrier) is not supported yet.
+    Hardware: ``mbarrier.arrive.shared::cta.b64``. With ``remote_cta_rank``
+    (or ``bar`` a ``tlx.remote_view``), on the same mbarrier of that CTA of the
+    cluster: ``mapa.shared::cluster`` then
+    ``mbarrier.arrive.release.cluster.shared::cluster.b64`` (sm_90+; the
+    kernel needs a cluster launch, ``ctas_per_cga``). ``pred`` (a scalar
+    bool) skips the arrive where false.
     """
-    TLXSemantic(_semantic, _generator).barrier_arrive(bar, arrive_count, remote_cta_rank)
+    TLXSemantic(_semantic, _generator).barrier_arrive(bar, arrive_count, remote_cta_rank, pred)
 
 
 @builtin

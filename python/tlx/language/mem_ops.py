@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .builtin import builtin
 from .semantic import TLXSemantic
-from .types import async_token, buffered_tensor, storage_kind
+from .types import async_token, buffered_tensor, mbarrier, storage_kind
 
 __all__ = [
     "async_descriptor_load",
@@ -22,6 +22,9 @@ __all__ = [
     "local_trans",
     "local_view",
     "subslice",
+    "remote_view",
+    "remote_shmem_store",
+    "async_remote_shmem_copy",
 ]
 
 
@@ -153,7 +156,11 @@ def async_descriptor_load(
     ``barrier_expect_bytes``). The buffer must have the descriptor's block
     shape and element type; one ``i32`` offset per dimension. Hardware:
     ``cp.async.bulk.tensor.<n>d.shared::cluster.global.mbarrier::complete_tx::bytes``
-    (sm_90+). ``multicast_targets`` is not supported yet.
+    (sm_90+). With ``multicast_targets`` (ranks of CTAs of the cluster,
+    this one included where it wants the block too), one CTA's load lands in
+    the same buffer of every target and completes the same mbarrier in each
+    (``.multicast::cluster``): each target announces the block's bytes on its
+    own mbarrier. Needs a cluster launch (``ctas_per_cga``).
     """
     TLXSemantic(_semantic, _generator).async_descriptor_load(
         desc, buf, offsets, barrier, pred, cache_modifier, eviction_policy, multicast_targets
@@ -227,3 +234,41 @@ def async_load_commit_group(tokens=(), _semantic=None, _generator=None) -> None:
 def async_load_wait_group(pendings, _semantic=None, _generator=None) -> None:
     """Wait until at most ``pendings`` groups of copies are in flight. Hardware: ``cp.async.wait_group``."""
     TLXSemantic(_semantic, _generator).async_load_wait_group(pendings)
+
+
+@builtin
+def remote_view(local_allocated_buffer, remote_cta_rank, _semantic=None, _generator=None) -> mbarrier:
+    """The mbarrier at the place of ``local_allocated_buffer`` in CTA ``remote_cta_rank`` of the cluster.
+
+    Only ``barrier_arrive`` takes such a view (it then arrives remotely, as
+    ``barrier_arrive(bar, remote_cta_rank=...)`` does). Hardware: none until
+    used; then ``mapa.shared::cluster``.
+    """
+    return TLXSemantic(_semantic, _generator).remote_view(local_allocated_buffer, remote_cta_rank)
+
+
+@builtin
+def remote_shmem_store(dst, src, remote_cta_rank, _semantic=None, _generator=None) -> None:
+    """Store tensor ``src`` into buffer ``dst`` of CTA ``remote_cta_rank`` of the cluster.
+
+    ``dst`` is this CTA's buffer; the store goes to the same place in the
+    other CTA. The buffer must be row-major and unswizzled (1-D buffers are).
+    Nothing waits for the stores: a ``tlx.cluster_barrier()`` orders them
+    before the other CTA reads. Hardware: ``mapa.shared::cluster`` and one
+    ``st.shared::cluster`` per element (sm_90+, a cluster launch).
+    """
+    TLXSemantic(_semantic, _generator).remote_shmem_store(dst, src, remote_cta_rank)
+
+
+@builtin
+def async_remote_shmem_copy(dst, src, remote_cta_rank, barrier, _semantic=None, _generator=None) -> None:
+    """Copy this CTA's buffer ``src`` into buffer ``dst`` of CTA ``remote_cta_rank``, asynchronously.
+
+    The bytes complete a phase of the mbarrier at the place of ``barrier`` in
+    the receiving CTA (which announces them with ``barrier_expect_bytes``).
+    Fence ordinary writes of ``src`` first (``fence_async_shared``); ``src``
+    must stay unchanged until the receiver has seen the bytes. Hardware (one
+    thread): ``cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes``
+    with ``mapa``-mapped destination and mbarrier (sm_90+, a cluster launch).
+    """
+    TLXSemantic(_semantic, _generator).async_remote_shmem_copy(dst, src, remote_cta_rank, barrier)

@@ -225,10 +225,16 @@ class TLXSemantic:
             raise self.error(op, f"`{name}` must be in shared memory (storage smem), got {value.storage.value}")
         return value
 
-    def one_barrier(self, op: str, name: str, value: Any) -> mbarrier:
+    def one_barrier(self, op: str, name: str, value: Any, *, remote: bool = False) -> mbarrier:
         value = _unwrap(value)
         if not isinstance(value, mbarrier):
             raise self.error(op, f"`{name}` must be an mbarrier from tlx.alloc_barriers, got {_describe(value)}")
+        if value.remote_cta_rank is not None and not remote:
+            raise self.error(
+                op,
+                f"`{name}` is a remote view (tlx.remote_view) of another CTA's mbarrier; {op} takes this CTA's "
+                "own mbarrier (arrive remotely with tlx.barrier_arrive(bar, remote_cta_rank=rank))",
+            )
         if not value.type.is_single:
             raise self.error(
                 op,
@@ -596,12 +602,52 @@ class TLXSemantic:
         # A constant phase other than 0 or 1 is tlx-check-static-bounds' to report.
         self.emit(op, {"barrier": bar, "phase": self.i32(op, "phase", phase), "pred": self.predicate(op, pred)})
 
-    def barrier_arrive(self, bar: Any, arrive_count: Any, remote_cta_rank: Any) -> None:
+    def barrier_arrive(self, bar: Any, arrive_count: Any, remote_cta_rank: Any, pred: Any) -> None:
         op = "barrier_arrive"
-        bar = self.one_barrier(op, "bar", bar)
+        view = _unwrap(bar)
+        view_rank = getattr(view, "remote_cta_rank", None)
+        if view_rank is not None and _unwrap(remote_cta_rank) is not None:
+            raise self.error(op, "`bar` is already a remote view: pass remote_cta_rank or a remote view, not both")
+        bar = self.one_barrier(op, "bar", bar, remote=True)
         count = self.const_int(op, "arrive_count", arrive_count)
-        self.unsupported(op, "remote_cta_rank", remote_cta_rank)
-        self.emit(op, {"barrier": bar}, {"count": count})
+        rank = view_rank
+        if _unwrap(remote_cta_rank) is not None:
+            self.require_capability(op, 90, "arriving on another CTA's mbarrier")
+            rank = self.i32(op, "remote_cta_rank", remote_cta_rank)
+        operands = {"barrier": bar, "remoteCTARank": rank, "pred": self.predicate(op, pred)}
+        self.emit(op, operands, {"count": count})
+
+    # --------------------------------------------------------- cluster memory
+    #
+    # Distributed shared memory: the same buffer (or mbarrier) of another CTA of the cluster, by rank.
+
+    def remote_view(self, bar: Any, remote_cta_rank: Any) -> mbarrier:
+        op = "remote_view"
+        self.require_capability(op, 90, "distributed shared memory")
+        bar = self.one_barrier(op, "local_allocated_buffer", bar)
+        rank = self.i32(op, "remote_cta_rank", remote_cta_rank)
+        return mbarrier(bar.handle, bar.type, remote_cta_rank=rank)
+
+    def remote_shmem_store(self, dst: Any, src: Any, remote_cta_rank: Any) -> None:
+        op = "remote_shmem_store"
+        self.require_capability(op, 90, "distributed shared memory")
+        dst = self.one_buffer(op, "dst", dst, shared=True)
+        value = _unwrap(src)
+        if not isinstance(value, tlc.tensor) or not value.type.is_block():
+            raise self.error(
+                op, f"`src` must be a tensor of shape {list(dst.shape)} and type {dst.dtype}, got {_describe(value)}"
+            )
+        rank = self.i32(op, "remote_cta_rank", remote_cta_rank)
+        self.emit(op, {"buffer": dst, "value": value, "remoteCTARank": rank})
+
+    def async_remote_shmem_copy(self, dst: Any, src: Any, remote_cta_rank: Any, barrier: Any) -> None:
+        op = "async_remote_shmem_copy"
+        self.require_capability(op, 90, "distributed shared memory")
+        dst = self.one_buffer(op, "dst", dst, shared=True)
+        src = self.one_buffer(op, "src", src, shared=True)
+        rank = self.i32(op, "remote_cta_rank", remote_cta_rank)
+        bar = self.one_barrier(op, "barrier", barrier)
+        self.emit(op, {"destination": dst, "source": src, "remoteCTARank": rank, "barrier": bar})
 
     # ------------------------------------------------------------- trace state
     def _kernel_state(self, name: str, initial: Any) -> Any:
@@ -641,8 +687,24 @@ class TLXSemantic:
         pred_value = self.predicate(op, pred)
         cache = self.load_cache(op, cache_modifier, ("", ".ca", ".cg", ".cv"))
         evict = self.eviction(op, eviction_policy)
-        self.unsupported(op, "multicast_targets", multicast_targets)
-        operands = {"desc": _unwrap(desc), "offsets": offset_values, "buffer": buf, "barrier": bar, "pred": pred_value}
+        targets = _unwrap(multicast_targets)
+        if isinstance(targets, tlc.tuple):
+            targets = targets.values
+        if targets is None:
+            targets = []
+        if not isinstance(targets, (tuple, list)):
+            raise self.error(op, f"`multicast_targets` must be a list of CTA ranks, got {_describe(targets)}")
+        if targets:
+            self.require_capability(op, 90, "TMA multicast")
+        target_values = [self.i32(op, f"multicast_targets[{i}]", t) for i, t in enumerate(targets)]
+        operands = {
+            "desc": _unwrap(desc),
+            "offsets": offset_values,
+            "buffer": buf,
+            "barrier": bar,
+            "pred": pred_value,
+            "multicastTargets": target_values,
+        }
         self.emit(op, operands, {"cache": cache, "evict": evict})
 
     def async_descriptor_store(

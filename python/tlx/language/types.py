@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+from typing import Any
 
 import triton.language.core as tlc
 from triton._C.libtriton import ir
@@ -204,12 +205,15 @@ class mbarrier(tlc.base_value):
     """mbarriers in shared memory, as ``tlx.alloc_barriers`` returns them.
 
     A set (from ``alloc_barriers``) or one mbarrier (from ``bars[i]``). The
-    barrier operations take one mbarrier.
+    barrier operations take one mbarrier. ``tlx.remote_view(bar, rank)`` gives
+    the same mbarrier of CTA ``rank`` of the cluster (``remote_cta_rank``
+    set), which ``barrier_arrive`` arrives on remotely.
     """
 
-    def __init__(self, handle: ir.value, type: mbarrier_type) -> None:
+    def __init__(self, handle: ir.value, type: mbarrier_type, remote_cta_rank: Any = None) -> None:
         self.handle = handle
         self.type = type
+        self.remote_cta_rank = remote_cta_rank
 
     @property
     def num(self) -> int | None:

@@ -8,8 +8,8 @@ compile it on the CPU (no GPU needed) in the test suite and the showcase.
 def compile_tutorial(spec: dict, arch: int = 90):
     """Compile a tutorial's kernel on the CPU for `arch` from its SPEC (no GPU needed).
 
-    A SPEC may add `divisible_by_16` (argument names Triton would specialize as multiples of 16 at launch)
-    and `num_stages`."""
+    A SPEC may add `divisible_by_16` (argument names Triton would specialize as multiples of 16 at launch),
+    `num_stages` and other launch `options` (`ctas_per_cga`)."""
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler.compiler import ASTSource
@@ -21,4 +21,5 @@ def compile_tutorial(spec: dict, arch: int = 90):
     options = {"num_warps": spec["num_warps"]}
     if "num_stages" in spec:
         options["num_stages"] = spec["num_stages"]
+    options.update(spec.get("options", {}))
     return triton.compile(source, target=GPUTarget("cuda", arch, 32), options=options)

@@ -3,8 +3,11 @@
 #ifndef TLX_CONVERSION_TLXTOTRITONGPU_PASSES_H
 #define TLX_CONVERSION_TLXTOTRITONGPU_PASSES_H
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
+#include "tlx/Dialect/NVGPU/IR/Dialect.h"
 #include "tlx/Dialect/TLX/IR/Dialect.h"
 #include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 

@@ -43,6 +43,9 @@ def TLXLowerToTritonGPU : Pass<"tlx-lower-to-ttg", "::mlir::ModuleOp"> {
     "::mlir::triton::nvidia_gpu::TritonNvidiaGPUDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::scf::SCFDialect",
+    "::mlir::triton::nvgpu::NVGPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
   ];
 }
 

@@ -34,6 +34,11 @@ void populateTMAOpToTritonGPUPatterns(RewritePatternSet &patterns);
 /// cp.async ops.
 void populateCpAsyncOpToTritonGPUPatterns(RewritePatternSet &patterns);
 
+/// The ops reaching another CTA's shared memory: barrier_arrive with a
+/// remote rank, multicast async_descriptor_load, remote_shmem_store,
+/// async_remote_shmem_copy -> mapa and inline PTX on the buffers' addresses.
+void populateClusterOpToTritonGPUPatterns(RewritePatternSet &patterns);
+
 /// async_dot, async_dot_wait -> ttng.warp_group_dot and its wait.
 void populateMMAOpToTritonGPUPatterns(RewritePatternSet &patterns);
 

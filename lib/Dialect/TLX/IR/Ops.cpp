@@ -42,6 +42,14 @@ static LogicalResult verifySharedBuffer(Operation *op, BufferType buffer) {
   return success();
 }
 
+/// The bytes of one buffer (the type's verifier bounds them below 2^31).
+static int64_t getBufferBytes(BufferType type) {
+  int64_t count = 1;
+  for (int64_t dim : type.getShape())
+    count *= dim;
+  return count * type.getElementType().getIntOrFloatBitWidth() / 8;
+}
+
 static LogicalResult verifyMatchesBuffer(Operation *op, BufferType buffer,
                                          ArrayRef<int64_t> shape,
                                          Type elementType, StringRef what) {
@@ -91,6 +99,31 @@ LogicalResult AsyncDescriptorLoadOp::verify() {
                        "them); leave cache_modifier and eviction_policy unset");
   return verifyTMA(*this, getDesc().getType(), getOffsets().size(),
                    getBuffer().getType());
+}
+
+LogicalResult RemoteShmemStoreOp::verify() {
+  if (failed(verifySharedBuffer(*this, getBuffer().getType())))
+    return failure();
+  RankedTensorType value = getValue().getType();
+  return verifyMatchesBuffer(*this, getBuffer().getType(), value.getShape(),
+                             value.getElementType(), "stored tensor");
+}
+
+LogicalResult AsyncRemoteShmemCopyOp::verify() {
+  BufferType destination = getDestination().getType();
+  BufferType source = getSource().getType();
+  if (failed(verifySharedBuffer(*this, destination)) ||
+      failed(verifySharedBuffer(*this, source)))
+    return failure();
+  if (failed(verifyMatchesBuffer(*this, destination, source.getShape(),
+                                 source.getElementType(), "source buffer")))
+    return failure();
+  // cp.async.bulk moves whole 16-byte units.
+  int64_t bytes = getBufferBytes(destination);
+  if (bytes % 16 != 0)
+    return emitOpError("copies ")
+           << bytes << " bytes; a bulk copy moves a multiple of 16 bytes";
+  return success();
 }
 
 LogicalResult AsyncDescriptorStoreOp::verify() {
@@ -177,15 +210,9 @@ LogicalResult LocalSliceOp::verify() {
 
 LogicalResult LocalReinterpretOp::verify() {
   BufferType source = getSource().getType(), result = getResult().getType();
-  auto bytes = [](BufferType type) {
-    int64_t count = 1;
-    for (int64_t dim : type.getShape())
-      count *= dim;
-    return count * type.getElementType().getIntOrFloatBitWidth() / 8;
-  };
-  if (bytes(source) != bytes(result))
+  if (getBufferBytes(source) != getBufferBytes(result))
     return emitOpError("reinterpreting ")
-           << bytes(source) << " bytes as " << bytes(result)
+           << getBufferBytes(source) << " bytes as " << getBufferBytes(result)
            << "; the byte size must stay the same";
   return verifySameStorage(*this, source, result);
 }

@@ -158,20 +158,26 @@ def TLX_BarrierWaitOp : TLX_Op<"barrier_wait"> {
   }];
 }
 
-def TLX_BarrierArriveOp : TLX_Op<"barrier_arrive"> {
-  let summary = "arrive on an mbarrier";
+def TLX_BarrierArriveOp : TLX_Op<"barrier_arrive", [AttrSizedOperandSegments]> {
+  let summary = "arrive on an mbarrier, this CTA's or another's of the cluster";
   let description = [{
-    `tlx.barrier_arrive(bar, arrive_count)` in Python:
-    `mbarrier.arrive.shared::cta.b64` counting `count` arrivals.
+    `tlx.barrier_arrive(bar, arrive_count, remote_cta_rank, pred)` in Python:
+    one thread of the task arrives, counting `count` arrivals, with
+    `mbarrier.arrive.shared::cta.b64`; with `remoteCTARank`, on the mbarrier
+    at the same place in that CTA of the cluster (`mapa` then
+    `mbarrier.arrive.release.cluster.shared::cluster.b64`).
 
     ```mlir
     tlx.barrier_arrive %m, 1 : !tlx.mbarrier
+    tlx.barrier_arrive %m, 1 remote %rank, %p : !tlx.mbarrier
     ```
   }];
   let arguments = (ins TLX_MBarrierType:$barrier,
-                       ConfinedAttr<I32Attr, [IntPositive]>:$count);
+                       ConfinedAttr<I32Attr, [IntPositive]>:$count,
+                       Optional<I32>:$remoteCTARank, Optional<I1>:$pred);
   let assemblyFormat = [{
-    $barrier `,` $count attr-dict `:` qualified(type($barrier))
+    $barrier `,` $count (`remote` $remoteCTARank^)? (`,` $pred^)? attr-dict
+    `:` qualified(type($barrier))
   }];
 }
 
@@ -238,18 +244,24 @@ def TLX_AsyncDescriptorLoadOp : TLX_Op<"async_descriptor_load",
     [AttrSizedOperandSegments]> {
   let summary = "TMA load of one block into a buffer, completing on an mbarrier";
   let description = [{
-    `tlx.async_descriptor_load(desc, buf, offsets, barrier, pred)` in Python:
+    `tlx.async_descriptor_load(desc, buf, offsets, barrier, pred,
+    multicast_targets=)` in Python:
     `cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes`.
     The barrier's phase completes once the block's bytes have landed (the
-    kernel announces them with `tlx.barrier_expect_bytes`).
+    kernel announces them with `tlx.barrier_expect_bytes`). With
+    `multicastTargets` (CTA ranks of the cluster), one load writes the block
+    into the same buffer of each of those CTAs and completes the same
+    mbarrier in each (`.multicast::cluster`).
   }];
   let arguments = (ins
     TT_TensorDesc:$desc, Variadic<I32>:$offsets, TLX_BufferType:$buffer,
     TLX_MBarrierType:$barrier, Optional<I1>:$pred,
+    Variadic<I32>:$multicastTargets,
     DefaultValuedAttr<TT_CacheModifierAttr, "::mlir::triton::CacheModifier::NONE">:$cache,
     DefaultValuedAttr<TT_EvictionPolicyAttr, "::mlir::triton::EvictionPolicy::NORMAL">:$evict);
   let assemblyFormat = [{
-    $desc `[` $offsets `]` `,` $buffer `,` $barrier (`,` $pred^)? attr-dict
+    $desc `[` $offsets `]` `,` $buffer `,` $barrier (`,` $pred^)?
+    (`multicast` `[` $multicastTargets^ `]`)? attr-dict
     `:` qualified(type($desc)) `,` qualified(type($buffer))
   }];
   let hasVerifier = 1;
@@ -433,6 +445,45 @@ def TLX_FenceMBarrierInitClusterOp : TLX_Op<"fence_mbarrier_init_cluster"> {
     cluster barrier follows.
   }];
   let assemblyFormat = "attr-dict";
+}
+
+def TLX_RemoteShmemStoreOp : TLX_Op<"remote_shmem_store"> {
+  let summary = "store a tensor into a buffer of another CTA of the cluster";
+  let description = [{
+    `tlx.remote_shmem_store(dst, src, remote_cta_rank)` in Python: every
+    element goes to the buffer at the place of `buffer` in CTA
+    `remoteCTARank` (`mapa`, then `st.shared::cluster`). The buffer is
+    row-major and unswizzled. Nothing waits for the stores: order them with
+    `tlx.cluster_barrier()` before the other CTA reads.
+  }];
+  let arguments = (ins TLX_BufferType:$buffer, TT_Tensor:$value,
+                       I32:$remoteCTARank);
+  let assemblyFormat = [{
+    $value `,` $buffer `remote` $remoteCTARank attr-dict `:` type($value)
+    `,` qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_AsyncRemoteShmemCopyOp : TLX_Op<"async_remote_shmem_copy"> {
+  let summary = "copy a buffer into another CTA's buffer, completing on its "
+                "mbarrier";
+  let description = [{
+    `tlx.async_remote_shmem_copy(dst, src, remote_cta_rank, barrier)` in
+    Python: one thread issues
+    `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes`
+    from `source` (this CTA) to the place of `destination` in CTA
+    `remoteCTARank`, whose mbarrier at the place of `barrier` receives the
+    bytes (`mapa` maps both). Fence ordinary writes of `source` first
+    (`tlx.fence_async_shared`).
+  }];
+  let arguments = (ins TLX_BufferType:$destination, TLX_BufferType:$source,
+                       I32:$remoteCTARank, TLX_MBarrierType:$barrier);
+  let assemblyFormat = [{
+    $source `to` $destination `remote` $remoteCTARank `,` $barrier attr-dict
+    `:` qualified(type($source)) `->` qualified(type($destination))
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,448 @@
+//===- ClusterOpToTritonGPU.cpp - distributed shared memory ops -----------===//
+//
+// The ops that reach another CTA's shared memory: a remote mbarrier arrive,
+// multicast TMA loads, stores and bulk copies into a peer CTA's buffer.
+// Triton 3.6 has no TritonGPU op for them, and PTX needs the buffer's
+// shared-memory address (to `mapa` it into the peer), which only Triton's
+// LLVM lowering knows. So these patterns write the address as a cast of the
+// memory descriptor to the struct Triton 3.6 lowers it to (base pointer,
+// one i32 offset per dimension): when Triton converts the descriptor, the
+// cast folds into its base pointer. The instructions themselves are inline
+// PTX, issued by one thread of the task (`nvg.warp_id` counts from the
+// task's first warp) where they act once for the CTA.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+#include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
+#include "tlx/Dialect/NVGPU/IR/Dialect.h"
+#include "tlx/Dialect/TLX/IR/Dialect.h"
+#include "tlx/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tlx;
+namespace ttg = mlir::triton::gpu;
+
+namespace {
+
+/// NVPTX address spaces of the pointers the PTX takes.
+constexpr unsigned kSharedAddressSpace = 3;
+constexpr unsigned kSharedClusterAddressSpace = 7;
+
+//===----------------------------------------------------------------------===//
+// Addresses
+//===----------------------------------------------------------------------===//
+
+/// The byte offset of a `ttg.memdesc_subslice` from its source's base, for
+/// the layouts where a tile at those offsets is one contiguous piece of the
+/// source: NVMMA (whole swizzle atoms, 8-row aligned) and unswizzled
+/// row-major. Failure otherwise.
+FailureOr<int64_t> getSubsliceByteOffset(ttg::MemDescSubsliceOp slice) {
+  ttg::MemDescType source = slice.getSrc().getType();
+  ArrayRef<int32_t> offsets = slice.getOffsets();
+  ArrayRef<int64_t> shape = source.getShape();
+  int64_t elementBits = source.getElementType().getIntOrFloatBitWidth();
+  Attribute layout = source.getEncoding();
+  if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(layout)) {
+    int64_t swizzle = nvmma.getSwizzlingByteWidth();
+    if (shape.size() != 2 || nvmma.getTransposed() || swizzle == 0)
+      return failure();
+    int64_t atomColumns = swizzle * 8 / elementBits;
+    if (offsets[1] % atomColumns != 0 || offsets[0] % 8 != 0)
+      return failure();
+    return (offsets[1] / atomColumns) * shape[0] * swizzle +
+           offsets[0] * swizzle;
+  }
+  auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(layout);
+  if (!swizzled || swizzled.getMaxPhase() != 1)
+    return failure();
+  // Row-major: order lists dimensions fastest first.
+  ArrayRef<unsigned> order = swizzled.getOrder();
+  int64_t stride = 1, element = 0;
+  for (unsigned dim : order) {
+    element += offsets[dim] * stride;
+    stride *= shape[dim];
+  }
+  return element * elementBits / 8;
+}
+
+/// The shared-memory address of the first byte of `memdesc`, an
+/// `!llvm.ptr<3>`; failure (after an error at `user`) where the lowering
+/// cannot tell it.
+FailureOr<Value> getSharedAddress(OpBuilder &builder, Location loc,
+                                  Value memdesc, Operation *user) {
+  MLIRContext *context = builder.getContext();
+  auto sharedPtr = LLVM::LLVMPointerType::get(context, kSharedAddressSpace);
+  if (auto slice = memdesc.getDefiningOp<ttg::MemDescSubsliceOp>()) {
+    FailureOr<int64_t> offset = getSubsliceByteOffset(slice);
+    if (failed(offset))
+      return user->emitOpError(
+          "reaches a slice whose bytes are not contiguous in its buffer: "
+          "slice whole 128-byte swizzle columns and 8-row groups of a 2-D "
+          "buffer, or use a whole buffer");
+    FailureOr<Value> base =
+        getSharedAddress(builder, loc, slice.getSrc(), user);
+    if (failed(base))
+      return failure();
+    Value bytes = LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                           builder.getI32IntegerAttr(*offset));
+    return LLVM::GEPOp::create(builder, loc, sharedPtr, builder.getI8Type(),
+                               *base, ValueRange{bytes})
+        .getResult();
+  }
+  auto type = cast<ttg::MemDescType>(memdesc.getType());
+  SmallVector<Type> fields(1, sharedPtr);
+  fields.append(type.getShape().size(), builder.getI32Type());
+  auto lowered = LLVM::LLVMStructType::getLiteral(context, fields);
+  Value object =
+      UnrealizedConversionCastOp::create(builder, loc, lowered, memdesc)
+          .getResult(0);
+  return LLVM::ExtractValueOp::create(builder, loc, object, 0).getResult();
+}
+
+/// `address` in CTA `rank` of the cluster (`mapa.shared::cluster`).
+Value mapToCTA(OpBuilder &builder, Location loc, Value address, Value rank) {
+  auto clusterPtr = LLVM::LLVMPointerType::get(builder.getContext(),
+                                               kSharedClusterAddressSpace);
+  return NVVM::MapaOp::create(builder, loc, clusterPtr, address, rank);
+}
+
+/// The global-memory address of a TMA descriptor (a kernel parameter).
+Value getDescriptorAddress(OpBuilder &builder, Location loc, Value desc) {
+  auto pointer = LLVM::LLVMPointerType::get(builder.getContext());
+  return UnrealizedConversionCastOp::create(builder, loc, pointer, desc)
+      .getResult(0);
+}
+
+/// True in one thread of the task (lane 0 of its first warp), and `pred`.
+Value getIssuerPredicate(OpBuilder &builder, Location loc, Value pred) {
+  Value zero = arith::ConstantIntOp::create(builder, loc, 0, 32);
+  Value warp =
+      triton::nvgpu::WarpIdOp::create(builder, loc, builder.getI32Type());
+  Value lane = NVVM::LaneIdOp::create(builder, loc, builder.getI32Type());
+  Value issuer = arith::AndIOp::create(
+      builder, loc,
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, warp, zero),
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, lane,
+                            zero));
+  return pred ? arith::AndIOp::create(builder, loc, issuer, pred).getResult()
+              : issuer;
+}
+
+/// Inline PTX with side effects and no results.
+void createPtx(OpBuilder &builder, Location loc, StringRef ptx,
+               StringRef constraints, ValueRange operands) {
+  LLVM::InlineAsmOp::create(
+      builder, loc, TypeRange(), operands, ptx, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// barrier_arrive(..., remote_cta_rank=r): arrive on CTA r's mbarrier.
+struct RemoteBarrierArriveOpConversion : OpConversionPattern<BarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getRemoteCTARank())
+      return rewriter.notifyMatchFailure(op, "a local arrive");
+    if (!getMemDescType(adaptor.getBarrier()))
+      return rewriter.notifyMatchFailure(op, "barrier is not a memdesc");
+    Location loc = op.getLoc();
+    FailureOr<Value> local =
+        getSharedAddress(rewriter, loc, adaptor.getBarrier(), op);
+    if (failed(local))
+      return failure();
+    Value remote = mapToCTA(rewriter, loc, *local, adaptor.getRemoteCTARank());
+    Value count =
+        arith::ConstantIntOp::create(rewriter, loc, op.getCount(), 32);
+    createPtx(
+        rewriter, loc,
+        "@$0 mbarrier.arrive.release.cluster.shared::cluster.b64 _, "
+        "[$1], $2;",
+        "b,r,r",
+        {getIssuerPredicate(rewriter, loc, adaptor.getPred()), remote, count});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// async_descriptor_load(..., multicast_targets=[...]): one TMA load per box
+/// of the block (as Triton splits a block wider than its swizzle), each
+/// written to every target CTA and completing their mbarriers.
+struct MulticastDescriptorLoadOpConversion
+    : OpConversionPattern<AsyncDescriptorLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncDescriptorLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getMulticastTargets().empty())
+      return rewriter.notifyMatchFailure(op, "not a multicast load");
+    ttg::MemDescType buffer = getMemDescType(adaptor.getBuffer());
+    if (!buffer || !getMemDescType(adaptor.getBarrier()))
+      return rewriter.notifyMatchFailure(op, "buffer or barrier unconverted");
+    Location loc = op.getLoc();
+    FailureOr<Value> destination =
+        getSharedAddress(rewriter, loc, adaptor.getBuffer(), op);
+    if (failed(destination))
+      return failure();
+    FailureOr<Value> barrier =
+        getSharedAddress(rewriter, loc, adaptor.getBarrier(), op);
+    if (failed(barrier))
+      return failure();
+
+    // The box of one TMA message: Triton's host-side tensor map and its own
+    // TMA lowering use the swizzle width as the innermost extent.
+    ArrayRef<int64_t> shape = buffer.getShape();
+    int64_t rank = shape.size();
+    int64_t elementBits = buffer.getElementType().getIntOrFloatBitWidth();
+    int64_t boxInner = shape.back();
+    if (auto nvmma =
+            dyn_cast<ttg::NVMMASharedEncodingAttr>(buffer.getEncoding());
+        nvmma && nvmma.getSwizzlingByteWidth() != 0) {
+      if (nvmma.getTransposed())
+        return op.emitOpError("multicast TMA into a transposed (MN-major) "
+                              "buffer is not supported");
+      boxInner = nvmma.getSwizzlingByteWidth() * 8 / elementBits;
+    }
+    if (llvm::any_of(shape, [](int64_t size) { return size > 256; }))
+      return op.emitOpError("multicast TMA of a block with a dimension over "
+                            "256 elements is not supported");
+    int64_t boxes = shape.back() / boxInner;
+    int64_t boxBytes = elementBits / 8;
+    for (int64_t dim = 0; dim + 1 < rank; ++dim)
+      boxBytes *= shape[dim];
+    boxBytes *= boxInner;
+
+    Type i32 = rewriter.getI32Type();
+    Value mask = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
+    Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 32);
+    for (Value target : adaptor.getMulticastTargets())
+      mask = arith::OrIOp::create(
+          rewriter, loc, mask,
+          arith::ShLIOp::create(rewriter, loc, one, target));
+    Value mask16 =
+        arith::TruncIOp::create(rewriter, loc, rewriter.getI16Type(), mask);
+    Value pred = getIssuerPredicate(rewriter, loc, adaptor.getPred());
+    Value desc = getDescriptorAddress(rewriter, loc, adaptor.getDesc());
+
+    // Operands: $0 pred, $1 dst, $2 desc, $3.. coordinates (innermost
+    // first, as the tensor map orders them), then barrier and mask.
+    std::string coords;
+    for (int64_t i = 0; i < rank; ++i)
+      coords += llvm::formatv("{0}${1}", i ? ", " : "", 3 + i).str();
+    std::string ptx = llvm::formatv(
+        "@$0 cp.async.bulk.tensor.{0}d.shared::cluster.global.mbarrier::"
+        "complete_tx::bytes.multicast::cluster [$1], [$2, {{{1}}], [${2}], "
+        "${3};",
+        rank, coords, 3 + rank, 4 + rank);
+    std::string constraints = "b,r,l";
+    for (int64_t i = 0; i < rank; ++i)
+      constraints += ",r";
+    constraints += ",r,h";
+    auto sharedPtr =
+        LLVM::LLVMPointerType::get(getContext(), kSharedAddressSpace);
+    for (int64_t box = 0; box < boxes; ++box) {
+      Value boxBase = *destination;
+      SmallVector<Value> offsets(adaptor.getOffsets());
+      if (box) {
+        Value bytes = LLVM::ConstantOp::create(
+            rewriter, loc, i32, rewriter.getI32IntegerAttr(box * boxBytes));
+        boxBase =
+            LLVM::GEPOp::create(rewriter, loc, sharedPtr, rewriter.getI8Type(),
+                                *destination, ValueRange{bytes});
+        offsets.back() = arith::AddIOp::create(
+            rewriter, loc, offsets.back(),
+            arith::ConstantIntOp::create(rewriter, loc, box * boxInner, 32));
+      }
+      SmallVector<Value> operands{pred, boxBase, desc};
+      operands.append(offsets.rbegin(), offsets.rend());
+      operands.push_back(*barrier);
+      operands.push_back(mask16);
+      createPtx(rewriter, loc, ptx, constraints, operands);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The integer type of `bits` and the inline-asm register class holding it.
+std::pair<StringRef, StringRef> getRegisterClass(int64_t bits) {
+  switch (bits) {
+  case 16:
+    return {"h", "b16"};
+  case 32:
+    return {"r", "b32"};
+  case 64:
+    return {"l", "b64"};
+  default:
+    return {"", ""};
+  }
+}
+
+/// remote_shmem_store: each thread stores its elements at their place in
+/// the peer's buffer (address = mapped base + row-major offset).
+struct RemoteShmemStoreOpConversion : OpConversionPattern<RemoteShmemStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RemoteShmemStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ttg::MemDescType buffer = getMemDescType(adaptor.getBuffer());
+    if (!buffer)
+      return rewriter.notifyMatchFailure(op, "buffer is not a memdesc");
+    auto layout =
+        dyn_cast<ttg::SwizzledSharedEncodingAttr>(buffer.getEncoding());
+    if (!layout || layout.getMaxPhase() != 1 ||
+        !llvm::equal(layout.getOrder(), llvm::reverse(llvm::seq<unsigned>(
+                                            0, buffer.getShape().size()))))
+      return op.emitOpError("stores element by element into a row-major, "
+                            "unswizzled buffer: use a 1-D buffer, or give "
+                            "local_alloc an unswizzled layout");
+    auto valueType = cast<RankedTensorType>(adaptor.getValue().getType());
+    int64_t bits = valueType.getElementTypeBitWidth();
+    auto [registerClass, ptxType] = getRegisterClass(bits);
+    if (registerClass.empty())
+      return op.emitOpError("stores elements of 16, 32 or 64 bits, not ")
+             << bits;
+    Location loc = op.getLoc();
+    FailureOr<Value> local =
+        getSharedAddress(rewriter, loc, adaptor.getBuffer(), op);
+    if (failed(local))
+      return failure();
+    Value remote = mapToCTA(rewriter, loc, *local, adaptor.getRemoteCTARank());
+    Type i32 = rewriter.getI32Type();
+    Value base = LLVM::PtrToIntOp::create(rewriter, loc, i32, remote);
+
+    // The address of every element in the peer, in the value's own layout.
+    auto addressType = valueType.clone(i32);
+    auto splat = [&](Value scalar) {
+      return triton::SplatOp::create(rewriter, loc, addressType, scalar);
+    };
+    Value addresses = splat(base);
+    ArrayRef<int64_t> shape = valueType.getShape();
+    int64_t stride = bits / 8;
+    for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
+      Value scale =
+          splat(arith::ConstantIntOp::create(rewriter, loc, stride, 32));
+      Value index = getIndexAlong(rewriter, loc, valueType, dim);
+      addresses = arith::AddIOp::create(
+          rewriter, loc, addresses,
+          arith::MulIOp::create(rewriter, loc, index, scale));
+      stride *= shape[dim];
+    }
+    Type integer = rewriter.getIntegerType(bits);
+    Value bitsValue = adaptor.getValue();
+    if (valueType.getElementType() != integer)
+      bitsValue = triton::BitcastOp::create(
+          rewriter, loc, valueType.clone(integer), bitsValue);
+    std::string ptx = llvm::formatv(
+        "st.shared::cluster.{0} [$1], $2; mov.u32 $0, 0;", ptxType);
+    std::string constraints = llvm::formatv("=r,r,{0}", registerClass).str();
+    // The instruction has no result; Triton's elementwise asm needs one.
+    triton::ElementwiseInlineAsmOp::create(
+        rewriter, loc, TypeRange{addressType}, ptx, constraints,
+        /*pure=*/false, /*packed_element=*/1, ValueRange{addresses, bitsValue});
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// The index along `dim` of every element of a tensor of `type`: a range
+  /// in the layout with every other dimension sliced away, expanded back.
+  static Value getIndexAlong(OpBuilder &builder, Location loc,
+                             RankedTensorType type, int64_t dim) {
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t rank = shape.size();
+    Type i32 = builder.getI32Type();
+    // layouts[k]: the layout once dimensions rank-1 .. (k-th other) are gone.
+    SmallVector<Attribute> layouts{type.getEncoding()};
+    SmallVector<int64_t> sliced;
+    for (int64_t other = rank - 1; other >= 0; --other) {
+      if (other == dim)
+        continue;
+      layouts.push_back(ttg::SliceEncodingAttr::get(builder.getContext(), other,
+                                                    layouts.back()));
+      sliced.push_back(other);
+    }
+    SmallVector<int64_t> current{shape[dim]};
+    Value index = triton::MakeRangeOp::create(
+        builder, loc, RankedTensorType::get(current, i32, layouts.back()), 0,
+        shape[dim]);
+    for (int64_t k = sliced.size() - 1; k >= 0; --k) {
+      int64_t axis = sliced[k];
+      current.insert(current.begin() + axis, 1);
+      index = triton::ExpandDimsOp::create(
+          builder, loc, RankedTensorType::get(current, i32, layouts[k]), index,
+          axis);
+    }
+    if (ArrayRef<int64_t>(current) != shape)
+      index = triton::BroadcastOp::create(builder, loc, type.clone(i32), index);
+    return index;
+  }
+};
+
+/// async_remote_shmem_copy: one bulk copy into the peer, completing on the
+/// peer's mbarrier.
+struct AsyncRemoteShmemCopyOpConversion
+    : OpConversionPattern<AsyncRemoteShmemCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncRemoteShmemCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ttg::MemDescType source = getMemDescType(adaptor.getSource());
+    if (!source || !getMemDescType(adaptor.getDestination()) ||
+        !getMemDescType(adaptor.getBarrier()))
+      return rewriter.notifyMatchFailure(op, "buffers unconverted");
+    Location loc = op.getLoc();
+    FailureOr<Value> from =
+        getSharedAddress(rewriter, loc, adaptor.getSource(), op);
+    if (failed(from))
+      return failure();
+    FailureOr<Value> to =
+        getSharedAddress(rewriter, loc, adaptor.getDestination(), op);
+    if (failed(to))
+      return failure();
+    FailureOr<Value> barrier =
+        getSharedAddress(rewriter, loc, adaptor.getBarrier(), op);
+    if (failed(barrier))
+      return failure();
+    Value rank = adaptor.getRemoteCTARank();
+    int64_t bytes = source.getElementType().getIntOrFloatBitWidth() / 8;
+    for (int64_t size : source.getShape())
+      bytes *= size;
+    createPtx(rewriter, loc,
+              "@$0 cp.async.bulk.shared::cluster.shared::cta.mbarrier::"
+              "complete_tx::bytes [$1], [$2], $3, [$4];",
+              "b,r,r,r,r",
+              {getIssuerPredicate(rewriter, loc, Value()),
+               mapToCTA(rewriter, loc, *to, rank), *from,
+               arith::ConstantIntOp::create(rewriter, loc, bytes, 32),
+               mapToCTA(rewriter, loc, *barrier, rank)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tlx::populateClusterOpToTritonGPUPatterns(
+    RewritePatternSet &patterns) {
+  patterns
+      .add<RemoteBarrierArriveOpConversion, MulticastDescriptorLoadOpConversion,
+           RemoteShmemStoreOpConversion, AsyncRemoteShmemCopyOpConversion>(
+          patterns.getContext());
+}

@@ -1,0 +1,83 @@
+"""The ``ctas_per_cga`` launch option on Triton 3.6 (CPU: options, metadata, the launch arguments)."""
+
+import pytest
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.backends.nvidia import compiler as nvidia_compiler
+from triton.compiler.compiler import ASTSource
+
+import tlx
+from tlx.compiler import clusters
+
+BACKEND = nvidia_compiler.CUDABackend(GPUTarget("cuda", 90, 32))
+
+
+@triton.jit
+def rank_kernel(out):
+    tl.store(out + tl.program_id(0), tlx.cluster_cta_rank())
+
+
+def test_the_option_enters_options_hash_and_metadata():
+    plain = BACKEND.parse_options({})
+    clustered = BACKEND.parse_options({"ctas_per_cga": (2, 1, 1)})
+    assert not hasattr(plain, "ctas_per_cga")  # kernels without it keep stock options
+    assert clustered.ctas_per_cga == (2, 1, 1) and clustered.num_ctas == 1
+    assert clustered.hash() != plain.hash()
+    compiled = triton.compile(
+        ASTSource(rank_kernel, {"out": "*i32"}, {}),
+        target=GPUTarget("cuda", 90, 32),
+        options={"ctas_per_cga": (2, 1, 1)},
+    )
+    assert compiled.metadata.ctas_per_cga == (2, 1, 1)
+    assert '"ttg.cluster-dim-x" = 2 : i32' in compiled.asm["ttgir"]
+    # The stock launcher gets clusters of 2 along x: num_ctas=2 in the packed metadata.
+    assert BACKEND.pack_metadata(compiled.metadata)[:2] == (4, 2)
+
+
+def test_the_launcher_divides_grid_x_by_the_cluster():
+    class Recorder:
+        def __init__(self, src, metadata):
+            self.num_ctas = 1
+            self.calls = []
+
+        def __call__(self, gridX, gridY, gridZ, stream, function, *args):
+            self.calls.append((gridX, gridY, gridZ))
+
+    class Metadata:
+        ctas_per_cga = (2, 1, 1)
+
+    launcher = clusters.launcher_class(Recorder)(None, Metadata())
+    launcher(8, 3, 1, 0, None)
+    assert launcher.calls == [(4, 3, 1)] and launcher.num_ctas == 2
+    with pytest.raises(clusters.ClusterLaunchError, match=r"grid x \(7\) must be a multiple of the cluster's 2 CTAs"):
+        launcher(7, 1, 1, 0, None)
+
+
+def test_config_carries_the_option_to_the_launch():
+    config = triton.Config({"BLOCK": 64}, num_warps=8, ctas_per_cga=(2, 1, 1))
+    assert config.all_kwargs()["ctas_per_cga"] == (2, 1, 1)
+    assert "ctas_per_cga: (2, 1, 1)" in str(config)
+    assert "ctas_per_cga" not in triton.Config({"BLOCK": 64}).all_kwargs()
+
+
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ((1, 2, 1), "forms clusters along x only; use ctas_per_cga=\\(2, 1, 1\\)"),
+        ((0, 1, 1), "every dimension must be at least 1"),
+        ((2, 1), "must be a tuple of three ints"),
+        ((12, 1, 1), "at most 8 CTAs, or 16"),
+    ],
+)
+def test_bad_cluster_shapes_are_refused(value, message):
+    with pytest.raises(clusters.ClusterLaunchError, match=message):
+        BACKEND.parse_options({"ctas_per_cga": value})
+
+
+def test_clusters_with_num_ctas_or_before_hopper_are_refused():
+    with pytest.raises(clusters.ClusterLaunchError, match="Use one of them"):
+        BACKEND.parse_options({"ctas_per_cga": (2, 1, 1), "num_ctas": 2})
+    ampere = nvidia_compiler.CUDABackend(GPUTarget("cuda", 80, 32))
+    with pytest.raises(clusters.ClusterLaunchError, match="need sm_90 or newer, not sm_80"):
+        ampere.parse_options({"ctas_per_cga": (2, 1, 1)})

@@ -1,0 +1,92 @@
+// RUN: tlx-opt %s -split-input-file --tlx-assign-layouts --tlx-lower-to-nvvm --tlx-lower-to-ttg | FileCheck %s
+// The ops that reach another CTA's shared memory: the buffer's address is the
+// base pointer of the struct Triton lowers its memory descriptor to, mapped
+// into the peer with nvvm.mapa; one thread of the task (nvg.warp_id 0, lane 0)
+// issues what acts once for the CTA.
+
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
+  // CHECK-LABEL: tt.func @remote_arrive
+  // CHECK-SAME:    (%[[RANK:.*]]: i32, %[[P:.*]]: i1)
+  tt.func @remote_arrive(%rank: i32, %p: i1) {
+    %c0 = arith.constant 0 : i32
+    %bars = tlx.alloc_barriers arrive_count = 2 : !tlx.mbarriers<1>
+    // CHECK: ttg.local_barrier
+    // CHECK-NEXT: %[[BAR:.*]] = ttg.memdesc_index
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    // A local arrive keeps its predicate.
+    // CHECK: ttng.arrive_barrier %[[BAR]], 1, %[[P]]
+    tlx.barrier_arrive %bar, 1, %p : !tlx.mbarrier
+    // CHECK:      %[[S:.*]] = builtin.unrealized_conversion_cast %[[BAR]] : !ttg.memdesc<1xi64, {{.*}}> to !llvm.struct<(ptr<3>, i32)>
+    // CHECK-NEXT: %[[LOCAL:.*]] = llvm.extractvalue %[[S]][0]
+    // CHECK-NEXT: %[[REMOTE:.*]] = nvvm.mapa %[[LOCAL]], %[[RANK]] : !llvm.ptr<3> -> !llvm.ptr<7>
+    // CHECK-NEXT: %[[COUNT:.*]] = arith.constant 2 : i32
+    // CHECK:      %[[WARP:.*]] = nvg.warp_id
+    // CHECK-NEXT: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid
+    // CHECK:      %[[ONE:.*]] = arith.andi
+    // CHECK-NEXT: %[[ISSUE:.*]] = arith.andi %[[ONE]], %[[P]]
+    // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$0 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$1], $2;", "b,r,r" %[[ISSUE]], %[[REMOTE]], %[[COUNT]]
+    tlx.barrier_arrive %bar, 2 remote %rank, %p : !tlx.mbarrier
+    tt.return
+  }
+}
+
+// -----
+
+// A multicast load of a 64x128 slice of a 64x256 buffer: two 64-column boxes
+// (the 128-byte swizzle width), each written to both CTAs; the slice starts
+// two swizzle columns (2 x 64 rows x 128 bytes) into the buffer.
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
+  // CHECK-LABEL: tt.func public @multicast
+  tt.func public @multicast(%desc: !tt.tensordesc<tensor<64x128xf16>>, %x: i32, %peer: i32) {
+    %c0 = arith.constant 0 : i32
+    %bufs = tlx.local_alloc : !tlx.buffers<1, 64x256xf16, smem>
+    %buf = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 64x256xf16, smem>
+    %half = tlx.local_slice %buf, [0, 128] : !tlx.buffer<64x256xf16, smem> -> !tlx.buffer<64x128xf16, smem>
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    // CHECK:      %[[BUF:.*]] = ttg.memdesc_index
+    // CHECK:      %[[S:.*]] = builtin.unrealized_conversion_cast %[[BUF]] : !ttg.memdesc<64x256xf16, {{.*}}> to !llvm.struct<(ptr<3>, i32, i32)>
+    // CHECK-NEXT: %[[BASE:.*]] = llvm.extractvalue %[[S]][0]
+    // CHECK-NEXT: %[[OFF:.*]] = llvm.mlir.constant(16384 : i32)
+    // CHECK-NEXT: %[[DST:.*]] = llvm.getelementptr %[[BASE]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    // CHECK:      %[[MASK:.*]] = arith.trunci %{{.*}} : i32 to i16
+    // CHECK:      %[[DPTR:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !tt.tensordesc<{{.*}}> to !llvm.ptr
+    // CHECK:      llvm.inline_asm has_side_effects asm_dialect = att "@$0 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [$1], [$2, {$3, $4}], [$5], $6;", "b,r,l,r,r,r,h" %{{.*}}, %[[DST]], %[[DPTR]], %{{.*}}, %{{.*}}, %{{.*}}, %[[MASK]]
+    // The second box: 8 KB further, 64 columns on.
+    // CHECK:      llvm.mlir.constant(8192 : i32)
+    // CHECK:      arith.constant 64 : i32
+    // CHECK:      llvm.inline_asm {{.*}}multicast::cluster
+    // CHECK-NOT:  multicast::cluster
+    // CHECK:      tt.return
+    tlx.async_descriptor_load %desc[%x, %x], %half, %bar multicast[%c0, %peer] : !tt.tensordesc<tensor<64x128xf16>>, !tlx.buffer<64x128xf16, smem>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
+  // A store into the peer: each element at mapped base + index x 4 bytes.
+  // CHECK-LABEL: tt.func @remote_store
+  tt.func @remote_store(%v: tensor<128xf32, #blocked>, %rank: i32) {
+    %c0 = arith.constant 0 : i32
+    %bufs = tlx.local_alloc : !tlx.buffers<2, 128xf32, smem>
+    %buf = tlx.local_view %bufs[%c0] : !tlx.buffers<2, 128xf32, smem>
+    // CHECK:      %[[REMOTE:.*]] = nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+    // CHECK-NEXT: %[[BASE:.*]] = llvm.ptrtoint %[[REMOTE]] : !llvm.ptr<7> to i32
+    // CHECK-NEXT: %[[BASES:.*]] = tt.splat %[[BASE]] : i32 -> tensor<128xi32, #blocked>
+    // CHECK:      %[[INDEX:.*]] = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    // CHECK:      %[[ADDR:.*]] = arith.addi %[[BASES]], %{{.*}} : tensor<128xi32, #blocked>
+    // CHECK-NEXT: %[[BITS:.*]] = tt.bitcast %{{.*}} : tensor<128xf32, #blocked> -> tensor<128xi32, #blocked>
+    // CHECK-NEXT: tt.elementwise_inline_asm "st.shared::cluster.b32 [$1], $2; mov.u32 $0, 0;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = false} %[[ADDR]], %[[BITS]]
+    tlx.remote_shmem_store %v, %buf remote %rank : tensor<128xf32, #blocked>, !tlx.buffer<128xf32, smem>
+    // CHECK: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [$1], [$2], $3, [$4];
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    %other = tlx.local_view %bufs[%rank] : !tlx.buffers<2, 128xf32, smem>
+    tlx.async_remote_shmem_copy %buf to %other remote %rank, %bar : !tlx.buffer<128xf32, smem> -> !tlx.buffer<128xf32, smem>
+    tt.return
+  }
+}
+
