@@ -96,7 +96,7 @@ EXPECTED = [
         "async_descriptor_load",
         "A",
         "tma_load",
-        {"tlx.cache": "1 : i32", "tlx.evict": "1 : i32", "tlx.operand_segments": segments(1, 2, 1, 1, 0)},
+        {"tlx.cache": "1 : i32", "tlx.evict": "1 : i32", "tlx.operand_segments": segments(1, 2, 1, 1, 0, 0)},
         [DESC, "i32", "i32", "i64", "i64"],
         [],
     ),
@@ -113,7 +113,7 @@ EXPECTED = [
         [],
     ),
     ("async_descriptor_store_wait", "A", "store_wait", {"tlx.pendings": "1 : i32"}, [], []),
-    ("barrier_arrive", "A", "arrive", {"tlx.count": "2 : i32"}, ["i64"], []),
+    ("barrier_arrive", "A", "arrive", {"tlx.count": "2 : i32", "tlx.operand_segments": segments(1, 0, 0)}, ["i64"], []),
     ("local_alloc", "A", "alloc_c", {"tlx.type": '"!tlx.buffers<1, 128xf32, smem>"'}, [], ["i64"]),
     ("local_view", "A", "view_c", {"tlx.type": '"!tlx.buffer<128xf32, smem>"'}, ["i64", "i32"], ["i64"]),
     (
@@ -280,7 +280,7 @@ def test_optional_operands_and_compile_time_queries():
     (wait,) = by_op["barrier_wait"]
     assert wait.operand_types == ["i64", "i32", "i1"] and wait.named_operands()["pred"] == ["%p"]
     (load,) = by_op["async_descriptor_load"]
-    assert load.attrs["tlx.operand_segments"] == segments(1, 2, 1, 1, 1) and load.operand_types[-1] == "i1"
+    assert load.attrs["tlx.operand_segments"] == segments(1, 2, 1, 1, 1, 0) and load.operand_types[-1] == "i1"
     assert load.named_operands()["offsets"][0] == "%k" and load.named_operands()["pred"] == ["%p"]
     cg, masked = by_op["async_load"]
     assert cg.attrs["tlx.operand_segments"] == segments(1, 1, 0, 0) and cg.attrs["tlx.cache"] == "3 : i32"

@@ -193,7 +193,7 @@ def test_cluster_memory_maps_the_peer_and_multicasts():
     assert len(multicasts) == 2, ptx
     assert "mov.b16 \t%rs" in ptx or "cvt.u16.u32" in ptx  # the CTA mask
     assert ptx.count("mapa.shared::cluster") >= 3  # the remote store, the remote arrive, the bulk copy
-    assert re.search(r"mbarrier\.arrive\.release\.cluster\.shared::cluster\.b64 _, \[%r\d+\], %r\d+;", ptx)
+    assert re.search(r"mbarrier\.arrive\.shared::cluster\.b64 _, \[%r\d+\], %r\d+;", ptx)
     assert re.search(r"st\.shared::cluster\.b32 \[%r\d+\], %r\d+;", ptx)
     bulk = r"cp\.async\.bulk\.shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes"
     assert re.search(bulk + r" \[%r\d+\], \[%r\d+\], %r\d+, \[%r\d+\];", ptx)

@@ -24,7 +24,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
     // CHECK-NEXT: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid
     // CHECK:      %[[ONE:.*]] = arith.andi
     // CHECK-NEXT: %[[ISSUE:.*]] = arith.andi %[[ONE]], %[[P]]
-    // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$0 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$1], $2;", "b,r,r" %[[ISSUE]], %[[REMOTE]], %[[COUNT]]
+    // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1], $2;", "b,r,r" %[[ISSUE]], %[[REMOTE]], %[[COUNT]]
     tlx.barrier_arrive %bar, 2 remote %rank, %p : !tlx.mbarrier
     tt.return
   }

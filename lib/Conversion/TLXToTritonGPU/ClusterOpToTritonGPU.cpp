@@ -149,7 +149,11 @@ void createPtx(OpBuilder &builder, Location loc, StringRef ptx,
 // Patterns
 //===----------------------------------------------------------------------===//
 
-/// barrier_arrive(..., remote_cta_rank=r): arrive on CTA r's mbarrier.
+/// barrier_arrive(..., remote_cta_rank=r): arrive on CTA r's mbarrier, with
+/// the default (release, CTA scope) semantics as the public TLX lowers it.
+/// `.release.cluster` would put a GPU-wide memory barrier (MEMBAR.ALL.GPU)
+/// before every arrive; the pipelines these arrives drive release buffers
+/// whose reads have completed, which needs no such fence.
 struct RemoteBarrierArriveOpConversion : OpConversionPattern<BarrierArriveOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -170,8 +174,7 @@ struct RemoteBarrierArriveOpConversion : OpConversionPattern<BarrierArriveOp> {
         arith::ConstantIntOp::create(rewriter, loc, op.getCount(), 32);
     createPtx(
         rewriter, loc,
-        "@$0 mbarrier.arrive.release.cluster.shared::cluster.b64 _, "
-        "[$1], $2;",
+        "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1], $2;",
         "b,r,r",
         {getIssuerPredicate(rewriter, loc, adaptor.getPred()), remote, count});
     rewriter.eraseOp(op);

@@ -53,10 +53,11 @@ def barrier_arrive(bar, arrive_count=1, remote_cta_rank=None, pred=None, _semant
 
     Hardware: ``mbarrier.arrive.shared::cta.b64``. With ``remote_cta_rank``
     (or ``bar`` a ``tlx.remote_view``), on the same mbarrier of that CTA of the
-    cluster: ``mapa.shared::cluster`` then
-    ``mbarrier.arrive.release.cluster.shared::cluster.b64`` (sm_90+; the
-    kernel needs a cluster launch, ``ctas_per_cga``). ``pred`` (a scalar
-    bool) skips the arrive where false.
+    cluster: ``mapa.shared::cluster`` then ``mbarrier.arrive.shared::cluster.b64``
+    (sm_90+; the kernel needs a cluster launch, ``ctas_per_cga``). Like the
+    public TLX, the remote arrive releases at CTA scope: it does not publish
+    this CTA's stores to the other CTA (``cluster_barrier`` does). ``pred``
+    (a scalar bool) skips the arrive where false.
     """
     TLXSemantic(_semantic, _generator).barrier_arrive(bar, arrive_count, remote_cta_rank, pred)
 

@@ -190,7 +190,7 @@ def _spec(multicast: bool) -> dict:
             "setmaxnreg.inc.sync.aligned.u32",
         )
         + (
-            ("multicast::cluster", "mapa.shared::cluster", "mbarrier.arrive.release.cluster.shared::cluster.b64")
+            ("multicast::cluster", "mapa.shared::cluster", "mbarrier.arrive.shared::cluster.b64")
             if multicast
             else ()
         ),

@@ -165,7 +165,7 @@ def TLX_BarrierArriveOp : TLX_Op<"barrier_arrive", [AttrSizedOperandSegments]> {
     one thread of the task arrives, counting `count` arrivals, with
     `mbarrier.arrive.shared::cta.b64`; with `remoteCTARank`, on the mbarrier
     at the same place in that CTA of the cluster (`mapa` then
-    `mbarrier.arrive.release.cluster.shared::cluster.b64`).
+    `mbarrier.arrive.shared::cluster.b64`, release at CTA scope).
 
     ```mlir
     tlx.barrier_arrive %m, 1 : !tlx.mbarrier
