@@ -42,7 +42,8 @@ def vote_ballot_sync(mask, pred, _semantic=None, _generator=None) -> tlc.tensor:
         # layout's to decide, which a TLX op would have to see.
         raise sem.error(
             op,
-            f"a tensor `pred` ({pred.type}) is not supported by this TLX release yet (each thread's elements "
+            f"a tensor `pred` (shape {[int(tlc._unwrap_if_constexpr(d)) for d in pred.shape]}) is not supported by "
+            "this TLX release yet (each thread's elements "
             "are combined into one ballot, which depends on the tensor's layout): pass a scalar predicate",
         )
     if not (pred.dtype.is_int() or pred.dtype.is_floating()):
