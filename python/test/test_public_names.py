@@ -9,6 +9,7 @@ off the list). The same holds for the signatures. `test_count` reports the tally
 
 import ast
 import inspect
+import re
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,22 @@ def test_signature_is_the_public_apis(name):
 def test_signature_lists_are_consistent():
     assert set(SIGNATURES) <= set(NAMES)
     assert set(GAP_NAMES) <= set(CHECKED)
+
+
+def test_the_docs_table_says_what_each_name_does():
+    """docs/public-api.md has one row per public name, its status the one this suite checks."""
+    from tlx.language import amd, blackwell
+
+    table = (Path(__file__).resolve().parents[2] / "docs" / "public-api.md").read_text()
+    rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", table, flags=re.M))
+    assert sorted(rows) == sorted(NAMES)
+    for name, status in rows.items():
+        if name in MISSING_NAMES:
+            expected = "not "
+        elif name in amd.__all__:
+            expected = "error: AMD only"
+        elif name in blackwell.__all__:
+            expected = "error: Blackwell"
+        else:
+            expected = "works"
+        assert status.startswith(expected), f"docs/public-api.md: `{name}` is '{status.strip()}', not '{expected}...'"
