@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .builtin import builtin
 from .layouts import layout_encoding
-from .targets import GatedClass, _generator_of, amd_only
+from .targets import GatedClass, amd_only
 
 __all__ = [
     "amd_descriptor_prefetch_tensor",
@@ -221,7 +221,7 @@ def warp_pipeline_stage(label=None, *, priority=None, _semantic=None, _generator
         "warp_pipeline_stage",
         "a stage of an AMD warp pipeline, with s_setprio priorities",
         _semantic,
-        _generator or _generator_of(_semantic),
+        _generator,
         "tlx.async_tasks for warp specialization",
     )
 

@@ -15,28 +15,14 @@ returns from gated builtins.
 
 from __future__ import annotations
 
-import sys
 from typing import Any, NoReturn
 
-from triton.compiler.code_generator import CodeGenerator
-
 from .errors import TLXError, location
+from .errors import generator_of as _generator_of
 
 #: What this TLX compiles for, as the AMD-only error says it.
 NVIDIA_TARGETS = "this TLX targets NVIDIA GPUs (Hopper sm_90; Blackwell sm_100, compile-only)"
 BLACKWELL = 100
-
-
-def _generator_of(semantic: Any) -> CodeGenerator | None:
-    """The CodeGenerator tracing the kernel: a caller's ``self`` (Triton passes no ``_generator`` to ``with``
-    context managers and plain classes; none at all outside ``@triton.jit`` code)."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        owner = frame.f_locals.get("self")
-        if isinstance(owner, CodeGenerator) and (semantic is None or owner.semantic is semantic):
-            return owner
-        frame = frame.f_back
-    return None
 
 
 def _where(semantic: Any, generator: Any) -> str:
