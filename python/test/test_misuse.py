@@ -657,6 +657,65 @@ def reinterpret_layout(n):
     tlx.local_reinterpret(bufs[0], tl.float32, [64, 64], layout="#ttg.swizzled_shared<{vec = 1}>")  # misuse
 
 
+@triton.jit
+def amd_buffer_load(X, n):
+    tlx.buffer_load(X, tl.arange(0, 16))  # misuse
+
+
+@triton.jit
+def amd_buffer_load_without_offsets(X, n):
+    tlx.buffer_load(X)  # misuse
+
+
+@triton.jit
+def amd_warp_pipeline_stage(X, n):
+    with tlx.warp_pipeline_stage("load", priority=1):  # misuse
+        tl.store(X, 1.0)
+
+
+@triton.jit
+def amd_layout_in_a_kernel(n):
+    tlx.amd_mfma_layout(4, [32, 32, 8], True, [4, 1])  # misuse
+
+
+@triton.jit
+def tcgen05_commit_on_hopper(n):
+    bars = tlx.alloc_barriers(1)
+    tlx.tcgen05_commit(bars[0])  # misuse
+
+
+@triton.jit
+def clc_context_on_hopper(n):
+    tlx.clc_create_context(1)  # misuse
+
+
+@triton.jit
+def tmem_copy_on_blackwell(n):
+    src = tlx.local_alloc((128, 64), tl.float16, 1)
+    dst = tlx.local_alloc((128, 64), tl.float16, 1, tlx.storage_kind.tmem)
+    tlx.tmem_copy(src[0], dst[0])  # misuse
+
+
+@triton.jit
+def ballot_of_a_tensor(n):
+    tlx.vote_ballot_sync(0xFFFFFFFF, tl.arange(0, 128) < n)  # misuse
+
+
+@triton.jit
+def warp_sum(X, n):
+    tl.store(X, tlx.warp_redux(tl.load(X), "sum"))  # misuse
+
+
+@triton.jit
+def fp8_name_of_fp16(n):
+    tlx.get_fp8_format_name(tl.float16)  # misuse
+
+
+@triton.jit
+def prefetch_tensormap(X, n):
+    tlx.prefetch(X, tensormap=True)  # misuse
+
+
 SM90, SM80, SM100 = (GPUTarget("cuda", arch, 32) for arch in (90, 80, 100))
 N = {"n": "i32"}
 DESC = {"desc": "tensordesc<fp16[64, 64]>", "n": "i32"}
@@ -726,6 +785,18 @@ CASES = [
     (wait_on_a_buffer, N, SM90, "tlx.barrier_wait: `bar` must be an mbarrier from tlx.alloc_barriers, got a"),
     (thread_id_runtime_axis, N, SM90, "tlx.thread_id: `axis` must be a compile-time constant"),
     (named_barrier_float_id, N, SM90, "tlx.named_barrier_wait: `bar_id` must be a scalar integer, got 1.5"),
+    # names of the public API for other hardware: what they are for and why they cannot be used here
+    (amd_buffer_load, PTR, SM90, "tlx.buffer_load: for AMD GPUs only (a load through an AMD buffer resource"),
+    (amd_buffer_load_without_offsets, PTR, SM90, "tlx.buffer_load: missing a required argument: 'offsets'"),
+    (amd_warp_pipeline_stage, PTR, SM90, "tlx.warp_pipeline_stage: for AMD GPUs only (a stage of an AMD warp"),
+    (amd_layout_in_a_kernel, N, SM90, "tlx.amd_mfma_layout: for AMD GPUs only (a CDNA MFMA register layout); this"),
+    (tcgen05_commit_on_hopper, N, SM90, "tlx.tcgen05_commit: tcgen05.commit needs sm_100 (Blackwell) or newer; this"),
+    (clc_context_on_hopper, N, SM90, "tlx.clc_create_context: cluster launch control (clusterlaunchcontrol.try_c"),
+    (tmem_copy_on_blackwell, N, SM100, "tlx.tmem_copy: a shared-to-tensor-memory copy (tcgen05.cp) is not implemen"),
+    (ballot_of_a_tensor, N, SM90, "tlx.vote_ballot_sync: a tensor `pred` (shape [128]) is not supported by this"),
+    (warp_sum, PTR, SM90, "tlx.warp_redux: `op` must be one of 'max', 'min', 'abs_max', 'abs_min', got 'sum'"),
+    (fp8_name_of_fp16, N, SM90, "tlx.get_fp8_format_name: supports only tl.float8e5 (e5m2) and tl.float8e4nv"),
+    (prefetch_tensormap, PTR, SM90, "tlx.prefetch: `tensormap=True` (prefetch.tensormap of a TMA descriptor) is"),
 ]
 
 

@@ -12,13 +12,14 @@ __all__ = ["async_dot", "async_dot_wait"]
 
 @builtin
 def async_dot(
-    a,
-    b,
+    A,  # noqa: N803 - the TLX API's names
+    B,  # noqa: N803
     acc=None,
     use_acc=None,
     pred=None,
-    mBarriers=(),  # noqa: N803 - the TLX API's name
+    mBarriers=(),  # noqa: N803
     two_ctas=False,
+    force_async=False,
     input_precision=None,
     out_dtype=tl.float32,
     _semantic=None,
@@ -26,20 +27,22 @@ def async_dot(
 ):
     """``acc + a @ b`` on the tensor cores, asynchronously: returns at once.
 
-    Hopper: ``wgmma.mma_async`` with ``a`` and ``b`` read from shared-memory
-    buffers and the float32 accumulator in registers (``acc`` None starts from
-    zero; ``use_acc`` False ignores ``acc``). Read the result only after
-    ``async_dot_wait``; the buffers must not be overwritten before then.
+    Hopper: ``wgmma.mma_async`` with ``A`` and ``B`` read from shared-memory
+    buffers (``A`` may be a register tensor) and the float32 accumulator in
+    registers (``acc`` None starts from zero; ``use_acc`` False ignores
+    ``acc``). Read the result only after ``async_dot_wait``; the buffers must
+    not be overwritten before then. ``force_async`` is the Blackwell form's
+    (tcgen05 without mbarriers); wgmma is always asynchronous.
     """
-    return TLXSemantic(_semantic, _generator).async_dot(
-        a, b, acc, use_acc, pred, mBarriers, two_ctas, input_precision, out_dtype
-    )
+    sem = TLXSemantic(_semantic, _generator)
+    sem.const_bool("async_dot", "force_async", force_async)
+    return sem.async_dot(A, B, acc, use_acc, pred, mBarriers, two_ctas, input_precision, out_dtype)
 
 
 @builtin
-def async_dot_wait(pendings, acc, _semantic=None, _generator=None):
-    """Wait until at most ``pendings`` async dots are in flight; returns ``acc`` ready.
+def async_dot_wait(pendings, inp, _semantic=None, _generator=None):
+    """Wait until at most ``pendings`` async dots are in flight; returns ``inp`` (an ``async_dot`` result) ready.
 
     Hopper: ``wgmma.wait_group pendings``.
     """
-    return TLXSemantic(_semantic, _generator).async_dot_wait(pendings, acc)
+    return TLXSemantic(_semantic, _generator).async_dot_wait(pendings, inp)

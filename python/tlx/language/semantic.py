@@ -474,6 +474,7 @@ class TLXSemantic:
                 raise self.error(op, f"tensor memory buffers are 2-D (rows x columns), got shape {list(shape)}")
         self.unsupported(op, "reuse", reuse)
         layout = _unwrap(layout)
+        layout = layout.to_ir_text(shape, dtype) if hasattr(layout, "to_ir_text") else layout  # a tlx.*layout*
         if layout is not None and not isinstance(layout, str):
             raise self.error(op, f"`layout` must be None or the text of a ttg layout attribute, got {layout!r}")
         type_ = buffered_tensor_type(dtype, shape, num, storage, layout)

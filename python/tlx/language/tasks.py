@@ -2,30 +2,13 @@
 
 from __future__ import annotations
 
-import sys
-
 import triton.language.core as tlc
-from triton.compiler.code_generator import CodeGenerator
 
 from .builtin import builtin
+from .errors import generator_of as _generator_of
 from .semantic import TaskRegion, TLXSemantic
 
 __all__ = ["async_task", "async_task_replica_id", "async_tasks"]
-
-
-def _generator_of(semantic) -> CodeGenerator | None:
-    """The CodeGenerator tracing the kernel.
-
-    Triton 3.6 builds ``with`` context managers with ``_semantic`` only (no
-    ``_generator``); the generator is the caller's ``self`` a few frames up.
-    """
-    frame = sys._getframe(1)
-    while frame is not None:
-        owner = frame.f_locals.get("self")
-        if isinstance(owner, CodeGenerator) and owner.semantic is semantic:
-            return owner
-        frame = frame.f_back
-    return None
 
 
 @builtin

@@ -9,7 +9,15 @@ from .errors import TLXError
 from .semantic import TLXSemantic
 from .types import buffered_tensor
 
-__all__ = ["clock64", "cluster_cta_rank", "cluster_size_1d", "dtype_of", "size_of", "thread_id"]
+__all__ = [
+    "clock64",
+    "cluster_cta_rank",
+    "cluster_size_1d",
+    "dtype_of",
+    "get_fp8_format_name",
+    "size_of",
+    "thread_id",
+]
 
 
 @builtin
@@ -80,3 +88,21 @@ def size_of(dtype, _semantic=None, _generator=None) -> tlc.constexpr:
     if dtype.is_ptr():
         return tlc.constexpr(8)
     return tlc.constexpr(dtype.primitive_bitwidth // 8)
+
+
+#: The FP8 formats scaled MMA names, by dtype.
+_FP8_FORMATS = {tlc.float8e5: "e5m2", tlc.float8e4nv: "e4m3"}
+
+
+@builtin
+def get_fp8_format_name(dtype, _semantic=None, _generator=None) -> tlc.constexpr:
+    """The format name of an FP8 dtype, a ``tl.constexpr``: ``"e5m2"`` for ``tl.float8e5``, ``"e4m3"`` for
+    ``tl.float8e4nv`` (what scaled MMA's ``A_format`` / ``B_format`` take). Compile time only."""
+    dtype = tlc._unwrap_if_constexpr(dtype)
+    name = next((n for d, n in _FP8_FORMATS.items() if dtype == d), None) if isinstance(dtype, tlc.dtype) else None
+    if name is None:
+        raise TLXError(
+            f"{TLXSemantic(_semantic, _generator).where()}: tlx.get_fp8_format_name: supports only tl.float8e5 "
+            f"(e5m2) and tl.float8e4nv (e4m3), got {dtype!r}"
+        )
+    return tlc.constexpr(name)
