@@ -35,7 +35,6 @@ MISSING = {
         "alloc_warp_barrier",
         "allocate_tensor_descriptor",
         "async_descriptor_prefetch_tensor",
-        "async_remote_shmem_copy",
         "async_remote_shmem_store",
         "async_store",
         "fence",
@@ -44,8 +43,6 @@ MISSING = {
         "local_scatter",
         "make_tensor_descriptor",
         "reinterpret_tensor_descriptor",
-        "remote_shmem_store",
-        "remote_view",
         "reuse_group",
         "reuse_group_ir_type",
         "reuse_group_type",
@@ -117,7 +114,7 @@ SIGNATURE_GAPS = {
         "async_descriptor_store",  # buf -> source; store_reduce=''
         "async_load",  # src_ptrs, buf -> src, result; bulk, bulk_size, barrier
         "async_load_wait_group",  # tokens
-        "barrier_arrive",  # pred
+
         "local_load",  # buf -> src; relaxed, rematerialize_coordinates, rematerialize_coordinates_group
         "local_reinterpret",  # buf -> src
         "local_slice",  # buf, offsets -> buffer, offset
