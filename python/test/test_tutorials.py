@@ -102,6 +102,33 @@ def test_ws_gemm_on_gpu(schedule, dtype, shape):
     assert _relative_error(ws_gemm.run(a, b, schedule), a.double() @ b.double()) < 1e-2
 
 
+@pytest.mark.gpu
+@gpu
+@pytest.mark.parametrize("multicast", [True, False])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape", [(256, 256, 64), (1000, 784, 528), (2048, 2304, 4096)])
+def test_cluster_gemm_on_gpu(multicast, dtype, shape):
+    import torch
+
+    m, n, k = shape
+    a = torch.randn(m, k, device="cuda", dtype=getattr(torch, dtype))
+    b = torch.randn(k, n, device="cuda", dtype=getattr(torch, dtype))
+    assert _relative_error(cluster_gemm.run(a, b, multicast), a.double() @ b.double()) < 1e-2
+
+
+@pytest.mark.gpu
+@gpu
+@pytest.mark.parametrize("shape", [(4096, 8192), (1000, 16384), (37, 65536)])
+def test_cluster_layernorm_on_gpu(shape):
+    import torch
+
+    x = torch.randn(*shape, device="cuda", dtype=torch.bfloat16) * 3 + 1
+    w = torch.randn(shape[1], device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(shape[1], device="cuda", dtype=torch.bfloat16)
+    ref = torch.nn.functional.layer_norm(x.double(), shape[1:], w.double(), b.double(), 1e-5)
+    assert _relative_error(cluster_layernorm.run(x, w, b), ref) < 1e-2
+
+
 def _attention_reference(q, k, v, causal):
     import torch
 

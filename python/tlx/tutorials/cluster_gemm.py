@@ -48,6 +48,7 @@ def cluster_gemm_kernel(
     NUM_STAGES: tl.constexpr,
     GROUP_M: tl.constexpr,
     MULTICAST: tl.constexpr,
+    EPILOGUE_SPLIT: tl.constexpr,
 ):
     dtype = tlx.dtype_of(a_desc)
     HALF_M: tl.constexpr = BLOCK_M // 2
@@ -59,7 +60,10 @@ def cluster_gemm_kernel(
 
     a_tiles = tlx.local_alloc((HALF_M, BLOCK_K), dtype, NUM_STAGES * 2)
     b_tiles = tlx.local_alloc((BLOCK_K, BLOCK_N), dtype, NUM_STAGES)
-    c_tiles = tlx.local_alloc((HALF_M, BLOCK_N), dtype, 2)
+    # The epilogue writes a consumer's tile in EPILOGUE_SPLIT column pieces through one buffer: less shared
+    # memory than the whole tile, which buys a pipeline stage.
+    EPI_N: tl.constexpr = BLOCK_N // EPILOGUE_SPLIT
+    c_tiles = tlx.local_alloc((HALF_M, EPI_N), dtype, 2)
     full = tlx.alloc_barriers(NUM_STAGES)
     empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=2 * CTAS)
     done = tlx.alloc_barriers(1, arrive_count=2)
@@ -148,16 +152,27 @@ def cluster_gemm_kernel(
                 if MULTICAST:
                     tlx.barrier_arrive(empty[released], remote_cta_rank=peer)
                 c_tile = c_tiles[consumer]
-                tlx.async_descriptor_store_wait(0)
-                tlx.local_store(c_tile, acc.to(dtype))
-                tlx.fence_async_shared()
-                tlx.async_descriptor_store(c_desc, c_tile, [off_m + consumer * HALF_M, off_n])
+                if EPILOGUE_SPLIT == 1:
+                    tlx.async_descriptor_store_wait(0)
+                    tlx.local_store(c_tile, acc.to(dtype))
+                    tlx.fence_async_shared()
+                    tlx.async_descriptor_store(c_desc, c_tile, [off_m + consumer * HALF_M, off_n])
+                else:
+                    left, right = tl.split(tl.permute(tl.reshape(acc, (HALF_M, 2, EPI_N)), (0, 2, 1)))
+                    tlx.async_descriptor_store_wait(0)
+                    tlx.local_store(c_tile, left.to(dtype))
+                    tlx.fence_async_shared()
+                    tlx.async_descriptor_store(c_desc, c_tile, [off_m + consumer * HALF_M, off_n])
+                    tlx.async_descriptor_store_wait(0)
+                    tlx.local_store(c_tile, right.to(dtype))
+                    tlx.fence_async_shared()
+                    tlx.async_descriptor_store(c_desc, c_tile, [off_m + consumer * HALF_M, off_n + EPI_N])
             tlx.async_descriptor_store_wait(0)
             if MULTICAST:
                 tlx.barrier_arrive(done[0], remote_cta_rank=peer)
 
 
-CONFIG = {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "NUM_STAGES": 3, "GROUP_M": 8}
+CONFIG = {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "NUM_STAGES": 3, "GROUP_M": 8, "EPILOGUE_SPLIT": 1}
 NUM_WARPS = 4  # the producer; the consumers' 8 warps come from the async_task
 CLUSTER = (2, 1, 1)
 
@@ -169,7 +184,7 @@ def _spec(multicast: bool) -> dict:
         "signature": {
             "a_desc": f"tensordesc<fp16[{bm // 2}, {bk}]>",
             "b_desc": f"tensordesc<fp16[{bk}, {bn // (2 if multicast else 1)}]>",
-            "c_desc": f"tensordesc<fp16[{bm // 2}, {bn}]>",
+            "c_desc": f"tensordesc<fp16[{bm // 2}, {bn // CONFIG['EPILOGUE_SPLIT']}]>",
             "M": "i32",
             "N": "i32",
             "K": "i32",
@@ -180,6 +195,7 @@ def _spec(multicast: bool) -> dict:
             "NUM_STAGES": "constexpr",
             "GROUP_M": "constexpr",
             "MULTICAST": "constexpr",
+            "EPILOGUE_SPLIT": "constexpr",
         },
         "constexprs": {**CONFIG, "NUM_SMS": 132, "MULTICAST": multicast},
         "num_warps": NUM_WARPS,
@@ -223,7 +239,7 @@ def run(a, b, multicast: bool = True, config: dict | None = None, out=None, num_
     parts = 2 if multicast else 1
     a_desc = TensorDescriptor.from_tensor(a, [half_m, cfg["BLOCK_K"]])
     b_desc = TensorDescriptor.from_tensor(b, [cfg["BLOCK_K"], cfg["BLOCK_N"] // parts])
-    c_desc = TensorDescriptor.from_tensor(c, [half_m, cfg["BLOCK_N"]])
+    c_desc = TensorDescriptor.from_tensor(c, [half_m, cfg["BLOCK_N"] // cfg["EPILOGUE_SPLIT"]])
     num_sms = num_sms or torch.cuda.get_device_properties(a.device).multi_processor_count
     pairs = triton.cdiv(triton.cdiv(m, cfg["BLOCK_M"]), parts) * triton.cdiv(n, cfg["BLOCK_N"])
     # Whole clusters, at most one CTA per SM.
