@@ -1013,6 +1013,59 @@ def test_thousands_of_mbarriers_compile():
     assert lowered.count("ttng.init_barrier") == 1 and "scf.for" in lowered
 
 
+@triton.jit
+def remote_arrive_without_cluster(n):
+    bars = tlx.alloc_barriers(1)
+    tlx.barrier_arrive(bars[0], remote_cta_rank=1)  # misuse
+
+
+@triton.jit
+def multicast_outside_cluster(desc, n):
+    buf = tlx.local_alloc((64, 64), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.barrier_expect_bytes(bars[0], 64 * 64 * 2)
+    tlx.async_descriptor_load(desc, buf[0], [0, 0], bars[0], multicast_targets=[0, 2])  # misuse
+
+
+@triton.jit
+def remote_store_outside_cluster(n):
+    buf = tlx.local_alloc((64,), tl.float32, 1)
+    tlx.remote_shmem_store(buf[0], tl.zeros((64,), tl.float32), 4)  # misuse
+
+
+@triton.jit
+def cluster_barrier_before_tasks(n):
+    tlx.cluster_barrier()  # misuse
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.cluster_barrier()
+        with tlx.async_task(num_warps=4):
+            tlx.cluster_barrier()
+
+
+@pytest.mark.parametrize(
+    "kernel, signature, options, message",
+    [
+        (remote_arrive_without_cluster, N, {}, "reaches another CTA's shared memory, but the kernel is compiled"),
+        (
+            multicast_outside_cluster,
+            {"desc": "tensordesc<fp16[64, 64]>", "n": "i32"},
+            {"ctas_per_cga": (2, 1, 1)},
+            "multicast target 2 is outside the cluster of 2 CTAs (ranks 0..1)",
+        ),
+        (remote_store_outside_cluster, N, {"ctas_per_cga": (4, 1, 1)}, "remote CTA rank 4 is outside the cluster of 4"),
+        (cluster_barrier_before_tasks, N, {"ctas_per_cga": (2, 1, 1)}, "outside the async tasks never completes"),
+    ],
+    ids=lambda c: c.__name__ if hasattr(c, "__name__") else None,
+)
+def test_cluster_misuse_is_reported_at_the_kernel_line(kernel, signature, options, message):
+    text = frontend_ir(kernel, signature, stage="converted", **options)
+    with pytest.raises(TLXCompilationError) as info:
+        pipeline.run(text, kernel=kernel.__name__, source_name=f"{kernel.__name__}.ttgir-converted.mlir")
+    error = str(info.value)
+    assert message in error and f"{HERE}:{misuse_line(kernel)}:" in error, error
+
+
 @pytest.mark.parametrize(
     "kernel, options, message",
     [

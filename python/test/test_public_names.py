@@ -114,7 +114,6 @@ SIGNATURE_GAPS = {
         "async_descriptor_store",  # buf -> source; store_reduce=''
         "async_load",  # src_ptrs, buf -> src, result; bulk, bulk_size, barrier
         "async_load_wait_group",  # tokens
-
         "local_load",  # buf -> src; relaxed, rematerialize_coordinates, rematerialize_coordinates_group
         "local_reinterpret",  # buf -> src
         "local_slice",  # buf, offsets -> buffer, offset

@@ -8,6 +8,8 @@ from triton._C.libtriton import ir, passes
 from triton.backends.compiler import GPUTarget
 from triton.compiler.compiler import ASTSource, make_backend
 
+from . import clusters
+
 STAGES = ("ttir", "converted")
 
 
@@ -46,4 +48,5 @@ def frontend_ir(
         pm.enable_debug()
         passes.ttir.add_convert_to_ttgpuir(pm, f"cuda:{capability}", parsed.num_warps, 32, parsed.num_ctas)
         pm.run(module, "convert_to_ttgpuir")
+        clusters.annotate_module(module, parsed)
     return module.str()

@@ -17,7 +17,8 @@ from .errors import TLXCompilationError
 
 #: The whole TLX pipeline, as ``tlx-opt --pass-pipeline=`` and ``tlx._C.run_pipeline`` take it.
 PIPELINE = (
-    "builtin.module(tlx-raise-carriers,tlx-check-static-bounds,tlx-check-async-hazards,tlx-check-shared-memory,"
+    "builtin.module(tlx-raise-carriers,tlx-check-static-bounds,tlx-check-clusters,tlx-check-async-hazards,"
+    "tlx-check-shared-memory,"
     "tlx-assign-layouts,tlx-lower-to-nvvm,tlx-lower-to-ttg)"
 )
 

@@ -205,11 +205,7 @@ def _spec(multicast: bool) -> dict:
             "wgmma.mma_async",
             "setmaxnreg.inc.sync.aligned.u32",
         )
-        + (
-            ("multicast::cluster", "mapa.shared::cluster", "mbarrier.arrive.shared::cluster.b64")
-            if multicast
-            else ()
-        ),
+        + (("multicast::cluster", "mapa.shared::cluster", "mbarrier.arrive.shared::cluster.b64") if multicast else ()),
         "registers": {"producer": 40, "consumer": 232},
     }
 

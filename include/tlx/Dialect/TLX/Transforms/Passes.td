@@ -18,6 +18,27 @@ def TLXCheckStaticBounds : Pass<"tlx-check-static-bounds"> {
   let dependentDialects = ["::mlir::tlx::TLXDialect"];
 }
 
+def TLXCheckClusters : Pass<"tlx-check-clusters", "::mlir::ModuleOp"> {
+  let summary = "Check the ops that reach other CTAs against the kernel's "
+                "cluster";
+  let description = [{
+    The cluster shape is a launch option (`ctas_per_cga`), which the TLX
+    compiler writes on the module as `ttg.cluster-dim-x/y/z` (absent: no
+    cluster). This pass reports, at the op:
+
+    * an op that reaches another CTA's shared memory (a remote arrive, a
+      multicast TMA load, a remote store or copy) in a kernel compiled
+      without a cluster: on the GPU it would address a CTA that is not there;
+    * a constant CTA rank (remote rank, multicast target) outside the
+      cluster;
+    * a `tlx.cluster_barrier` outside the async tasks of a kernel that has
+      tasks besides the default one: only the default task's warps run code
+      outside the tasks, and a cluster barrier waits for every thread of the
+      cluster, so it would never complete.
+  }];
+  let dependentDialects = ["::mlir::tlx::TLXDialect"];
+}
+
 def TLXCheckAsyncHazards : Pass<"tlx-check-async-hazards"> {
   let summary = "Reject mbarrier byte counts and buffer accesses that race "
                 "with TMA";

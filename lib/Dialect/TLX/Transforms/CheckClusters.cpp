@@ -1,0 +1,119 @@
+//===- CheckClusters.cpp - cluster ops against the kernel's cluster -------===//
+
+#include "tlx/Dialect/TLX/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::tlx {
+#define GEN_PASS_DEF_TLXCHECKCLUSTERS
+#include "tlx/Dialect/TLX/Transforms/Passes.h.inc"
+} // namespace mlir::tlx
+
+using namespace mlir;
+using namespace mlir::tlx;
+
+namespace {
+
+/// CTAs per cluster: the product of `ttg.cluster-dim-x/y/z` (1 where absent).
+int64_t getClusterSize(ModuleOp module) {
+  int64_t size = 1;
+  for (StringRef name :
+       {"ttg.cluster-dim-x", "ttg.cluster-dim-y", "ttg.cluster-dim-z"})
+    if (auto dim = module->getAttrOfType<IntegerAttr>(name))
+      size *= dim.getInt();
+  return size;
+}
+
+class ClusterChecker {
+public:
+  explicit ClusterChecker(ModuleOp module)
+      : clusterSize(getClusterSize(module)) {}
+
+  /// An op reaching CTAs `ranks` (named `what` in the message).
+  LogicalResult checkRemote(Operation *op, ValueRange ranks, StringRef what) {
+    if (clusterSize <= 1)
+      return op->emitOpError("reaches another CTA's shared memory, but the "
+                             "kernel is compiled without a cluster: launch "
+                             "it with ctas_per_cga=(2, 1, 1) or larger");
+    for (Value rank : ranks) {
+      APInt value;
+      if (!matchPattern(rank, m_ConstantInt(&value)))
+        continue;
+      int64_t index = value.getSExtValue();
+      if (index < 0 || index >= clusterSize)
+        return op->emitOpError()
+               << what << " " << index << " is outside the cluster of "
+               << clusterSize << " CTAs (ranks 0.." << clusterSize - 1
+               << ")";
+    }
+    return success();
+  }
+
+  LogicalResult checkBarrierPlacement(ClusterBarrierOp barrier) {
+    if (barrier->getParentOfType<AsyncTaskOp>())
+      return success();
+    auto function = barrier->getParentOfType<FunctionOpInterface>();
+    AsyncTasksOp tasks;
+    function->walk([&](AsyncTasksOp op) {
+      bool hasWorkers = llvm::any_of(op.getBody().getOps<AsyncTaskOp>(),
+                                     [](AsyncTaskOp task) {
+                                       return !task.getIsDefault();
+                                     });
+      if (hasWorkers && !tasks)
+        tasks = op;
+    });
+    if (!tasks)
+      return success();
+    InFlightDiagnostic error =
+        barrier.emitOpError("outside the async tasks never completes: only "
+                            "the default task's warps run here, and a "
+                            "cluster barrier waits for every thread of the "
+                            "cluster; call tlx.cluster_barrier() at the "
+                            "start of every task instead");
+    error.attachNote(tasks.getLoc()) << "the tasks are here";
+    return error;
+  }
+
+private:
+  int64_t clusterSize;
+};
+
+struct CheckClustersPass
+    : tlx::impl::TLXCheckClustersBase<CheckClustersPass> {
+  void runOnOperation() override {
+    ClusterChecker checker(getOperation());
+    bool failed = false;
+    getOperation()->walk([&](Operation *op) {
+      LogicalResult result =
+          llvm::TypeSwitch<Operation *, LogicalResult>(op)
+              .Case<BarrierArriveOp>([&](BarrierArriveOp arrive) {
+                if (!arrive.getRemoteCTARank())
+                  return success();
+                return checker.checkRemote(arrive, arrive.getRemoteCTARank(),
+                                           "remote CTA rank");
+              })
+              .Case<AsyncDescriptorLoadOp>([&](AsyncDescriptorLoadOp load) {
+                if (load.getMulticastTargets().empty())
+                  return success();
+                return checker.checkRemote(load, load.getMulticastTargets(),
+                                           "multicast target");
+              })
+              .Case<RemoteShmemStoreOp, AsyncRemoteShmemCopyOp>([&](auto op) {
+                return checker.checkRemote(op, op.getRemoteCTARank(),
+                                           "remote CTA rank");
+              })
+              .Case<ClusterBarrierOp>([&](ClusterBarrierOp barrier) {
+                return checker.checkBarrierPlacement(barrier);
+              })
+              .Default([](Operation *) { return success(); });
+      failed |= mlir::failed(result);
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+} // namespace

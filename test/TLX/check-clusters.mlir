@@ -1,0 +1,61 @@
+// RUN: tlx-opt %s -split-input-file --tlx-check-clusters -verify-diagnostics
+
+// Without a cluster, no op may reach another CTA.
+tt.func @no_cluster(%r: i32) {
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %m = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  // expected-error @below {{'tlx.barrier_arrive' op reaches another CTA's shared memory, but the kernel is compiled without a cluster: launch it with ctas_per_cga=(2, 1, 1) or larger}}
+  tlx.barrier_arrive %m, 1 remote %r : !tlx.mbarrier
+  // A local arrive and the rank are fine.
+  tlx.barrier_arrive %m, 1 : !tlx.mbarrier
+  %rank = tlx.cluster_cta_rank : i32
+  tt.return
+}
+
+// -----
+
+module attributes {"ttg.cluster-dim-x" = 2 : i32, "ttg.cluster-dim-y" = 1 : i32, "ttg.cluster-dim-z" = 1 : i32} {
+  tt.func @ranks(%d: !tt.tensordesc<tensor<64x64xf16>>, %v: tensor<64xf32>, %r: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %m = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    %t = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+    %tv = tlx.local_view %t[%c0] : !tlx.buffers<1, 64x64xf16, smem>
+    %b = tlx.local_alloc : !tlx.buffers<1, 64xf32, smem>
+    %bv = tlx.local_view %b[%c0] : !tlx.buffers<1, 64xf32, smem>
+    // In the cluster, or not known until run time: fine.
+    tlx.barrier_arrive %m, 1 remote %c1 : !tlx.mbarrier
+    tlx.async_descriptor_load %d[%c0, %c0], %tv, %m multicast[%c0, %r] : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+    // expected-error @below {{'tlx.barrier_arrive' op remote CTA rank 2 is outside the cluster of 2 CTAs (ranks 0..1)}}
+    tlx.barrier_arrive %m, 1 remote %c2 : !tlx.mbarrier
+    // expected-error @below {{'tlx.async_descriptor_load' op multicast target 2 is outside the cluster of 2 CTAs (ranks 0..1)}}
+    tlx.async_descriptor_load %d[%c0, %c0], %tv, %m multicast[%c0, %c2] : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+    // expected-error @below {{'tlx.remote_shmem_store' op remote CTA rank 2 is outside the cluster of 2 CTAs (ranks 0..1)}}
+    tlx.remote_shmem_store %v, %bv remote %c2 : tensor<64xf32>, !tlx.buffer<64xf32, smem>
+    // expected-error @below {{'tlx.async_remote_shmem_copy' op remote CTA rank 2 is outside the cluster of 2 CTAs (ranks 0..1)}}
+    tlx.async_remote_shmem_copy %bv to %bv remote %c2, %m : !tlx.buffer<64xf32, smem> -> !tlx.buffer<64xf32, smem>
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @barrier_outside_tasks() {
+    // expected-error @below {{'tlx.cluster_barrier' op outside the async tasks never completes: only the default task's warps run here, and a cluster barrier waits for every thread of the cluster; call tlx.cluster_barrier() at the start of every task instead}}
+    tlx.cluster_barrier
+    // expected-note @below {{the tasks are here}}
+    tlx.async_tasks {
+      tlx.async_task default {
+        tlx.cluster_barrier
+      }
+      tlx.async_task num_warps(4) {
+        tlx.cluster_barrier
+      }
+    }
+    tt.return
+  }
+}
