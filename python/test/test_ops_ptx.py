@@ -197,3 +197,19 @@ def test_cluster_memory_maps_the_peer_and_multicasts():
     assert re.search(r"st\.shared::cluster\.b32 \[%r\d+\], %r\d+;", ptx)
     bulk = r"cp\.async\.bulk\.shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes"
     assert re.search(bulk + r" \[%r\d+\], \[%r\d+\], %r\d+, \[%r\d+\];", ptx)
+
+
+@triton.jit
+def warp_barrier(out):
+    bars = tlx.alloc_warp_barrier(2, num_warps=4, num_arrivals=2)
+    tlx.barrier_arrive(bars[1])
+    tlx.barrier_arrive(tlx.local_view(bars, 1))
+    tlx.barrier_wait(bars[1], 0)
+    tl.store(out + tl.arange(0, 128), tl.arange(0, 128))
+
+
+def test_warp_barrier_has_every_thread_arrive():
+    ptx = compile_sm90(warp_barrier, {"out": "*i32"}, {}).asm["ptx"]
+    assert re.search(r"mbarrier\.init\.shared(::cta)?\.b64 \[[^\]]+\], 256;", ptx), "4 warps x 32 threads x 2"
+    arrives = re.findall(r"^\s*(@%p\d+ )?mbarrier\.arrive\.shared::cta\.b64 _, \[%r\d+\], %r\d+;", ptx, re.M)
+    assert len(arrives) == 2, ptx

@@ -32,7 +32,6 @@ MISSING = {
     # The cluster and descriptor work (the lead's): remote shared memory, warp barriers, fences, device-side
     # tensor descriptors, storage aliasing, gathers and scatters, bulk stores.
     "cluster/descriptor work": [
-        "alloc_warp_barrier",
         "allocate_tensor_descriptor",
         "async_descriptor_prefetch_tensor",
         "async_remote_shmem_store",

@@ -254,3 +254,11 @@ func.func @bulk_copy_bytes(%b: !tlx.buffer<2xf32, smem>, %m: !tlx.mbarrier, %r: 
   tlx.async_remote_shmem_copy %b to %b remote %r, %m : !tlx.buffer<2xf32, smem> -> !tlx.buffer<2xf32, smem>
   return
 }
+
+// -----
+
+func.func @per_thread_remote(%m: !tlx.mbarrier, %r: i32) {
+  // expected-error @+1 {{'tlx.barrier_arrive' op arrives per thread on this CTA's mbarriers only (a warp barrier); arrive on another CTA's mbarrier with one thread, from an mbarrier of tlx.alloc_barriers}}
+  tlx.barrier_arrive %m, 1 remote %r per_thread : !tlx.mbarrier
+  return
+}

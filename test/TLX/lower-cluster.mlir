@@ -26,6 +26,13 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
     // CHECK-NEXT: %[[ISSUE:.*]] = arith.andi %[[ONE]], %[[P]]
     // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1], $2;", "b,r,r" %[[ISSUE]], %[[REMOTE]], %[[COUNT]]
     tlx.barrier_arrive %bar, 2 remote %rank, %p : !tlx.mbarrier
+    // A warp barrier's arrive: every thread, no leader predicate.
+    // CHECK:      %[[S2:.*]] = builtin.unrealized_conversion_cast %[[BAR]]
+    // CHECK-NEXT: %[[OWN:.*]] = llvm.extractvalue %[[S2]][0]
+    // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
+    // CHECK-NEXT: %[[TRUE:.*]] = arith.constant true
+    // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$0 mbarrier.arrive.shared::cta.b64 _, [$1], $2;", "b,r,r" %[[TRUE]], %[[OWN]], %[[ONE]]
+    tlx.barrier_arrive %bar, 1 per_thread : !tlx.mbarrier
     tt.return
   }
 }

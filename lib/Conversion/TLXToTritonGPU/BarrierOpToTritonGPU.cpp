@@ -106,10 +106,41 @@ struct BarrierArriveOpConversion : OpConversionPattern<BarrierArriveOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getRemoteCTARank())
       return rewriter.notifyMatchFailure(op, "a remote arrive (clusters)");
+    if (op.getPerThread())
+      return rewriter.notifyMatchFailure(op, "a per-thread arrive");
     if (!getMemDescType(adaptor.getBarrier()))
       return rewriter.notifyMatchFailure(op, "barrier is not a memdesc");
     rewriter.replaceOpWithNewOp<ttng::ArriveBarrierOp>(
         op, adaptor.getBarrier(), op.getCountAttr(), adaptor.getPred());
+    return success();
+  }
+};
+
+/// A warp barrier's arrive: every thread arrives (ttng.arrive_barrier has
+/// one thread arrive).
+struct PerThreadBarrierArriveOpConversion
+    : OpConversionPattern<BarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getPerThread())
+      return rewriter.notifyMatchFailure(op, "a one-thread arrive");
+    if (!getMemDescType(adaptor.getBarrier()))
+      return rewriter.notifyMatchFailure(op, "barrier is not a memdesc");
+    Location loc = op.getLoc();
+    FailureOr<Value> address =
+        getSharedAddress(rewriter, loc, adaptor.getBarrier(), op);
+    if (failed(address))
+      return failure();
+    Value count =
+        arith::ConstantIntOp::create(rewriter, loc, op.getCount(), 32);
+    createPtx(rewriter, loc, "@$0 mbarrier.arrive.shared::cta.b64 _, [$1], $2;",
+              "b,r,r",
+              {getPredicateOrTrue(rewriter, loc, adaptor.getPred()), *address,
+               count});
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -133,5 +164,6 @@ void mlir::tlx::populateBarrierOpToTritonGPUPatterns(
     RewritePatternSet &patterns) {
   patterns.add<AllocBarriersOpConversion, BarrierExpectBytesOpConversion,
                BarrierWaitOpConversion, BarrierArriveOpConversion,
-               ClusterBarrierOpConversion>(patterns.getContext());
+               PerThreadBarrierArriveOpConversion, ClusterBarrierOpConversion>(
+      patterns.getContext());
 }

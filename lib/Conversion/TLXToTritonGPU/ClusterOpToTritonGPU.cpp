@@ -2,14 +2,9 @@
 //
 // The ops that reach another CTA's shared memory: a remote mbarrier arrive,
 // multicast TMA loads, stores and bulk copies into a peer CTA's buffer.
-// Triton 3.6 has no TritonGPU op for them, and PTX needs the buffer's
-// shared-memory address (to `mapa` it into the peer), which only Triton's
-// LLVM lowering knows. So these patterns write the address as a cast of the
-// memory descriptor to the struct Triton 3.6 lowers it to (base pointer,
-// one i32 offset per dimension): when Triton converts the descriptor, the
-// cast folds into its base pointer. The instructions themselves are inline
-// PTX, issued by one thread of the task (`nvg.warp_id` counts from the
-// task's first warp) where they act once for the CTA.
+// Triton 3.6 has no TritonGPU op for them: they are inline PTX on the
+// buffers' addresses (Utility.h), `mapa`-mapped into the peer, issued by one
+// thread of the task where they act once for the CTA.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,121 +24,6 @@ using namespace mlir::tlx;
 namespace ttg = mlir::triton::gpu;
 
 namespace {
-
-/// NVPTX address spaces of the pointers the PTX takes.
-constexpr unsigned kSharedAddressSpace = 3;
-constexpr unsigned kSharedClusterAddressSpace = 7;
-
-//===----------------------------------------------------------------------===//
-// Addresses
-//===----------------------------------------------------------------------===//
-
-/// The byte offset of a `ttg.memdesc_subslice` from its source's base, for
-/// the layouts where a tile at those offsets is one contiguous piece of the
-/// source: NVMMA (whole swizzle atoms, 8-row aligned) and unswizzled
-/// row-major. Failure otherwise.
-FailureOr<int64_t> getSubsliceByteOffset(ttg::MemDescSubsliceOp slice) {
-  ttg::MemDescType source = slice.getSrc().getType();
-  ArrayRef<int32_t> offsets = slice.getOffsets();
-  ArrayRef<int64_t> shape = source.getShape();
-  int64_t elementBits = source.getElementType().getIntOrFloatBitWidth();
-  Attribute layout = source.getEncoding();
-  if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(layout)) {
-    int64_t swizzle = nvmma.getSwizzlingByteWidth();
-    if (shape.size() != 2 || nvmma.getTransposed() || swizzle == 0)
-      return failure();
-    int64_t atomColumns = swizzle * 8 / elementBits;
-    if (offsets[1] % atomColumns != 0 || offsets[0] % 8 != 0)
-      return failure();
-    return (offsets[1] / atomColumns) * shape[0] * swizzle +
-           offsets[0] * swizzle;
-  }
-  auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(layout);
-  if (!swizzled || swizzled.getMaxPhase() != 1)
-    return failure();
-  // Row-major: order lists dimensions fastest first.
-  ArrayRef<unsigned> order = swizzled.getOrder();
-  int64_t stride = 1, element = 0;
-  for (unsigned dim : order) {
-    element += offsets[dim] * stride;
-    stride *= shape[dim];
-  }
-  return element * elementBits / 8;
-}
-
-/// The shared-memory address of the first byte of `memdesc`, an
-/// `!llvm.ptr<3>`; failure (after an error at `user`) where the lowering
-/// cannot tell it.
-FailureOr<Value> getSharedAddress(OpBuilder &builder, Location loc,
-                                  Value memdesc, Operation *user) {
-  MLIRContext *context = builder.getContext();
-  auto sharedPtr = LLVM::LLVMPointerType::get(context, kSharedAddressSpace);
-  if (auto slice = memdesc.getDefiningOp<ttg::MemDescSubsliceOp>()) {
-    FailureOr<int64_t> offset = getSubsliceByteOffset(slice);
-    if (failed(offset))
-      return user->emitOpError(
-          "reaches a slice whose bytes are not contiguous in its buffer: "
-          "slice whole 128-byte swizzle columns and 8-row groups of a 2-D "
-          "buffer, or use a whole buffer");
-    FailureOr<Value> base =
-        getSharedAddress(builder, loc, slice.getSrc(), user);
-    if (failed(base))
-      return failure();
-    Value bytes = LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
-                                           builder.getI32IntegerAttr(*offset));
-    return LLVM::GEPOp::create(builder, loc, sharedPtr, builder.getI8Type(),
-                               *base, ValueRange{bytes})
-        .getResult();
-  }
-  auto type = cast<ttg::MemDescType>(memdesc.getType());
-  SmallVector<Type> fields(1, sharedPtr);
-  fields.append(type.getShape().size(), builder.getI32Type());
-  auto lowered = LLVM::LLVMStructType::getLiteral(context, fields);
-  Value object =
-      UnrealizedConversionCastOp::create(builder, loc, lowered, memdesc)
-          .getResult(0);
-  return LLVM::ExtractValueOp::create(builder, loc, object, 0).getResult();
-}
-
-/// `address` in CTA `rank` of the cluster (`mapa.shared::cluster`).
-Value mapToCTA(OpBuilder &builder, Location loc, Value address, Value rank) {
-  auto clusterPtr = LLVM::LLVMPointerType::get(builder.getContext(),
-                                               kSharedClusterAddressSpace);
-  return NVVM::MapaOp::create(builder, loc, clusterPtr, address, rank);
-}
-
-/// The global-memory address of a TMA descriptor (a kernel parameter).
-Value getDescriptorAddress(OpBuilder &builder, Location loc, Value desc) {
-  auto pointer = LLVM::LLVMPointerType::get(builder.getContext());
-  return UnrealizedConversionCastOp::create(builder, loc, pointer, desc)
-      .getResult(0);
-}
-
-/// True in one thread of the task (lane 0 of its first warp), and `pred`.
-Value getIssuerPredicate(OpBuilder &builder, Location loc, Value pred) {
-  Value zero = arith::ConstantIntOp::create(builder, loc, 0, 32);
-  Value warp =
-      triton::nvgpu::WarpIdOp::create(builder, loc, builder.getI32Type());
-  Value lane = NVVM::LaneIdOp::create(builder, loc, builder.getI32Type());
-  Value issuer = arith::AndIOp::create(
-      builder, loc,
-      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, warp, zero),
-      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, lane,
-                            zero));
-  return pred ? arith::AndIOp::create(builder, loc, issuer, pred).getResult()
-              : issuer;
-}
-
-/// Inline PTX with side effects and no results.
-void createPtx(OpBuilder &builder, Location loc, StringRef ptx,
-               StringRef constraints, ValueRange operands) {
-  LLVM::InlineAsmOp::create(
-      builder, loc, TypeRange(), operands, ptx, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
-}
 
 //===----------------------------------------------------------------------===//
 // Patterns
@@ -173,8 +53,7 @@ struct RemoteBarrierArriveOpConversion : OpConversionPattern<BarrierArriveOp> {
     Value count =
         arith::ConstantIntOp::create(rewriter, loc, op.getCount(), 32);
     createPtx(
-        rewriter, loc,
-        "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1], $2;",
+        rewriter, loc, "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1], $2;",
         "b,r,r",
         {getIssuerPredicate(rewriter, loc, adaptor.getPred()), remote, count});
     rewriter.eraseOp(op);

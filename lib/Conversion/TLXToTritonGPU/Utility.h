@@ -26,6 +26,44 @@ inline Value getPredicateOrTrue(OpBuilder &builder, Location loc, Value pred) {
   return arith::ConstantIntOp::create(builder, loc, /*value=*/1, /*width=*/1);
 }
 
+//===----------------------------------------------------------------------===//
+// Shared-memory addresses, for the ops Triton 3.6 has no TritonGPU op for
+//===----------------------------------------------------------------------===//
+//
+// PTX that addresses a buffer (mapa, remote arrives, multicast TMA, per-thread
+// mbarrier arrives) needs its shared-memory address, which only Triton's LLVM
+// lowering knows. The patterns write it as a cast of the memory descriptor to
+// the struct Triton 3.6 lowers it to (base pointer, one i32 offset per
+// dimension) and take the base: when Triton converts the descriptor, the cast
+// folds into its base pointer.
+
+/// NVPTX address spaces of the pointers that PTX takes.
+constexpr unsigned kSharedAddressSpace = 3;
+constexpr unsigned kSharedClusterAddressSpace = 7;
+
+/// The shared-memory address of the first byte of `memdesc`, an
+/// `!llvm.ptr<3>`. A subslice adds its byte offset where the tile is one
+/// contiguous piece of its buffer (NVMMA: whole swizzle columns, 8-row
+/// groups; unswizzled row-major); failure otherwise, after an error at
+/// `user`.
+FailureOr<Value> getSharedAddress(OpBuilder &builder, Location loc,
+                                  Value memdesc, Operation *user);
+
+/// `address` in CTA `rank` of the cluster (`mapa.shared::cluster`), an
+/// `!llvm.ptr<7>`.
+Value mapToCTA(OpBuilder &builder, Location loc, Value address, Value rank);
+
+/// The address of a TMA descriptor (a kernel parameter), an `!llvm.ptr`.
+Value getDescriptorAddress(OpBuilder &builder, Location loc, Value desc);
+
+/// True in one thread of the task running the op (lane 0 of its first warp:
+/// `nvg.warp_id` counts from a partition's first warp), and `pred`.
+Value getIssuerPredicate(OpBuilder &builder, Location loc, Value pred);
+
+/// Inline PTX with side effects and no results.
+void createPtx(OpBuilder &builder, Location loc, StringRef ptx,
+               StringRef constraints, ValueRange operands);
+
 } // namespace mlir::tlx
 
 #endif // TLX_LIB_CONVERSION_TLXTOTRITONGPU_UTILITY_H

@@ -8,6 +8,7 @@ from .types import mbarrier
 
 __all__ = [
     "alloc_barriers",
+    "alloc_warp_barrier",
     "cluster_barrier",
     "fence_mbarrier_init_cluster",
     "barrier_arrive",
@@ -26,6 +27,18 @@ def alloc_barriers(num_barriers, arrive_count=1, _semantic=None, _generator=None
     ``mbarrier.init.shared::cta.b64`` then ``fence.mbarrier_init.release.cluster``.
     """
     return TLXSemantic(_semantic, _generator).alloc_barriers(num_barriers, arrive_count)
+
+
+@builtin
+def alloc_warp_barrier(num_barriers, num_warps=1, num_arrivals=1, _semantic=None, _generator=None) -> mbarrier:
+    """Allocate ``num_barriers`` warp barriers: every thread of ``num_warps`` warps arrives on its own.
+
+    Each expects ``num_warps * 32 * num_arrivals`` arrivals per phase, and
+    ``barrier_arrive`` on one of them has every thread arrive (no leader
+    thread, so no synchronization of the warp first). Hardware: as
+    ``alloc_barriers``; each thread's ``mbarrier.arrive.shared::cta.b64``.
+    """
+    return TLXSemantic(_semantic, _generator).alloc_warp_barrier(num_barriers, num_warps, num_arrivals)
 
 
 @builtin

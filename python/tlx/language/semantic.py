@@ -489,7 +489,7 @@ class TLXSemantic:
             result_type: buffered_tensor_type | mbarrier_type = source.type.buffer_type()
         elif isinstance(source, mbarrier):
             kind = "mbarriers"
-            result_type = mbarrier_type(None)
+            result_type = mbarrier_type(None, source.type.per_thread)
         else:
             raise self.error(
                 op,
@@ -590,6 +590,16 @@ class TLXSemantic:
         type_ = mbarrier_type(num)
         return mbarrier(self.emit(op, attrs={"arrive_count": count}, result=type_), type_)
 
+    def alloc_warp_barrier(self, num_barriers: Any, num_warps: Any, num_arrivals: Any) -> mbarrier:
+        op = "alloc_warp_barrier"
+        num = self.const_int(op, "num_barriers", num_barriers, minimum=1)
+        warps = self.const_int(op, "num_warps", num_warps, minimum=1)
+        arrivals = self.const_int(op, "num_arrivals", num_arrivals, minimum=1)
+        type_ = mbarrier_type(num, per_thread=True)
+        # One mbarrier set; its arrive count is every thread of `num_warps` warps, `num_arrivals` times.
+        handle = self.emit("alloc_barriers", attrs={"arrive_count": warps * 32 * arrivals}, result=type_)
+        return mbarrier(handle, type_)
+
     def barrier_expect_bytes(self, bar: Any, size: Any, pred: Any) -> None:
         op = "barrier_expect_bytes"
         self.require_capability(op, 90, "mbarrier transaction counts (expect_tx)")
@@ -616,7 +626,13 @@ class TLXSemantic:
             self.require_capability(op, 90, "arriving on another CTA's mbarrier")
             rank = self.i32(op, "remote_cta_rank", remote_cta_rank)
         operands = {"barrier": bar, "remoteCTARank": rank, "pred": self.predicate(op, pred)}
-        self.emit(op, operands, {"count": count})
+        if bar.type.per_thread and rank is not None:
+            raise self.error(
+                op,
+                "`bar` is a warp barrier (tlx.alloc_warp_barrier): every thread arrives on this CTA's "
+                "mbarrier; arrive on another CTA's with an mbarrier of tlx.alloc_barriers",
+            )
+        self.emit(op, operands, {"count": count, **({"perThread": True} if bar.type.per_thread else {})})
 
     # --------------------------------------------------------- cluster memory
     #

@@ -165,10 +165,15 @@ class buffered_tensor(tlc.base_value):
 
 
 class mbarrier_type(tlc.base_type):
-    """The type of ``num`` mbarriers (``alloc_barriers``) or of one (``num is None``)."""
+    """The type of ``num`` mbarriers (``alloc_barriers``) or of one (``num is None``).
 
-    def __init__(self, num: int | None) -> None:
+    ``per_thread``: warp barriers (``alloc_warp_barrier``), on which every thread arrives. The IR type is the
+    same; the flag decides how ``barrier_arrive`` arrives.
+    """
+
+    def __init__(self, num: int | None, per_thread: bool = False) -> None:
         self.num = num
+        self.per_thread = per_thread
 
     @property
     def is_single(self) -> bool:
@@ -178,18 +183,20 @@ class mbarrier_type(tlc.base_type):
         return "!tlx.mbarrier" if self.num is None else f"!tlx.mbarriers<{self.num}>"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, mbarrier_type) and self.num == other.num
+        return isinstance(other, mbarrier_type) and (self.num, self.per_thread) == (other.num, other.per_thread)
 
     def __hash__(self) -> int:
-        return hash(("mbarrier", self.num))
+        return hash(("mbarrier", self.num, self.per_thread))
 
     def __repr__(self) -> str:
-        return "mbarrier" if self.num is None else f"mbarriers<{self.num}>"
+        kind = "warp_mbarrier" if self.per_thread else "mbarrier"
+        return kind if self.num is None else f"{kind}s<{self.num}>"
 
     __str__ = __repr__
 
     def mangle(self) -> str:
-        return "TLXM" if self.num is None else f"TLXM{self.num}"
+        kind = "TLXW" if self.per_thread else "TLXM"
+        return kind if self.num is None else f"{kind}{self.num}"
 
     def to_ir(self, builder: ir.builder) -> ir.type:
         return builder.get_int64_ty()

@@ -101,6 +101,14 @@ LogicalResult AsyncDescriptorLoadOp::verify() {
                    getBuffer().getType());
 }
 
+LogicalResult BarrierArriveOp::verify() {
+  if (getPerThread() && getRemoteCTARank())
+    return emitOpError("arrives per thread on this CTA's mbarriers only (a "
+                       "warp barrier); arrive on another CTA's mbarrier with "
+                       "one thread, from an mbarrier of tlx.alloc_barriers");
+  return success();
+}
+
 LogicalResult RemoteShmemStoreOp::verify() {
   if (failed(verifySharedBuffer(*this, getBuffer().getType())))
     return failure();

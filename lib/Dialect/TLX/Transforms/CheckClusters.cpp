@@ -3,8 +3,8 @@
 #include "tlx/Dialect/TLX/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::tlx {
@@ -46,8 +46,7 @@ public:
       if (index < 0 || index >= clusterSize)
         return op->emitOpError()
                << what << " " << index << " is outside the cluster of "
-               << clusterSize << " CTAs (ranks 0.." << clusterSize - 1
-               << ")";
+               << clusterSize << " CTAs (ranks 0.." << clusterSize - 1 << ")";
     }
     return success();
   }
@@ -58,10 +57,9 @@ public:
     auto function = barrier->getParentOfType<FunctionOpInterface>();
     AsyncTasksOp tasks;
     function->walk([&](AsyncTasksOp op) {
-      bool hasWorkers = llvm::any_of(op.getBody().getOps<AsyncTaskOp>(),
-                                     [](AsyncTaskOp task) {
-                                       return !task.getIsDefault();
-                                     });
+      bool hasWorkers =
+          llvm::any_of(op.getBody().getOps<AsyncTaskOp>(),
+                       [](AsyncTaskOp task) { return !task.getIsDefault(); });
       if (hasWorkers && !tasks)
         tasks = op;
     });
@@ -81,8 +79,7 @@ private:
   int64_t clusterSize;
 };
 
-struct CheckClustersPass
-    : tlx::impl::TLXCheckClustersBase<CheckClustersPass> {
+struct CheckClustersPass : tlx::impl::TLXCheckClustersBase<CheckClustersPass> {
   void runOnOperation() override {
     ClusterChecker checker(getOperation());
     bool failed = false;

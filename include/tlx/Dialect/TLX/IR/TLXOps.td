@@ -165,20 +165,25 @@ def TLX_BarrierArriveOp : TLX_Op<"barrier_arrive", [AttrSizedOperandSegments]> {
     one thread of the task arrives, counting `count` arrivals, with
     `mbarrier.arrive.shared::cta.b64`; with `remoteCTARank`, on the mbarrier
     at the same place in that CTA of the cluster (`mapa` then
-    `mbarrier.arrive.shared::cluster.b64`, release at CTA scope).
+    `mbarrier.arrive.shared::cluster.b64`, release at CTA scope). With
+    `perThread` (an mbarrier of `tlx.alloc_warp_barrier`) every thread
+    arrives, with no leader and no synchronization before.
 
     ```mlir
     tlx.barrier_arrive %m, 1 : !tlx.mbarrier
     tlx.barrier_arrive %m, 1 remote %rank, %p : !tlx.mbarrier
+    tlx.barrier_arrive %m, 1 per_thread : !tlx.mbarrier
     ```
   }];
   let arguments = (ins TLX_MBarrierType:$barrier,
                        ConfinedAttr<I32Attr, [IntPositive]>:$count,
-                       Optional<I32>:$remoteCTARank, Optional<I1>:$pred);
+                       Optional<I32>:$remoteCTARank, Optional<I1>:$pred,
+                       UnitAttr:$perThread);
   let assemblyFormat = [{
-    $barrier `,` $count (`remote` $remoteCTARank^)? (`,` $pred^)? attr-dict
-    `:` qualified(type($barrier))
+    $barrier `,` $count (`remote` $remoteCTARank^)? (`,` $pred^)?
+    (`per_thread` $perThread^)? attr-dict `:` qualified(type($barrier))
   }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

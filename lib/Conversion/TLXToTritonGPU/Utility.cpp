@@ -1,0 +1,119 @@
+//===- Utility.cpp - helpers shared by the TLX -> TritonGPU patterns ------===//
+
+#include "Utility.h"
+#include "tlx/Dialect/NVGPU/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::tlx;
+namespace ttg = mlir::triton::gpu;
+
+namespace {
+
+/// The byte offset of a `ttg.memdesc_subslice` from its source's base, for
+/// the layouts where a tile at those offsets is one contiguous piece of the
+/// source: NVMMA (whole swizzle atoms, 8-row aligned) and unswizzled
+/// row-major. Failure otherwise.
+FailureOr<int64_t> getSubsliceByteOffset(ttg::MemDescSubsliceOp slice) {
+  ttg::MemDescType source = slice.getSrc().getType();
+  ArrayRef<int32_t> offsets = slice.getOffsets();
+  ArrayRef<int64_t> shape = source.getShape();
+  int64_t elementBits = source.getElementType().getIntOrFloatBitWidth();
+  Attribute layout = source.getEncoding();
+  if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(layout)) {
+    int64_t swizzle = nvmma.getSwizzlingByteWidth();
+    if (shape.size() != 2 || nvmma.getTransposed() || swizzle == 0)
+      return failure();
+    int64_t atomColumns = swizzle * 8 / elementBits;
+    if (offsets[1] % atomColumns != 0 || offsets[0] % 8 != 0)
+      return failure();
+    return (offsets[1] / atomColumns) * shape[0] * swizzle +
+           offsets[0] * swizzle;
+  }
+  auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(layout);
+  if (!swizzled || swizzled.getMaxPhase() != 1)
+    return failure();
+  // Row-major: order lists dimensions fastest first.
+  ArrayRef<unsigned> order = swizzled.getOrder();
+  int64_t stride = 1, element = 0;
+  for (unsigned dim : order) {
+    element += offsets[dim] * stride;
+    stride *= shape[dim];
+  }
+  return element * elementBits / 8;
+}
+
+} // namespace
+
+FailureOr<Value> mlir::tlx::getSharedAddress(OpBuilder &builder, Location loc,
+                                             Value memdesc, Operation *user) {
+  MLIRContext *context = builder.getContext();
+  auto sharedPtr = LLVM::LLVMPointerType::get(context, kSharedAddressSpace);
+  if (auto slice = memdesc.getDefiningOp<ttg::MemDescSubsliceOp>()) {
+    FailureOr<int64_t> offset = getSubsliceByteOffset(slice);
+    if (failed(offset))
+      return user->emitOpError(
+          "reaches a slice whose bytes are not contiguous in its buffer: "
+          "slice whole 128-byte swizzle columns and 8-row groups of a 2-D "
+          "buffer, or use a whole buffer");
+    FailureOr<Value> base =
+        getSharedAddress(builder, loc, slice.getSrc(), user);
+    if (failed(base))
+      return failure();
+    Value bytes = LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                           builder.getI32IntegerAttr(*offset));
+    return LLVM::GEPOp::create(builder, loc, sharedPtr, builder.getI8Type(),
+                               *base, ValueRange{bytes})
+        .getResult();
+  }
+  auto type = cast<ttg::MemDescType>(memdesc.getType());
+  SmallVector<Type> fields(1, sharedPtr);
+  fields.append(type.getShape().size(), builder.getI32Type());
+  auto lowered = LLVM::LLVMStructType::getLiteral(context, fields);
+  Value object =
+      UnrealizedConversionCastOp::create(builder, loc, lowered, memdesc)
+          .getResult(0);
+  return LLVM::ExtractValueOp::create(builder, loc, object, 0).getResult();
+}
+
+Value mlir::tlx::mapToCTA(OpBuilder &builder, Location loc, Value address,
+                          Value rank) {
+  auto clusterPtr = LLVM::LLVMPointerType::get(builder.getContext(),
+                                               kSharedClusterAddressSpace);
+  return NVVM::MapaOp::create(builder, loc, clusterPtr, address, rank);
+}
+
+Value mlir::tlx::getDescriptorAddress(OpBuilder &builder, Location loc,
+                                      Value desc) {
+  auto pointer = LLVM::LLVMPointerType::get(builder.getContext());
+  return UnrealizedConversionCastOp::create(builder, loc, pointer, desc)
+      .getResult(0);
+}
+
+Value mlir::tlx::getIssuerPredicate(OpBuilder &builder, Location loc,
+                                    Value pred) {
+  Value zero = arith::ConstantIntOp::create(builder, loc, 0, 32);
+  Value warp =
+      triton::nvgpu::WarpIdOp::create(builder, loc, builder.getI32Type());
+  Value lane = NVVM::LaneIdOp::create(builder, loc, builder.getI32Type());
+  Value issuer = arith::AndIOp::create(
+      builder, loc,
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, warp, zero),
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, lane,
+                            zero));
+  return pred ? arith::AndIOp::create(builder, loc, issuer, pred).getResult()
+              : issuer;
+}
+
+void mlir::tlx::createPtx(OpBuilder &builder, Location loc, StringRef ptx,
+                          StringRef constraints, ValueRange operands) {
+  LLVM::InlineAsmOp::create(
+      builder, loc, TypeRange(), operands, ptx, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+}
