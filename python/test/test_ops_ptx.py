@@ -213,3 +213,31 @@ def test_warp_barrier_has_every_thread_arrive():
     assert re.search(r"mbarrier\.init\.shared(::cta)?\.b64 \[[^\]]+\], 256;", ptx), "4 warps x 32 threads x 2"
     arrives = re.findall(r"^\s*(@%p\d+ )?mbarrier\.arrive\.shared::cta\.b64 _, \[%r\d+\], %r\d+;", ptx, re.M)
     assert len(arrives) == 2, ptx
+
+
+@triton.jit
+def fences_prefetch_bulk_store(desc, out):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_descriptor_prefetch_tensor(desc, [0, 0])
+    tlx.barrier_expect_bytes(bars[0], 64 * 128 * 2)
+    tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0])
+    tlx.barrier_wait(bars[0], 0)
+    tlx.fence("gpu")
+    tlx.fence("sys")
+    tlx.fence("async_shared")
+    tlx.async_store(out, bufs[0], 64 * 128 * 2)
+    tlx.async_descriptor_store_wait(0)
+
+
+def test_fences_tma_prefetch_and_bulk_store():
+    signature = {"desc": "tensordesc<fp16[64, 128]>", "out": "*fp16"}
+    ptx = compile_sm90(fences_prefetch_bulk_store, signature, {}).asm["ptx"]
+    assert "fence.acq_rel.gpu;" in ptx and "fence.acq_rel.sys;" in ptx
+    assert "fence.proxy.async.shared::cta" in ptx
+    # A 64x128 fp16 block is two 64-column boxes of the 128-byte swizzle: two prefetches.
+    prefetches = re.findall(r"cp\.async\.bulk\.prefetch\.tensor\.2d\.L2\.global \[%rd\d+, \{%r\d+, %r\d+\}\];", ptx)
+    assert len(prefetches) == 2, ptx
+    assert re.search(r"cp\.async\.bulk\.global\.shared::cta\.bulk_group \[%rd\d+\], \[%r\d+\], %r\d+;", ptx)
+    assert "cp.async.bulk.commit_group;" in ptx
+    assert re.search(r"cp\.async\.bulk\.wait_group\.read\s+0;", ptx)

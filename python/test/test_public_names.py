@@ -33,10 +33,7 @@ MISSING = {
     # tensor descriptors, storage aliasing, gathers and scatters, bulk stores.
     "cluster/descriptor work": [
         "allocate_tensor_descriptor",
-        "async_descriptor_prefetch_tensor",
         "async_remote_shmem_store",
-        "async_store",
-        "fence",
         "local_gather",
         "local_reshape",
         "local_scatter",

@@ -262,3 +262,28 @@ func.func @per_thread_remote(%m: !tlx.mbarrier, %r: i32) {
   tlx.barrier_arrive %m, 1 remote %r per_thread : !tlx.mbarrier
   return
 }
+
+// -----
+
+func.func @fence_scope() {
+  // expected-error @+1 {{custom op 'tlx.fence' expected string or keyword containing one of the following enum values for attribute 'scope' [gpu, sys]}}
+  tlx.fence cta
+  return
+}
+
+// -----
+
+func.func @prefetch_offsets(%d: !tt.tensordesc<tensor<64x64xf16>>, %x: i32) {
+  // expected-error @+1 {{'tlx.async_descriptor_prefetch_tensor' op needs one offset per descriptor dimension: 2 expected, 1 given}}
+  tlx.async_descriptor_prefetch_tensor %d[%x] : !tt.tensordesc<tensor<64x64xf16>>
+  return
+}
+
+// -----
+
+func.func @bulk_store_bytes(%b: !tlx.buffer<64xf32, smem>, %g: !tt.ptr<f32>) {
+  %c = arith.constant 264 : i32
+  // expected-error @+1 {{'tlx.async_store' op copies 264 bytes; a bulk copy moves a positive multiple of 16 bytes, at most the buffer's 256}}
+  tlx.async_store %b to %g, %c : !tlx.buffer<64xf32, smem> -> !tt.ptr<f32>
+  return
+}

@@ -97,3 +97,33 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
   }
 }
 
+
+// -----
+
+// Fences, a TMA prefetch of a 64x128 block (two 64-column boxes) and a bulk
+// store: inline PTX, one thread for the copies.
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tt.func public @fence_prefetch_store
+  tt.func public @fence_prefetch_store(%desc: !tt.tensordesc<tensor<64x128xf16>>, %x: i32, %g: !tt.ptr<f16>) {
+    // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "fence.acq_rel.gpu;", ""  : () -> ()
+    tlx.fence gpu
+    // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "fence.acq_rel.sys;", ""  : () -> ()
+    tlx.fence sys
+    %c0 = arith.constant 0 : i32
+    %bufs = tlx.local_alloc : !tlx.buffers<1, 64x128xf16, smem>
+    %buf = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 64x128xf16, smem>
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    tlx.async_descriptor_load %desc[%x, %x], %buf, %bar : !tt.tensordesc<tensor<64x128xf16>>, !tlx.buffer<64x128xf16, smem>
+    // CHECK: %[[D:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !tt.tensordesc<{{.*}}> to !llvm.ptr
+    // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@$0 cp.async.bulk.prefetch.tensor.2d.L2.global [$1, {$2, $3}];", "b,l,r,r" %{{.*}}, %[[D]]
+    // CHECK: arith.constant 64 : i32
+    // CHECK: cp.async.bulk.prefetch.tensor.2d.L2.global
+    tlx.async_descriptor_prefetch_tensor %desc[%x, %x] : !tt.tensordesc<tensor<64x128xf16>>
+    // CHECK: %[[G:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !tt.ptr<f16> to !llvm.ptr<1>
+    // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@$0 cp.async.bulk.global.shared::cta.bulk_group [$1], [$2], $3;\0A\09@$0 cp.async.bulk.commit_group;", "b,l,r,r" %{{.*}}, %[[G]]
+    %bytes = arith.constant 16384 : i32
+    tlx.async_store %buf to %g, %bytes : !tlx.buffer<64x128xf16, smem> -> !tt.ptr<f16>
+    tt.return
+  }
+}

@@ -75,6 +75,23 @@ func.func @cluster_memory(%v: tensor<64xf32>, %r: i32, %d: !tt.tensordesc<tensor
   return
 }
 
+// CHECK-LABEL: func.func @fences_prefetch_bulk_store
+func.func @fences_prefetch_bulk_store(%d: !tt.tensordesc<tensor<64x64xf16>>, %x: i32, %p: i1, %g: !tt.ptr<f16>) {
+  // CHECK:      tlx.fence gpu
+  // CHECK-NEXT: tlx.fence sys
+  // CHECK-NEXT: tlx.async_descriptor_prefetch_tensor %{{.*}}[%{{.*}}, %{{.*}}] : !tt.tensordesc<tensor<64x64xf16>>
+  // CHECK-NEXT: tlx.async_descriptor_prefetch_tensor %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : !tt.tensordesc<tensor<64x64xf16>>
+  // CHECK:      tlx.async_store %{{.*}} to %{{.*}}, %{{.*}} : !tlx.buffer<64x64xf16, smem> -> !tt.ptr<f16>
+  tlx.fence gpu
+  tlx.fence sys
+  tlx.async_descriptor_prefetch_tensor %d[%x, %x] : !tt.tensordesc<tensor<64x64xf16>>
+  tlx.async_descriptor_prefetch_tensor %d[%x, %x], %p : !tt.tensordesc<tensor<64x64xf16>>
+  %a = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %b = tlx.local_view %a[%x] : !tlx.buffers<1, 64x64xf16, smem>
+  tlx.async_store %b to %g, %x : !tlx.buffer<64x64xf16, smem> -> !tt.ptr<f16>
+  return
+}
+
 // The view result type is inferred from the set in the generic form too.
 // CHECK-LABEL: func.func @generic_view
 // CHECK:         tlx.local_view %{{.*}}[%{{.*}}] : !tlx.buffers<2, 16x16xbf16, smem>

@@ -86,28 +86,12 @@ struct MulticastDescriptorLoadOpConversion
     if (failed(barrier))
       return failure();
 
-    // The box of one TMA message: Triton's host-side tensor map and its own
-    // TMA lowering use the swizzle width as the innermost extent.
     ArrayRef<int64_t> shape = buffer.getShape();
     int64_t rank = shape.size();
-    int64_t elementBits = buffer.getElementType().getIntOrFloatBitWidth();
-    int64_t boxInner = shape.back();
-    if (auto nvmma =
-            dyn_cast<ttg::NVMMASharedEncodingAttr>(buffer.getEncoding());
-        nvmma && nvmma.getSwizzlingByteWidth() != 0) {
-      if (nvmma.getTransposed())
-        return op.emitOpError("multicast TMA into a transposed (MN-major) "
-                              "buffer is not supported");
-      boxInner = nvmma.getSwizzlingByteWidth() * 8 / elementBits;
-    }
-    if (llvm::any_of(shape, [](int64_t size) { return size > 256; }))
-      return op.emitOpError("multicast TMA of a block with a dimension over "
-                            "256 elements is not supported");
-    int64_t boxes = shape.back() / boxInner;
-    int64_t boxBytes = elementBits / 8;
-    for (int64_t dim = 0; dim + 1 < rank; ++dim)
-      boxBytes *= shape[dim];
-    boxBytes *= boxInner;
+    FailureOr<TMABoxes> boxes =
+        getTMABoxes(shape, buffer.getElementType(), buffer.getEncoding(), op);
+    if (failed(boxes))
+      return failure();
 
     Type i32 = rewriter.getI32Type();
     Value mask = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
@@ -137,18 +121,19 @@ struct MulticastDescriptorLoadOpConversion
     constraints += ",r,h";
     auto sharedPtr =
         LLVM::LLVMPointerType::get(getContext(), kSharedAddressSpace);
-    for (int64_t box = 0; box < boxes; ++box) {
+    for (int64_t box = 0; box < boxes->count; ++box) {
       Value boxBase = *destination;
       SmallVector<Value> offsets(adaptor.getOffsets());
       if (box) {
         Value bytes = LLVM::ConstantOp::create(
-            rewriter, loc, i32, rewriter.getI32IntegerAttr(box * boxBytes));
+            rewriter, loc, i32, rewriter.getI32IntegerAttr(box * boxes->bytes));
         boxBase =
             LLVM::GEPOp::create(rewriter, loc, sharedPtr, rewriter.getI8Type(),
                                 *destination, ValueRange{bytes});
         offsets.back() = arith::AddIOp::create(
             rewriter, loc, offsets.back(),
-            arith::ConstantIntOp::create(rewriter, loc, box * boxInner, 32));
+            arith::ConstantIntOp::create(rewriter, loc, box * boxes->innerSize,
+                                         32));
       }
       SmallVector<Value> operands{pred, boxBase, desc};
       operands.append(offsets.rbegin(), offsets.rend());

@@ -11,7 +11,9 @@
 #include "tlx/Dialect/TLX/IR/Dialect.h"
 #include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::tlx;
@@ -85,11 +87,87 @@ struct FenceAsyncSharedOpConversion : OpConversionPattern<FenceAsyncSharedOp> {
   }
 };
 
+/// A TMA prefetch into L2: one thread, one message per box of the block.
+struct AsyncDescriptorPrefetchTensorOpConversion
+    : OpConversionPattern<AsyncDescriptorPrefetchTensorOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncDescriptorPrefetchTensorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType block =
+        cast<triton::TensorDescType>(adaptor.getDesc().getType())
+            .getBlockType();
+    FailureOr<TMABoxes> boxes = getTMABoxes(
+        block.getShape(), block.getElementType(), block.getEncoding(), op);
+    if (failed(boxes))
+      return failure();
+    int64_t rank = block.getRank();
+    // $0 pred, $1 descriptor, then the coordinates innermost first.
+    std::string coords;
+    for (int64_t i = 0; i < rank; ++i)
+      coords += llvm::formatv("{0}${1}", i ? ", " : "", 2 + i).str();
+    std::string ptx = llvm::formatv(
+        "@$0 cp.async.bulk.prefetch.tensor.{0}d.L2.global [$1, {{{1}}];", rank,
+        coords);
+    std::string constraints = "b,l";
+    for (int64_t i = 0; i < rank; ++i)
+      constraints += ",r";
+    Value pred = getIssuerPredicate(rewriter, loc, adaptor.getPred());
+    Value desc = getDescriptorAddress(rewriter, loc, adaptor.getDesc());
+    for (int64_t box = 0; box < boxes->count; ++box) {
+      SmallVector<Value> offsets(adaptor.getOffsets());
+      if (box)
+        offsets.back() = arith::AddIOp::create(
+            rewriter, loc, offsets.back(),
+            arith::ConstantIntOp::create(rewriter, loc, box * boxes->innerSize,
+                                         32));
+      SmallVector<Value> operands{pred, desc};
+      operands.append(offsets.rbegin(), offsets.rend());
+      createPtx(rewriter, loc, ptx, constraints, operands);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A bulk copy of `size` bytes from a buffer to a global address, committed
+/// as a bulk group of the issuing thread (what the TMA store waits count).
+struct AsyncStoreOpConversion : OpConversionPattern<AsyncStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!getMemDescType(adaptor.getSource()))
+      return rewriter.notifyMatchFailure(op, "source is not a memdesc");
+    Location loc = op.getLoc();
+    FailureOr<Value> source =
+        getSharedAddress(rewriter, loc, adaptor.getSource(), op);
+    if (failed(source))
+      return failure();
+    auto global = LLVM::LLVMPointerType::get(getContext(), /*addressSpace=*/1);
+    Value destination = UnrealizedConversionCastOp::create(
+                            rewriter, loc, global, adaptor.getDestination())
+                            .getResult(0);
+    createPtx(rewriter, loc,
+              "@$0 cp.async.bulk.global.shared::cta.bulk_group [$1], [$2], "
+              "$3;\n\t@$0 cp.async.bulk.commit_group;",
+              "b,l,r,r",
+              {getIssuerPredicate(rewriter, loc, Value()), destination, *source,
+               adaptor.getSize()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tlx::populateTMAOpToTritonGPUPatterns(RewritePatternSet &patterns) {
   patterns
       .add<AsyncDescriptorLoadOpConversion, AsyncDescriptorStoreOpConversion,
-           AsyncDescriptorStoreWaitOpConversion, FenceAsyncSharedOpConversion>(
+           AsyncDescriptorStoreWaitOpConversion, FenceAsyncSharedOpConversion,
+           AsyncDescriptorPrefetchTensorOpConversion, AsyncStoreOpConversion>(
           patterns.getContext());
 }

@@ -48,6 +48,27 @@ FailureOr<int64_t> getSubsliceByteOffset(ttg::MemDescSubsliceOp slice) {
 
 } // namespace
 
+FailureOr<TMABoxes> mlir::tlx::getTMABoxes(ArrayRef<int64_t> shape,
+                                           Type elementType, Attribute encoding,
+                                           Operation *user) {
+  int64_t elementBits = elementType.getIntOrFloatBitWidth();
+  int64_t inner = shape.back();
+  if (auto nvmma = dyn_cast_or_null<ttg::NVMMASharedEncodingAttr>(encoding);
+      nvmma && nvmma.getSwizzlingByteWidth() != 0) {
+    if (nvmma.getTransposed())
+      return user->emitOpError("this TMA form into an MN-major (transposed) "
+                               "buffer is not supported");
+    inner = nvmma.getSwizzlingByteWidth() * 8 / elementBits;
+  }
+  if (llvm::any_of(shape, [](int64_t size) { return size > 256; }))
+    return user->emitOpError("this TMA form of a block with a dimension over "
+                             "256 elements is not supported");
+  int64_t bytes = elementBits / 8 * inner;
+  for (int64_t size : shape.drop_back())
+    bytes *= size;
+  return TMABoxes{shape.back() / inner, inner, bytes};
+}
+
 FailureOr<Value> mlir::tlx::getSharedAddress(OpBuilder &builder, Location loc,
                                              Value memdesc, Operation *user) {
   MLIRContext *context = builder.getContext();

@@ -60,6 +60,19 @@ Value getDescriptorAddress(OpBuilder &builder, Location loc, Value desc);
 /// `nvg.warp_id` counts from a partition's first warp), and `pred`.
 Value getIssuerPredicate(OpBuilder &builder, Location loc, Value pred);
 
+/// The TMA messages that move one block of `shape` in shared layout
+/// `encoding`, as Triton 3.6's host-side tensor map and its own TMA lowering
+/// split it: the innermost extent of a box is the swizzle width.
+struct TMABoxes {
+  int64_t count;     ///< boxes along the innermost dimension
+  int64_t innerSize; ///< elements of one box along it
+  int64_t bytes;     ///< bytes of one box (its offset step in shared memory)
+};
+/// Failure (after an error at `user`) for blocks this lowering does not
+/// split: MN-major (transposed) NVMMA, or a dimension over 256.
+FailureOr<TMABoxes> getTMABoxes(ArrayRef<int64_t> shape, Type elementType,
+                                Attribute encoding, Operation *user);
+
 /// Inline PTX with side effects and no results.
 void createPtx(OpBuilder &builder, Location loc, StringRef ptx,
                StringRef constraints, ValueRange operands);

@@ -25,6 +25,9 @@ __all__ = [
     "remote_view",
     "remote_shmem_store",
     "async_remote_shmem_copy",
+    "fence",
+    "async_descriptor_prefetch_tensor",
+    "async_store",
 ]
 
 
@@ -272,3 +275,36 @@ def async_remote_shmem_copy(dst, src, remote_cta_rank, barrier, _semantic=None, 
     with ``mapa``-mapped destination and mbarrier (sm_90+, a cluster launch).
     """
     TLXSemantic(_semantic, _generator).async_remote_shmem_copy(dst, src, remote_cta_rank, barrier)
+
+
+@builtin
+def fence(scope, _semantic=None, _generator=None) -> None:
+    """Order this thread's memory accesses: ``scope`` is ``"gpu"``, ``"sys"`` or ``"async_shared"``.
+
+    Hardware: ``fence.acq_rel.gpu`` (all threads of the GPU see them in
+    order), ``fence.acq_rel.sys`` (the host too), ``fence.proxy.async.shared::cta``
+    (as ``fence_async_shared``: shared-memory writes before TMA or wgmma reads).
+    """
+    TLXSemantic(_semantic, _generator).fence(scope)
+
+
+@builtin
+def async_descriptor_prefetch_tensor(desc, offsets, pred=None, eviction_policy="", _semantic=None, _generator=None):
+    """Warm L2 with the block of ``desc`` at ``offsets``; nothing waits for it.
+
+    Hardware (one thread): ``cp.async.bulk.prefetch.tensor.<n>d.L2.global``
+    per TMA box of the block (sm_90+). ``eviction_policy`` is not supported yet.
+    """
+    TLXSemantic(_semantic, _generator).async_descriptor_prefetch_tensor(desc, offsets, pred, eviction_policy)
+
+
+@builtin
+def async_store(dst_global_ptr, src_smem, size, _semantic=None, _generator=None) -> None:
+    """Copy ``size`` bytes (a multiple of 16) of buffer ``src_smem`` to global ``dst_global_ptr``, asynchronously.
+
+    ``async_descriptor_store_wait`` waits for it, as for TMA stores. Fence
+    ordinary writes of the buffer first (``fence_async_shared``). Hardware
+    (one thread): ``cp.async.bulk.global.shared::cta.bulk_group`` then
+    ``cp.async.bulk.commit_group`` (sm_90+).
+    """
+    TLXSemantic(_semantic, _generator).async_store(dst_global_ptr, src_smem, size)

@@ -274,6 +274,8 @@ class TLXSemantic:
         match = _DESC_TYPE.fullmatch(text)
         if match:
             return "d" + re.sub(r"[^0-9A-Za-z]", "_", match.group(1))
+        if text.startswith("!tt.ptr<"):
+            return "p" + re.sub(r"[^0-9A-Za-z]", "_", text[len("!tt.ptr<") : -1])
         raise AssertionError(f"TLX carriers do not take {text}")
 
     @classmethod
@@ -739,6 +741,40 @@ class TLXSemantic:
         self.require_capability(op, 90, "TMA")
         count = self.const_int(op, "pendings", pendings, minimum=0)
         self.emit(op, attrs={"pendings": count})
+
+    def fence(self, scope: Any) -> None:
+        op = "fence"
+        text = self.const_str(op, "scope", scope)
+        if text == "async_shared":
+            return self.fence_async_shared()
+        if text not in ("gpu", "sys"):
+            raise self.error(op, f"`scope` must be 'gpu', 'sys' or 'async_shared', got {text!r}")
+        self.emit(op, attrs={"scope": ("gpu", "sys").index(text)})
+
+    def async_descriptor_prefetch_tensor(self, desc: Any, offsets: Any, pred: Any, eviction_policy: Any) -> None:
+        op = "async_descriptor_prefetch_tensor"
+        self.require_capability(op, 90, "TMA")
+        desc = _unwrap(desc)
+        if not isinstance(desc, tlc.tensor_descriptor_base):
+            raise self.error(op, f"`desc` must be a tensor descriptor, got {_describe(desc)}")
+        offsets = _unwrap(offsets)
+        if isinstance(offsets, tlc.tuple):
+            offsets = offsets.values
+        if not isinstance(offsets, (tuple, list)):
+            offsets = [offsets]
+        offset_values = [self.i32(op, f"offsets[{i}]", o) for i, o in enumerate(offsets)]
+        self.unsupported(op, "eviction_policy", self.const_str(op, "eviction_policy", eviction_policy), "")
+        self.emit(op, {"desc": desc, "offsets": offset_values, "pred": self.predicate(op, pred)})
+
+    def async_store(self, dst_global_ptr: Any, src_smem: Any, size: Any) -> None:
+        op = "async_store"
+        self.require_capability(op, 90, "bulk copies (cp.async.bulk)")
+        src = self.one_buffer(op, "src_smem", src_smem, shared=True)
+        dst = _unwrap(dst_global_ptr)
+        if not isinstance(dst, tlc.tensor) or dst.type.is_block() or not dst.dtype.is_ptr():
+            raise self.error(op, f"`dst_global_ptr` must be a scalar pointer, got {_describe(dst)}")
+        # The byte count against the buffer, when constant, is the op verifier's to check.
+        self.emit(op, {"destination": dst, "source": src, "size": self.i32(op, "size", size)})
 
     def fence_async_shared(self) -> None:
         op = "fence_async_shared"

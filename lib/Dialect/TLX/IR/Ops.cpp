@@ -3,6 +3,7 @@
 #include "tlx/Dialect/TLX/IR/Dialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -106,6 +107,29 @@ LogicalResult BarrierArriveOp::verify() {
     return emitOpError("arrives per thread on this CTA's mbarriers only (a "
                        "warp barrier); arrive on another CTA's mbarrier with "
                        "one thread, from an mbarrier of tlx.alloc_barriers");
+  return success();
+}
+
+LogicalResult AsyncDescriptorPrefetchTensorOp::verify() {
+  int64_t rank = getDesc().getType().getBlockType().getRank();
+  if (static_cast<int64_t>(getOffsets().size()) != rank)
+    return emitOpError("needs one offset per descriptor dimension: ")
+           << rank << " expected, " << getOffsets().size() << " given";
+  return success();
+}
+
+LogicalResult AsyncStoreOp::verify() {
+  if (failed(verifySharedBuffer(*this, getSource().getType())))
+    return failure();
+  APInt size;
+  if (matchPattern(getSize(), m_ConstantInt(&size))) {
+    int64_t bytes = size.getSExtValue();
+    int64_t capacity = getBufferBytes(getSource().getType());
+    if (bytes <= 0 || bytes % 16 != 0 || bytes > capacity)
+      return emitOpError("copies ")
+             << bytes << " bytes; a bulk copy moves a positive multiple of 16 "
+             << "bytes, at most the buffer's " << capacity;
+  }
   return success();
 }
 

@@ -3,6 +3,7 @@
 #ifndef TLX_TLXTONVVM_PASSES_H
 #define TLX_TLXTONVVM_PASSES_H
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Pass/Pass.h"
 

@@ -14,7 +14,8 @@ def TLXLowerToNVVM : Pass<"tlx-lower-to-nvvm", "::mlir::ModuleOp"> {
     Stock Triton 3.6 takes NVVM ops in TTGIR through to PTX. Every other TLX
     op is left for `tlx-lower-to-ttg`.
   }];
-  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // TLX_TLXTONVVM_PASSES_TD

@@ -15,6 +15,9 @@ namespace mlir::tlx {
 /// fence.mbarrier_init).
 void populateClusterOpToNVVMPatterns(RewritePatternSet &patterns);
 
+/// fence("gpu" | "sys") -> fence.acq_rel.gpu / .sys (inline PTX).
+void populateFenceOpToNVVMPatterns(RewritePatternSet &patterns);
+
 /// named_barrier_wait, named_barrier_arrive -> nvvm.barrier,
 /// nvvm.barrier.arrive.
 void populateNamedBarrierOpToNVVMPatterns(RewritePatternSet &patterns);

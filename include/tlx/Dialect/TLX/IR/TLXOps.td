@@ -305,6 +305,56 @@ def TLX_FenceAsyncSharedOp : TLX_Op<"fence_async_shared"> {
   let assemblyFormat = "attr-dict";
 }
 
+def TLX_FenceOp : TLX_Op<"fence"> {
+  let summary = "order this thread's memory accesses at GPU or system scope";
+  let description = [{
+    `tlx.fence("gpu")` / `tlx.fence("sys")` in Python: `fence.acq_rel.gpu` /
+    `fence.acq_rel.sys`. (`tlx.fence("async_shared")` is
+    `tlx.fence_async_shared`.)
+
+    ```mlir
+    tlx.fence gpu
+    ```
+  }];
+  let arguments = (ins TLX_FenceScopeAttr:$scope);
+  let assemblyFormat = "$scope attr-dict";
+}
+
+def TLX_AsyncDescriptorPrefetchTensorOp
+    : TLX_Op<"async_descriptor_prefetch_tensor", [AttrSizedOperandSegments]> {
+  let summary = "prefetch one block of a tensor descriptor into L2";
+  let description = [{
+    `tlx.async_descriptor_prefetch_tensor(desc, offsets, pred)` in Python:
+    one thread issues `cp.async.bulk.prefetch.tensor.Nd.L2.global` for each
+    TMA box of the block. Nothing waits for it; it only warms L2.
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$offsets,
+                       Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $desc `[` $offsets `]` (`,` $pred^)? attr-dict `:` qualified(type($desc))
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_AsyncStoreOp : TLX_Op<"async_store"> {
+  let summary = "bulk copy of shared memory to global memory";
+  let description = [{
+    `tlx.async_store(dst_global_ptr, src_smem, size)` in Python: one thread
+    issues `cp.async.bulk.global.shared::cta.bulk_group` of `size` bytes (a
+    multiple of 16) from the buffer to the pointer, then
+    `cp.async.bulk.commit_group`; `tlx.async_descriptor_store_wait` waits
+    for it. Fence ordinary writes of the buffer first
+    (`tlx.fence_async_shared`).
+  }];
+  let arguments = (ins TT_Ptr:$destination, TLX_BufferType:$source,
+                       I32:$size);
+  let assemblyFormat = [{
+    $source `to` $destination `,` $size attr-dict `:`
+    qualified(type($source)) `->` qualified(type($destination))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // cp.async
 //===----------------------------------------------------------------------===//

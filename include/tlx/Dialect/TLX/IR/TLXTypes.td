@@ -7,6 +7,14 @@ include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 include "tlx/Dialect/TLX/IR/TLXDialect.td"
 
+def TLX_FenceScopeAttr : I32EnumAttr<"FenceScope",
+    "the scope of a memory fence", [
+      I32EnumAttrCase<"gpu", 0>,
+      I32EnumAttrCase<"sys", 1>,
+    ]> {
+  let cppNamespace = "::mlir::tlx";
+}
+
 def TLX_StorageKind : I32EnumAttr<"StorageKind",
     "memory that holds TLX buffers", [
       I32EnumAttrCase<"smem", 0>,
