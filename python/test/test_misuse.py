@@ -734,8 +734,8 @@ CASES = [
     (alloc_unknown_keyword, N, SM90, "tlx.local_alloc: got an unexpected keyword argument 'swizzle'"),
     (view_of_one_buffer, N, SM90, "selects from a set of buffers, but this is already a single one"),
     (view_block_index, N, SM90, "tlx.local_view: `index` must be a scalar integer"),
-    (load_buffer_set, N, SM90, "tlx.local_load: `buf` is a set of 2 buffers"),
-    (store_scalar, N, SM90, "tlx.local_store: `value` must be a tensor of shape [64] and type fp16"),
+    (load_buffer_set, N, SM90, "tlx.local_load: `src` is a set of 2 buffers"),
+    (store_scalar, N, SM90, "tlx.local_store: `src` must be a tensor of shape [64] and type fp16"),
     (wait_on_barrier_set, N, SM90, "tlx.barrier_wait: `bar` is a set of 2 mbarriers; select one"),
     (wait_block_pred, N, SM90, "tlx.barrier_wait: `pred` must be a scalar bool"),
     (expect_runtime_bytes, N, SM90, "tlx.barrier_expect_bytes: `size` must be a compile-time constant"),
@@ -747,11 +747,11 @@ CASES = [
     (tma_store_wait_negative, DESC, SM90, "tlx.async_descriptor_store_wait: `pendings` must be >= 0, got -1"),
     (tma_on_ampere, {"desc": "*fp16", "n": "i32"}, SM80, "tlx.async_descriptor_load: TMA needs sm_90 or newer"),
     (fence_on_ampere, N | {"desc": "i32"}, SM80, "tlx.fence_async_shared: the async proxy fence needs sm_90"),
-    (cp_async_not_pointers, PTR, SM90, "tlx.async_load: `src_ptrs` must be a tensor of pointers"),
+    (cp_async_not_pointers, PTR, SM90, "tlx.async_load: `src` must be a tensor of pointers"),
     (cp_async_other_without_mask, PTR, SM90, "tlx.async_load: `other` needs a `mask`"),
     (cp_async_int_mask, PTR, SM90, "tlx.async_load: `mask` must be a bool tensor"),
     (cp_async_cache_cv, PTR, SM90, "tlx.async_load: `cache_modifier` must be one of '', '.ca', '.cg', got '.cv'"),
-    (cp_async_tmem_buffer, PTR, SM100, "tlx.async_load: `buf` must be in shared memory (storage smem), got tmem"),
+    (cp_async_tmem_buffer, PTR, SM100, "tlx.async_load: `result` must be in shared memory (storage smem), got tmem"),
     (wait_group_runtime, PTR, SM90, "tlx.async_load_wait_group: `pendings` must be a compile-time constant"),
     (thread_id_axis_three, PTR, SM90, "tlx.thread_id: `axis` must be in 0..2, got 3"),
     (size_of_a_tensor, PTR, SM90, "tlx.size_of: expects a dtype such as tl.float16"),
@@ -759,11 +759,11 @@ CASES = [
     (trans_not_a_permutation, N, SM90, "tlx.local_trans: `dims` must be a permutation of 0..1 for the 2-D buffer"),
     (trans_dims_of_another_rank, N, SM90, "`dims` must be a permutation of 0..1 for the 2-D buffer ([64, 128] fp16"),
     (trans_runtime_dims, N, SM90, "tlx.local_trans: `dims[0]` must be a compile-time constant"),
-    (trans_buffer_set, N, SM90, "tlx.local_trans: `buf` is a set of 2 buffers"),
-    (slice_runtime_offset, N, SM90, "tlx.local_slice: `offsets[1]` must be a compile-time constant"),
+    (trans_buffer_set, N, SM90, "tlx.local_trans: `input` is a set of 2 buffers"),
+    (slice_runtime_offset, N, SM90, "tlx.local_slice: `offset[1]` must be a compile-time constant"),
     (slice_then_local_view, N, SM90, "tlx.local_view: selects from a set of buffers, but this is already a single"),
     (reinterpret_pointer_dtype, N, SM90, "tlx.local_reinterpret: `dtype` must be an integer or floating-point"),
-    (reinterpret_mbarrier, N, SM90, "tlx.local_reinterpret: `buf` must be a buffer from tlx.local_alloc"),
+    (reinterpret_mbarrier, N, SM90, "tlx.local_reinterpret: `src` must be a buffer from tlx.local_alloc"),
     (reinterpret_layout, N, SM90, "tlx.local_reinterpret: `layout` is not supported by this TLX release yet"),
     (alloc_extra_positional, N, SM90, "tlx.local_alloc: too many positional arguments"),
     (cluster_rank_on_ampere, N, SM80, "tlx.cluster_cta_rank: thread block clusters needs sm_90 or newer"),
@@ -784,7 +784,7 @@ CASES = [
     (view_of_a_tensor, N, SM90, "tlx.local_view: expects buffers from tlx.local_alloc or mbarriers from"),
     (wait_on_a_buffer, N, SM90, "tlx.barrier_wait: `bar` must be an mbarrier from tlx.alloc_barriers, got a"),
     (thread_id_runtime_axis, N, SM90, "tlx.thread_id: `axis` must be a compile-time constant"),
-    (named_barrier_float_id, N, SM90, "tlx.named_barrier_wait: `bar_id` must be a scalar integer, got 1.5"),
+    (named_barrier_float_id, N, SM90, "tlx.named_barrier_wait: `bar` must be a scalar integer, got 1.5"),
     # names of the public API for other hardware: what they are for and why they cannot be used here
     (amd_buffer_load, PTR, SM90, "tlx.buffer_load: for AMD GPUs only (a load through an AMD buffer resource"),
     (amd_buffer_load_without_offsets, PTR, SM90, "tlx.buffer_load: missing a required argument: 'offsets'"),
@@ -1003,7 +1003,7 @@ def test_misuse_inside_a_jit_helper_names_the_helper_line():
         frontend_ir(calls_a_helper, N, stage="ttir")
     inner = info.value.__cause__
     assert isinstance(inner, CompilationError)
-    assert f"{HERE}:{misuse_line(helper_misuse)}: tlx.local_load: `buf` is a set of 2 buffers" in str(inner)
+    assert f"{HERE}:{misuse_line(helper_misuse)}: tlx.local_load: `src` is a set of 2 buffers" in str(inner)
 
 
 def test_thousands_of_mbarriers_compile():

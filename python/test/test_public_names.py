@@ -105,21 +105,6 @@ SIGNATURES = {line.split("(", 1)[0]: line for line in _lines("public_tlx_signatu
 SIGNATURE_GAPS = {
     # Defined before the public API was the reference; argument names (and options) differ. Positional calls
     # work; keyword calls (`local_store(dst=..., src=...)`) and the missing options do not.
-    "barrier.py / mem_ops.py (the lead's)": [
-        "async_descriptor_load",  # buf -> result; two_ctas; multicast_targets=[]
-        "async_descriptor_store",  # buf -> source; store_reduce=''
-        "async_load",  # src_ptrs, buf -> src, result; bulk, bulk_size, barrier
-        "async_load_wait_group",  # tokens
-        "local_load",  # buf -> src; relaxed, rematerialize_coordinates, rematerialize_coordinates_group
-        "local_reinterpret",  # buf -> src
-        "local_slice",  # buf, offsets -> buffer, offset
-        "local_store",  # buf, value -> dst, src
-        "local_trans",  # buf -> input; dims=(1, 0)
-        "local_view",  # buf, index -> local_allocated_buffers, buffer_idx
-        "named_barrier_arrive",  # bar_id, num_threads -> bar, arrive_count
-        "named_barrier_wait",  # bar_id, num_threads -> bar, arrive_count
-        "subslice",  # buf -> local_allocated_buffer
-    ],
     "tasks.py": [
         "async_task",  # public: (*args, **kwargs) with num_regs (or registers), warp_group_start_id
         "async_tasks",  # public: exclusive, no_ending_cluster_sync, mbarrier_try_wait_suspend_ns

@@ -95,19 +95,19 @@ def fence_mbarrier_init_cluster(_semantic=None, _generator=None) -> None:
 
 
 @builtin
-def named_barrier_wait(bar_id, num_threads, _semantic=None, _generator=None) -> None:
-    """Wait at hardware barrier ``bar_id`` (0..15) until ``num_threads`` threads arrived.
+def named_barrier_wait(bar, arrive_count, _semantic=None, _generator=None) -> None:
+    """Wait at hardware barrier ``bar`` (0..15) until ``arrive_count`` threads arrived.
 
-    Hardware: ``bar.sync bar_id, num_threads``; ``num_threads`` counts whole
+    Hardware: ``bar.sync bar, arrive_count``; ``arrive_count`` counts whole
     warps. Warp groups hand work to each other with these (ping-pong).
     """
-    TLXSemantic(_semantic, _generator).named_barrier("named_barrier_wait", bar_id, num_threads)
+    TLXSemantic(_semantic, _generator).named_barrier("named_barrier_wait", bar, arrive_count)
 
 
 @builtin
-def named_barrier_arrive(bar_id, num_threads, _semantic=None, _generator=None) -> None:
-    """Arrive at hardware barrier ``bar_id`` without waiting.
+def named_barrier_arrive(bar, arrive_count, _semantic=None, _generator=None) -> None:
+    """Arrive at hardware barrier ``bar`` without waiting.
 
-    Hardware: ``bar.arrive bar_id, num_threads``.
+    Hardware: ``bar.arrive bar, arrive_count``.
     """
-    TLXSemantic(_semantic, _generator).named_barrier("named_barrier_arrive", bar_id, num_threads)
+    TLXSemantic(_semantic, _generator).named_barrier("named_barrier_arrive", bar, arrive_count)

@@ -61,52 +61,64 @@ def local_alloc(
 
 
 @builtin
-def local_view(buf, index, _semantic=None, _generator=None):
-    """Select buffer (or mbarrier) ``index`` of a set: the same as ``buf[index]``.
+def local_view(local_allocated_buffers, buffer_idx, _semantic=None, _generator=None):
+    """Select buffer (or mbarrier) ``buffer_idx`` of a set: the same as ``local_allocated_buffers[buffer_idx]``.
 
     A constant index is checked against the set's size here; a runtime index
     is an ``i32`` computed in the kernel. Hardware: address arithmetic only.
     """
-    return TLXSemantic(_semantic, _generator).local_view(buf, index)
+    return TLXSemantic(_semantic, _generator).local_view(local_allocated_buffers, buffer_idx)
 
 
 @builtin
-def local_load(buf, token=None, layout=None, _semantic=None, _generator=None):
+def local_load(
+    src,
+    token=None,
+    layout=None,
+    relaxed=False,
+    rematerialize_coordinates=False,
+    rematerialize_coordinates_group=None,
+    _semantic=None,
+    _generator=None,
+):
     """Load one buffer into a register tensor of the buffer's shape and type.
 
     ``token`` (from ``async_load``) is accepted and needs no IR: cp.async
-    completion is tracked with ``async_load_wait_group``. ``layout`` is not
-    supported yet. Hardware: ``ld.shared`` (or ``ldmatrix``) for shared
-    memory, ``tcgen05.ld`` for tensor memory.
+    completion is tracked with ``async_load_wait_group``. ``layout``,
+    ``relaxed`` and the rematerialization options are not supported yet.
+    Hardware: ``ld.shared`` (or ``ldmatrix``) for shared memory,
+    ``tcgen05.ld`` for tensor memory.
     """
-    return TLXSemantic(_semantic, _generator).local_load(buf, token, layout)
+    return TLXSemantic(_semantic, _generator).local_load(
+        src, token, layout, relaxed, rematerialize_coordinates, rematerialize_coordinates_group
+    )
 
 
 @builtin
-def local_store(buf, value, _semantic=None, _generator=None) -> None:
-    """Store a register tensor into one buffer; shape and element type must match the buffer.
+def local_store(dst, src, _semantic=None, _generator=None) -> None:
+    """Store register tensor ``src`` into buffer ``dst``; shape and element type must match the buffer.
 
     Hardware: ``st.shared`` (or ``stmatrix``); ``tcgen05.st`` for tensor memory.
     """
-    TLXSemantic(_semantic, _generator).local_store(buf, value)
+    TLXSemantic(_semantic, _generator).local_store(dst, src)
 
 
 @builtin
-def local_trans(buf, dims=None, _semantic=None, _generator=None) -> buffered_tensor:
-    """A view of one buffer with its dimensions permuted: dimension ``i`` of the view is ``dims[i]`` of ``buf``.
+def local_trans(input, dims=(1, 0), _semantic=None, _generator=None) -> buffered_tensor:
+    """A view of one buffer with its dimensions permuted: dimension ``i`` of the view is ``dims[i]`` of ``input``.
 
     ``dims`` is a permutation of ``0..rank-1`` (compile-time ints); the default
-    reverses the dimensions (``(1, 0)`` for a 2-D buffer: the transpose). No
+    ``(1, 0)`` is the transpose of a 2-D buffer. No
     data moves: the view reads the same shared memory in another order (how
     wgmma consumes a K-major tile as an MN-major operand). Hardware: none;
     lowered to ``ttg.memdesc_trans``.
     """
-    return TLXSemantic(_semantic, _generator).local_trans(buf, dims)
+    return TLXSemantic(_semantic, _generator).local_trans(input, dims)
 
 
 @builtin
-def local_slice(buf, offsets, shape, _semantic=None, _generator=None) -> buffered_tensor:
-    """A view of the ``shape`` tile of one buffer that starts at ``offsets`` (compile-time ints, one per dimension).
+def local_slice(buffer, offset, shape, _semantic=None, _generator=None) -> buffered_tensor:
+    """A view of the ``shape`` tile of one buffer that starts at ``offset`` (compile-time ints, one per dimension).
 
     The tile stays inside the buffer, and each offset is a multiple of the
     tile's size in its dimension (a tile never straddles two tiles of its own
@@ -114,11 +126,11 @@ def local_slice(buf, offsets, shape, _semantic=None, _generator=None) -> buffere
     two. Tensor memory is sliced along columns only. Hardware: address
     arithmetic; lowered to ``ttg.memdesc_subslice`` (``ttng.tmem_subslice``).
     """
-    return TLXSemantic(_semantic, _generator).local_slice(buf, offsets, shape)
+    return TLXSemantic(_semantic, _generator).local_slice(buffer, offset, shape)
 
 
 @builtin
-def subslice(buf, offset, size, _semantic=None, _generator=None) -> buffered_tensor:
+def subslice(local_allocated_buffer, offset, size, _semantic=None, _generator=None) -> buffered_tensor:
     """The columns ``[offset, offset + size)`` of one buffer: slicing along the innermost dimension.
 
     As in Meta TLX (where it slices a 128xN tensor-memory accumulator):
@@ -126,30 +138,31 @@ def subslice(buf, offset, size, _semantic=None, _generator=None) -> buffered_ten
     [*buf.shape[:-1], size])``, with the same rules; it also takes shared-memory
     buffers here.
     """
-    return TLXSemantic(_semantic, _generator).subslice(buf, offset, size)
+    return TLXSemantic(_semantic, _generator).subslice(local_allocated_buffer, offset, size)
 
 
 @builtin
-def local_reinterpret(buf, dtype, shape=None, layout=None, _semantic=None, _generator=None) -> buffered_tensor:
+def local_reinterpret(src, dtype, shape=None, layout=None, _semantic=None, _generator=None) -> buffered_tensor:
     """A view of the bytes of one buffer as ``shape`` elements of ``dtype`` (default shape: the buffer's).
 
     The byte size must stay the same (a 64x128 ``float16`` tile read as 64x64
     ``float32``). Hardware: none; lowered to ``ttg.memdesc_reinterpret``.
     ``layout`` (an explicit layout of the view) is not supported yet.
     """
-    return TLXSemantic(_semantic, _generator).local_reinterpret(buf, dtype, shape, layout)
+    return TLXSemantic(_semantic, _generator).local_reinterpret(src, dtype, shape, layout)
 
 
 @builtin
 def async_descriptor_load(
     desc,
-    buf,
+    result,
     offsets,
     barrier,
     pred=None,
     cache_modifier="",
     eviction_policy="",
-    multicast_targets=None,
+    multicast_targets=(),
+    two_ctas=False,
     _semantic=None,
     _generator=None,
 ) -> None:
@@ -163,16 +176,17 @@ def async_descriptor_load(
     this one included where it wants the block too), one CTA's load lands in
     the same buffer of every target and completes the same mbarrier in each
     (``.multicast::cluster``): each target announces the block's bytes on its
-    own mbarrier. Needs a cluster launch (``ctas_per_cga``).
+    own mbarrier. Needs a cluster launch (``ctas_per_cga``). ``two_ctas``
+    (Blackwell's 2-CTA form) is not supported yet.
     """
     TLXSemantic(_semantic, _generator).async_descriptor_load(
-        desc, buf, offsets, barrier, pred, cache_modifier, eviction_policy, multicast_targets
+        desc, result, offsets, barrier, pred, cache_modifier, eviction_policy, multicast_targets, two_ctas
     )
 
 
 @builtin
 def async_descriptor_store(
-    desc, buf, offsets, eviction_policy="", store_reduce=None, _semantic=None, _generator=None
+    desc, source, offsets, eviction_policy="", store_reduce="", _semantic=None, _generator=None
 ) -> None:
     """TMA store of one shared-memory buffer to the block of ``desc`` at ``offsets``.
 
@@ -181,7 +195,7 @@ def async_descriptor_store(
     ``cp.async.bulk.tensor.<n>d.global.shared::cta.bulk_group`` (sm_90+).
     ``eviction_policy`` and ``store_reduce`` are not supported yet.
     """
-    TLXSemantic(_semantic, _generator).async_descriptor_store(desc, buf, offsets, eviction_policy, store_reduce)
+    TLXSemantic(_semantic, _generator).async_descriptor_store(desc, source, offsets, eviction_policy, store_reduce)
 
 
 @builtin
@@ -204,26 +218,30 @@ def fence_async_shared(_semantic=None, _generator=None) -> None:
 
 @builtin
 def async_load(
-    src_ptrs,
-    buf,
+    src,
+    result,
     mask=None,
     other=None,
     cache_modifier="",
     eviction_policy="",
     is_volatile=False,
+    bulk=False,
+    bulk_size=None,
+    barrier=None,
     _semantic=None,
     _generator=None,
 ) -> async_token:
-    """Asynchronous copy of the elements ``src_ptrs`` points to into one shared-memory buffer.
+    """Asynchronous copy of the elements ``src`` points to into one shared-memory buffer ``result``.
 
-    ``src_ptrs`` has the buffer's shape and points to its element type;
+    ``src`` has the buffer's shape and points to its element type;
     ``mask``/``other`` work as in ``tl.load``. Close a group of copies with
     ``async_load_commit_group`` and wait with ``async_load_wait_group``.
     Returns an :class:`async_token`. Hardware: ``cp.async.ca/cg.shared.global``
-    (sm_80+), ``cache_modifier`` ``".ca"`` or ``".cg"``.
+    (sm_80+), ``cache_modifier`` ``".ca"`` or ``".cg"``. The bulk form
+    (``bulk``, ``bulk_size``, ``barrier``) is not supported yet.
     """
     return TLXSemantic(_semantic, _generator).async_load(
-        src_ptrs, buf, mask, other, cache_modifier, eviction_policy, is_volatile
+        src, result, mask, other, cache_modifier, eviction_policy, is_volatile, bulk, bulk_size, barrier
     )
 
 
@@ -234,9 +252,9 @@ def async_load_commit_group(tokens=(), _semantic=None, _generator=None) -> None:
 
 
 @builtin
-def async_load_wait_group(pendings, _semantic=None, _generator=None) -> None:
+def async_load_wait_group(pendings, tokens=(), _semantic=None, _generator=None) -> None:
     """Wait until at most ``pendings`` groups of copies are in flight. Hardware: ``cp.async.wait_group``."""
-    TLXSemantic(_semantic, _generator).async_load_wait_group(pendings)
+    TLXSemantic(_semantic, _generator).async_load_wait_group(pendings, tokens)
 
 
 @builtin

@@ -505,22 +505,25 @@ class TLXSemantic:
             return mbarrier(handle, result_type)
         return buffered_tensor(handle, result_type)
 
-    def local_load(self, buf: Any, token: Any, layout: Any) -> tlc.tensor:
+    def local_load(self, buf: Any, token: Any, layout: Any, relaxed: Any, remat: Any, remat_group: Any) -> tlc.tensor:
         op = "local_load"
-        buf = self.one_buffer(op, "buf", buf)
+        buf = self.one_buffer(op, "src", buf)
         if _unwrap(token) is not None and not isinstance(_unwrap(token), async_token):
             raise self.error(op, f"`token` must be an async token or None, got {_describe(token)}")
         self.unsupported(op, "layout", layout)
+        self.unsupported(op, "relaxed", relaxed, False)
+        self.unsupported(op, "rematerialize_coordinates", remat, False)
+        self.unsupported(op, "rematerialize_coordinates_group", remat_group)
         result = tlc.block_type(buf.dtype, list(buf.shape))
         return tlc.tensor(self.emit(op, {"buffer": buf}, result=result), result)
 
     def local_store(self, buf: Any, value: Any) -> None:
         op = "local_store"
-        buf = self.one_buffer(op, "buf", buf)
+        buf = self.one_buffer(op, "dst", buf)
         value = _unwrap(value)
         if not isinstance(value, tlc.tensor) or not value.type.is_block():
             raise self.error(
-                op, f"`value` must be a tensor of shape {list(buf.shape)} and type {buf.dtype}, got {_describe(value)}"
+                op, f"`src` must be a tensor of shape {list(buf.shape)} and type {buf.dtype}, got {_describe(value)}"
             )
         self.emit(op, {"value": value, "buffer": buf})
 
@@ -542,7 +545,7 @@ class TLXSemantic:
 
     def local_trans(self, buf: Any, dims: Any) -> buffered_tensor:
         op = "local_trans"
-        buf = self.one_buffer(op, "buf", buf)
+        buf = self.one_buffer(op, "input", buf)
         rank = len(buf.shape)
         if _unwrap(dims) is None:
             order = tuple(reversed(range(rank)))
@@ -560,8 +563,8 @@ class TLXSemantic:
         return self._view(op, buf, result, {"order": order})
 
     def local_slice(self, buf: Any, offsets: Any, shape: Any, *, op: str = "local_slice") -> buffered_tensor:
-        buf = self.one_buffer(op, "buf", buf)
-        offsets = self.const_ints(op, "offsets", offsets)
+        buf = self.one_buffer(op, "buffer", buf)
+        offsets = self.const_ints(op, "offset", offsets)
         shape = self.shape(op, shape)
         # Bounds and tiling of the slice are the tlx.local_slice verifier's to check.
         result = buffered_tensor_type(buf.dtype, shape, None, buf.storage, buf.type.layout)
@@ -569,7 +572,7 @@ class TLXSemantic:
 
     def subslice(self, buf: Any, offset: Any, size: Any) -> buffered_tensor:
         op = "subslice"
-        buf = self.one_buffer(op, "buf", buf)
+        buf = self.one_buffer(op, "local_allocated_buffer", buf)
         offset = self.const_int(op, "offset", offset)
         size = self.const_int(op, "size", size, minimum=1)
         rank = len(buf.shape)
@@ -577,7 +580,7 @@ class TLXSemantic:
 
     def local_reinterpret(self, buf: Any, dtype: Any, shape: Any, layout: Any) -> buffered_tensor:
         op = "local_reinterpret"
-        buf = self.one_buffer(op, "buf", buf)
+        buf = self.one_buffer(op, "src", buf)
         dtype = self.element_dtype(op, "dtype", dtype)
         shape = buf.shape if _unwrap(shape) is None else self.shape(op, shape)
         self.unsupported(op, "layout", layout)
@@ -698,14 +701,16 @@ class TLXSemantic:
         cache_modifier: Any,
         eviction_policy: Any,
         multicast_targets: Any,
+        two_ctas: Any,
     ) -> None:
         op = "async_descriptor_load"
-        buf = self.one_buffer(op, "buf", buf, shared=True)
+        buf = self.one_buffer(op, "result", buf, shared=True)
         offset_values = self._descriptor(op, desc, buf, offsets)
         bar = self.one_barrier(op, "barrier", barrier)
         pred_value = self.predicate(op, pred)
         cache = self.load_cache(op, cache_modifier, ("", ".ca", ".cg", ".cv"))
         evict = self.eviction(op, eviction_policy)
+        self.unsupported(op, "two_ctas", two_ctas, False)  # the Blackwell 2-CTA form
         targets = _unwrap(multicast_targets)
         if isinstance(targets, tlc.tuple):
             targets = targets.values
@@ -730,10 +735,10 @@ class TLXSemantic:
         self, desc: Any, buf: Any, offsets: Any, eviction_policy: Any, store_reduce: Any
     ) -> None:
         op = "async_descriptor_store"
-        buf = self.one_buffer(op, "buf", buf, shared=True)
+        buf = self.one_buffer(op, "source", buf, shared=True)
         offset_values = self._descriptor(op, desc, buf, offsets)
         self.unsupported(op, "eviction_policy", self.const_str(op, "eviction_policy", eviction_policy), "")
-        self.unsupported(op, "store_reduce", store_reduce)
+        self.unsupported(op, "store_reduce", store_reduce, "")
         self.emit(op, {"desc": _unwrap(desc), "offsets": offset_values, "buffer": buf})
 
     def async_descriptor_store_wait(self, pendings: Any) -> None:
@@ -791,13 +796,19 @@ class TLXSemantic:
         cache_modifier: Any,
         eviction_policy: Any,
         is_volatile: Any,
+        bulk: Any,
+        bulk_size: Any,
+        barrier: Any,
     ) -> async_token:
         op = "async_load"
         self.require_capability(op, 80, "cp.async")
-        buf = self.one_buffer(op, "buf", buf, shared=True)
+        buf = self.one_buffer(op, "result", buf, shared=True)
+        self.unsupported(op, "bulk", bulk, False)
+        self.unsupported(op, "bulk_size", bulk_size)
+        self.unsupported(op, "barrier", barrier)
         src = _unwrap(src_ptrs)
         if not isinstance(src, tlc.tensor) or not src.type.is_block() or not src.dtype.is_ptr():
-            raise self.error(op, f"`src_ptrs` must be a tensor of pointers, got {_describe(src)}")
+            raise self.error(op, f"`src` must be a tensor of pointers, got {_describe(src)}")
         shape = list(src.type.shape)
         pointee = src.dtype.element_ty
         mask, other = _unwrap(mask), _unwrap(other)
@@ -834,8 +845,9 @@ class TLXSemantic:
             raise self.error(op, f"`tokens` must be async tokens from tlx.async_load, got {_describe(tokens)}")
         self.emit(op)
 
-    def async_load_wait_group(self, pendings: Any) -> None:
+    def async_load_wait_group(self, pendings: Any, tokens: Any) -> None:
         op = "async_load_wait_group"
+        # Tokens need no IR (cp.async groups are counted); they are accepted as the public API takes them.
         count = self.const_int(op, "pendings", pendings, minimum=0)
         self.emit(op, attrs={"pendings": count})
 
@@ -921,7 +933,7 @@ class TLXSemantic:
     def named_barrier(self, op: str, bar_id: Any, num_threads: Any) -> None:
         """``named_barrier_wait`` / ``named_barrier_arrive``; constant ids and thread counts are
         tlx-check-static-bounds' to check."""
-        self.emit(op, {"id": self.i32(op, "bar_id", bar_id), "numThreads": self.i32(op, "num_threads", num_threads)})
+        self.emit(op, {"id": self.i32(op, "bar", bar_id), "numThreads": self.i32(op, "arrive_count", num_threads)})
 
     # ------------------------------------------------------------ warp specialization
     #
