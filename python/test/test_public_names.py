@@ -105,10 +105,6 @@ SIGNATURES = {line.split("(", 1)[0]: line for line in _lines("public_tlx_signatu
 SIGNATURE_GAPS = {
     # Defined before the public API was the reference; argument names (and options) differ. Positional calls
     # work; keyword calls (`local_store(dst=..., src=...)`) and the missing options do not.
-    "tasks.py": [
-        "async_task",  # public: (*args, **kwargs) with num_regs (or registers), warp_group_start_id
-        "async_tasks",  # public: exclusive, no_ending_cluster_sync, mbarrier_try_wait_suspend_ns
-    ],
 }
 GAP_NAMES = {name: owner for owner, names in SIGNATURE_GAPS.items() for name in names}
 

@@ -944,8 +944,14 @@ class TLXSemantic:
     def _task_stack(self) -> list[TaskRegion]:
         return self._kernel_state("task_stack", [])
 
-    def async_tasks(self) -> TaskRegion:
-        return TaskRegion(self, "async_tasks", {})
+    def async_tasks(self, args: tuple, kwargs: dict, exclusive: Any, suspend_ns: Any) -> TaskRegion:
+        op = "async_tasks"
+        if args or kwargs:
+            extra = [repr(_unwrap(a)) for a in args] + list(kwargs)
+            raise self.error(op, f"takes no arguments besides its options, got {', '.join(extra)}")
+        self.unsupported(op, "exclusive", exclusive, False)
+        self.unsupported(op, "mbarrier_try_wait_suspend_ns", suspend_ns)
+        return TaskRegion(self, op, {})
 
     def check_task_nesting(self, op: str) -> None:
         """Where a task region opens (checked on entry: Triton builds every item of a `with` first, so
@@ -957,9 +963,24 @@ class TLXSemantic:
             where = "inside another async_task" if stack else "outside `with tlx.async_tasks():`"
             raise self.error(op, f"each async_task must sit directly in `with tlx.async_tasks():`, not {where}")
 
-    def async_task(self, kind: Any, num_warps: Any, registers: Any, replicate: Any) -> TaskRegion:
+    #: The options of ``async_task`` (the public API takes them as keywords).
+    TASK_OPTIONS = ("num_warps", "registers", "num_regs", "replicate", "warp_group_start_id")
+
+    def async_task(self, args: tuple, kwargs: dict) -> TaskRegion:
         op = "async_task"
-        kind = _unwrap(kind)
+        if len(args) > 1:
+            raise self.error(op, f'takes one positional argument ("default"), got {len(args)}')
+        unknown = [name for name in kwargs if name not in self.TASK_OPTIONS]
+        if unknown:
+            raise self.error(
+                op, f"unexpected keyword argument {unknown[0]!r} (options: {', '.join(self.TASK_OPTIONS)})"
+            )
+        if "registers" in kwargs and "num_regs" in kwargs:
+            raise self.error(op, "give `registers` or `num_regs` (the same budget), not both")
+        kind = _unwrap(args[0]) if args else None
+        num_warps = kwargs.get("num_warps")
+        registers = kwargs.get("registers", kwargs.get("num_regs"))
+        replicate = kwargs.get("replicate", 1)
         if kind not in (None, "default"):
             raise self.error(op, f'the only task name is "default" (the kernel\'s own warps), got {kind!r}')
         # Warp counts, budgets and the one default task are the task ops' verifiers to check.

@@ -12,32 +12,42 @@ __all__ = ["async_task", "async_task_replica_id", "async_tasks"]
 
 
 @builtin
-def async_tasks(_semantic=None, _generator=None) -> TaskRegion:
+def async_tasks(
+    *args,
+    exclusive=False,
+    no_ending_cluster_sync=False,
+    mbarrier_try_wait_suspend_ns=None,
+    _semantic=None,
+    _generator=None,
+    **kwargs,
+) -> TaskRegion:
     """``with tlx.async_tasks():`` holds the tasks that run at once on disjoint warp groups.
 
     Its body holds only ``with tlx.async_task(...)`` blocks, one of them the
     default task. Lowers to ``ttg.warp_specialize``: in PTX each task is a
     branch on the warp index, with ``setmaxnreg`` where tasks set register
-    budgets.
+    budgets. ``no_ending_cluster_sync`` is accepted and changes nothing (this
+    TLX never adds a cluster barrier after the tasks); ``exclusive`` and
+    ``mbarrier_try_wait_suspend_ns`` are not supported yet.
     """
-    return TLXSemantic(_semantic, _generator or _generator_of(_semantic)).async_tasks()
+    semantic = TLXSemantic(_semantic, _generator or _generator_of(_semantic))
+    return semantic.async_tasks(args, kwargs, exclusive, mbarrier_try_wait_suspend_ns)
 
 
 @builtin
-def async_task(kind=None, num_warps=None, registers=None, replicate=1, _semantic=None, _generator=None) -> TaskRegion:
+def async_task(*args, _semantic=None, _generator=None, **kwargs) -> TaskRegion:
     """``with tlx.async_task("default"):`` or ``with tlx.async_task(num_warps=, registers=, replicate=):``.
 
     The default task runs on the kernel's own ``num_warps`` warps. Every other
     task runs ``replicate`` times, each replica on ``num_warps`` more warps;
-    ``registers`` caps its registers per thread (``setmaxnreg``; the default
-    task gets what the others leave, or asks for its own with ``registers``).
-    Scalars, pointers, descriptors, buffers and barriers from outside are
-    passed in; tensors from outside are recomputed inside; names bound inside
-    stay inside.
+    ``registers`` (or ``num_regs``, the same) caps its registers per thread
+    (``setmaxnreg``; the default task gets what the others leave, or asks for
+    its own). Scalars, pointers, descriptors, buffers and barriers from
+    outside are passed in; tensors from outside are recomputed inside; names
+    bound inside stay inside. ``warp_group_start_id`` (where the task's warps
+    start) is accepted and left to the compiler, which places the warps.
     """
-    return TLXSemantic(_semantic, _generator or _generator_of(_semantic)).async_task(
-        kind, num_warps, registers, replicate
-    )
+    return TLXSemantic(_semantic, _generator or _generator_of(_semantic)).async_task(args, kwargs)
 
 
 @builtin
