@@ -7,14 +7,19 @@ a 2-CTA cluster GEMM launched with ``ctas_per_cga`` through ``triton.Config``. O
 a cubin with the instructions it relies on; with a GPU (marker ``gpu``) each computes what torch computes.
 """
 
+import importlib
 import re
 
 import pytest
 import triton
 import triton.language as tl
-import triton.language.extra.tlx as tlx  # noqa: I001 - the public API's spelling, after triton
 from triton.backends.compiler import GPUTarget
 from triton.compiler.compiler import ASTSource
+
+# `import triton.language.extra.tlx as tlx`, the public API's spelling; importing `tlx` first installs that
+# name where no .pth does (the GPU harness stages tlx on PYTHONPATH).
+importlib.import_module("tlx")
+tlx = importlib.import_module("triton.language.extra.tlx")
 
 
 @triton.jit
