@@ -232,3 +232,55 @@ def test_public_idiom_autotune_with_ctas_per_cga_on_gpu():
     autotuned_gemm[(m // 128, n // 128)](a_desc, b_desc, c_desc, m, n, k)
     ref = a.double() @ b.double()
     assert float((c.double() - ref).norm() / ref.norm()) < 1e-2
+
+
+@triton.jit
+def cluster_row_sum(x, out, M: tl.constexpr, N: tl.constexpr, NUM_CTAS: tl.constexpr):
+    """Row sums of an M x N matrix whose columns are split over a cluster: each CTA sends its partial sums to
+    CTA 0 with async_remote_shmem_store, which waits on one mbarrier per sender."""
+    BLOCK_N: tl.constexpr = N // NUM_CTAS
+    partials = tlx.local_alloc((M,), tl.float32, NUM_CTAS)
+    barriers = tlx.alloc_barriers(num_barriers=NUM_CTAS)
+    for i in tl.static_range(1, NUM_CTAS):
+        tlx.barrier_expect_bytes(barriers[i], M * tlx.size_of(tl.float32))
+    tlx.fence_mbarrier_init_cluster()
+    tlx.cluster_barrier()
+    cta_rank = tlx.cluster_cta_rank()
+    offs_m = tl.arange(0, M)
+    offs_n = cta_rank * BLOCK_N + tl.arange(0, BLOCK_N)
+    local_sum = tl.sum(tl.load(x + offs_m[:, None] * N + offs_n[None, :]), axis=1)
+    if cta_rank != 0:
+        tlx.async_remote_shmem_store(
+            dst=partials[cta_rank], src=local_sum, remote_cta_rank=0, barrier=barriers[cta_rank]
+        )
+    if cta_rank == 0:
+        total = local_sum
+        for i in tl.static_range(1, NUM_CTAS):
+            tlx.barrier_wait(barriers[i], phase=0)
+            total += tlx.local_load(partials[i])
+        tl.store(out + offs_m, total)
+
+
+def test_async_remote_shmem_store_counts_each_byte_once():
+    """A sum tensor is held by many threads at once: the PTX stores each 32-bit word from one thread."""
+    compiled = triton.compile(
+        ASTSource(cluster_row_sum, {"x": "*fp32", "out": "*fp32", "M": "constexpr", "N": "constexpr",
+                                    "NUM_CTAS": "constexpr"}, {(2,): 64, (3,): 256, (4,): 4}),
+        target=GPUTarget("cuda", 90, 32), options={"ctas_per_cga": (4, 1, 1), "num_warps": 1},
+    )  # fmt: skip
+    ptx = compiled.asm["ptx"]
+    assert "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32" in ptx
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+@pytest.mark.parametrize("num_ctas, num_warps", [(2, 1), (4, 4)])
+def test_cluster_row_sum_on_gpu(num_ctas, num_warps):
+    import torch
+
+    m, n = 64, 256
+    x = torch.randn(m, n, device="cuda")
+    out = torch.full((m,), float("nan"), device="cuda")
+    cluster_row_sum[(num_ctas,)](x, out, M=m, N=n, NUM_CTAS=num_ctas, num_warps=num_warps,
+                                 ctas_per_cga=(num_ctas, 1, 1))  # fmt: skip
+    torch.testing.assert_close(out, x.double().sum(1).float(), rtol=1e-5, atol=1e-4)

@@ -172,6 +172,7 @@ def cluster_memory(desc, out, N: tl.constexpr):
     tlx.barrier_arrive(bars[1], 1, remote_cta_rank=rank ^ 1)
     tlx.fence_async_shared()
     tlx.async_remote_shmem_copy(vec[1], vec[0], rank ^ 1, bars[1])
+    tlx.async_remote_shmem_store(vec[1], tl.arange(0, N).to(tl.float32), rank ^ 1, bars[1])
     tlx.cluster_barrier()
     tl.store(out + tl.arange(0, N), tlx.local_load(vec[0]))
 
@@ -195,6 +196,8 @@ def test_cluster_memory_maps_the_peer_and_multicasts():
     assert ptx.count("mapa.shared::cluster") >= 3  # the remote store, the remote arrive, the bulk copy
     assert re.search(r"mbarrier\.arrive\.shared::cluster\.b64 _, \[%r\d+\], %r\d+;", ptx)
     assert re.search(r"st\.shared::cluster\.b32 \[%r\d+\], %r\d+;", ptx)
+    st_async = r"st\.async\.shared::cluster\.mbarrier::complete_tx::bytes\.b32 \[%r\d+\], w, \[%r\d+\];"
+    assert re.search(st_async, ptx)
     bulk = r"cp\.async\.bulk\.shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes"
     assert re.search(bulk + r" \[%r\d+\], \[%r\d+\], %r\d+, \[%r\d+\];", ptx)
 

@@ -33,7 +33,6 @@ MISSING = {
     # tensor descriptors, storage aliasing, gathers and scatters, bulk stores.
     "cluster/descriptor work": [
         "allocate_tensor_descriptor",
-        "async_remote_shmem_store",
         "local_gather",
         "local_reshape",
         "local_scatter",

@@ -287,3 +287,11 @@ func.func @bulk_store_bytes(%b: !tlx.buffer<64xf32, smem>, %g: !tt.ptr<f32>) {
   tlx.async_store %b to %g, %c : !tlx.buffer<64xf32, smem> -> !tt.ptr<f32>
   return
 }
+
+// -----
+
+func.func @async_remote_store_words(%v: tensor<1xf16>, %b: !tlx.buffer<1xf16, smem>, %m: !tlx.mbarrier, %r: i32) {
+  // expected-error @+1 {{'tlx.async_remote_shmem_store' op stores 2 bytes; st.async moves whole 32-bit words}}
+  tlx.async_remote_shmem_store %v, %b remote %r, %m : tensor<1xf16>, !tlx.buffer<1xf16, smem>
+  return
+}

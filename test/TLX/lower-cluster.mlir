@@ -93,6 +93,13 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
     %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
     %other = tlx.local_view %bufs[%rank] : !tlx.buffers<2, 128xf32, smem>
     tlx.async_remote_shmem_copy %buf to %other remote %rank, %bar : !tlx.buffer<128xf32, smem> -> !tlx.buffer<128xf32, smem>
+    // An asynchronous store: staged in the buffer's layout, then 128 words, word w from thread w (of 128).
+    // CHECK:      %[[STAGE:.*]] = ttg.local_alloc %{{.*}} : (tensor<128xf32, #blocked>) -> !ttg.memdesc<128xf32, {{.*}}>
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK:      scf.for %{{.*}} = %{{.*}} to %c128_i32{{.*}} step %c128_i32{{.*}} : i32
+    // CHECK:        llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .b32 w; ld.shared.b32 w, [$0]; st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [$1], w, [$2]; }", "r,r,r"
+    // CHECK:      ttg.local_barrier
+    tlx.async_remote_shmem_store %v, %other remote %rank, %bar : tensor<128xf32, #blocked>, !tlx.buffer<128xf32, smem>
     tt.return
   }
 }

@@ -62,6 +62,7 @@ func.func @barriers(%i: i32, %phase: i32, %pred: i1) {
 func.func @cluster_memory(%v: tensor<64xf32>, %r: i32, %d: !tt.tensordesc<tensor<64x64xf16>>, %x: i32) {
   // CHECK:      tlx.remote_shmem_store %[[V]], %[[B:.*]] remote %[[R]] : tensor<64xf32>, !tlx.buffer<64xf32, smem>
   // CHECK-NEXT: tlx.async_remote_shmem_copy %[[B]] to %[[B]] remote %[[R]], %[[M:.*]] : !tlx.buffer<64xf32, smem> -> !tlx.buffer<64xf32, smem>
+  // CHECK-NEXT: tlx.async_remote_shmem_store %[[V]], %[[B]] remote %[[R]], %[[M]] : tensor<64xf32>, !tlx.buffer<64xf32, smem>
   // CHECK:      tlx.async_descriptor_load %[[D]][%[[X]], %[[X]]], %{{.*}}, %[[M]] multicast[%[[R]], %[[X]]] : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
   %a = tlx.local_alloc : !tlx.buffers<1, 64xf32, smem>
   %b = tlx.local_view %a[%r] : !tlx.buffers<1, 64xf32, smem>
@@ -69,6 +70,7 @@ func.func @cluster_memory(%v: tensor<64xf32>, %r: i32, %d: !tt.tensordesc<tensor
   %m = tlx.local_view %bars[%r] : !tlx.mbarriers<1>
   tlx.remote_shmem_store %v, %b remote %r : tensor<64xf32>, !tlx.buffer<64xf32, smem>
   tlx.async_remote_shmem_copy %b to %b remote %r, %m : !tlx.buffer<64xf32, smem> -> !tlx.buffer<64xf32, smem>
+  tlx.async_remote_shmem_store %v, %b remote %r, %m : tensor<64xf32>, !tlx.buffer<64xf32, smem>
   %t = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
   %tv = tlx.local_view %t[%r] : !tlx.buffers<1, 64x64xf16, smem>
   tlx.async_descriptor_load %d[%x, %x], %tv, %m multicast[%r, %x] : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>

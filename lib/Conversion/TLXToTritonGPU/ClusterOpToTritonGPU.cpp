@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Utility.h"
+#include "tlx/Conversion/TLXToTritonGPU/Layouts.h"
 #include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
 #include "tlx/Dialect/NVGPU/IR/Dialect.h"
 #include "tlx/Dialect/TLX/IR/Dialect.h"
@@ -16,6 +17,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -261,6 +263,94 @@ struct RemoteShmemStoreOpConversion : OpConversionPattern<RemoteShmemStoreOp> {
   }
 };
 
+/// async_remote_shmem_store: the tensor goes to a staging buffer of the
+/// destination's layout, then the task's threads move its 32-bit words to the
+/// peer with `st.async`, each word once, so the peer's mbarrier counts the
+/// buffer's bytes exactly. (An elementwise form would count an element once
+/// per thread holding it, and Triton moves elementwise ops between layouts.)
+/// The staging buffer is read synchronously and fenced by barriers on both
+/// sides, so it can be freed right after.
+struct AsyncRemoteShmemStoreOpConversion
+    : OpConversionPattern<AsyncRemoteShmemStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncRemoteShmemStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ttg::MemDescType buffer = getMemDescType(adaptor.getBuffer());
+    if (!buffer || !getMemDescType(adaptor.getBarrier()))
+      return rewriter.notifyMatchFailure(op, "buffer or barrier unconverted");
+    Location loc = op.getLoc();
+    auto staging = ttg::MemDescType::get(
+        buffer.getShape(), buffer.getElementType(), buffer.getEncoding(),
+        buffer.getMemorySpace(), /*mutableMemory=*/false);
+    Value copy =
+        ttg::LocalAllocOp::create(rewriter, loc, staging, adaptor.getValue(),
+                                  /*alignment=*/IntegerAttr());
+    ttg::LocalBarrierOp::create(rewriter, loc);
+
+    FailureOr<Value> from = getSharedAddress(rewriter, loc, copy, op);
+    if (failed(from))
+      return failure();
+    FailureOr<Value> to =
+        getSharedAddress(rewriter, loc, adaptor.getBuffer(), op);
+    if (failed(to))
+      return failure();
+    FailureOr<Value> barrier =
+        getSharedAddress(rewriter, loc, adaptor.getBarrier(), op);
+    if (failed(barrier))
+      return failure();
+    Value rank = adaptor.getRemoteCTARank();
+    Value remote = mapToCTA(rewriter, loc, *to, rank);
+    Value remoteBarrier = mapToCTA(rewriter, loc, *barrier, rank);
+
+    int64_t bytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
+    for (int64_t size : buffer.getShape())
+      bytes *= size;
+    Type i32 = rewriter.getI32Type();
+    auto constant = [&](int64_t value) {
+      return arith::ConstantIntOp::create(rewriter, loc, value, 32);
+    };
+    // Word w goes from thread w % threads: warp (from the task's first) x 32
+    // + lane.
+    Value thread = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(
+            rewriter, loc, triton::nvgpu::WarpIdOp::create(rewriter, loc, i32),
+            constant(32)),
+        NVVM::LaneIdOp::create(rewriter, loc, i32));
+    int64_t threads = int64_t(lookupNumWarps(op)) * 32;
+    auto sharedPtr =
+        LLVM::LLVMPointerType::get(getContext(), kSharedAddressSpace);
+    auto clusterPtr =
+        LLVM::LLVMPointerType::get(getContext(), kSharedClusterAddressSpace);
+    scf::ForOp::create(
+        rewriter, loc, thread, constant(bytes / 4), constant(threads),
+        ValueRange(),
+        [&](OpBuilder &builder, Location, Value word, ValueRange) {
+          Value offset = arith::MulIOp::create(
+              builder, loc, word,
+              arith::ConstantIntOp::create(builder, loc, 4, 32));
+          Value source =
+              LLVM::GEPOp::create(builder, loc, sharedPtr, builder.getI8Type(),
+                                  *from, ValueRange{offset});
+          Value target =
+              LLVM::GEPOp::create(builder, loc, clusterPtr, builder.getI8Type(),
+                                  remote, ValueRange{offset});
+          createPtx(builder, loc,
+                    "{ .reg .b32 w; ld.shared.b32 w, [$0]; "
+                    "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 "
+                    "[$1], w, [$2]; }",
+                    "r,r,r", {source, target, remoteBarrier});
+          scf::YieldOp::create(builder, loc);
+        });
+    // Every thread has read the staging buffer before its memory is reused.
+    ttg::LocalBarrierOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// async_remote_shmem_copy: one bulk copy into the peer, completing on the
 /// peer's mbarrier.
 struct AsyncRemoteShmemCopyOpConversion
@@ -310,6 +400,6 @@ void mlir::tlx::populateClusterOpToTritonGPUPatterns(
     RewritePatternSet &patterns) {
   patterns
       .add<RemoteBarrierArriveOpConversion, MulticastDescriptorLoadOpConversion,
-           RemoteShmemStoreOpConversion, AsyncRemoteShmemCopyOpConversion>(
-          patterns.getContext());
+           RemoteShmemStoreOpConversion, AsyncRemoteShmemStoreOpConversion,
+           AsyncRemoteShmemCopyOpConversion>(patterns.getContext());
 }

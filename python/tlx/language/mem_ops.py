@@ -25,6 +25,7 @@ __all__ = [
     "remote_view",
     "remote_shmem_store",
     "async_remote_shmem_copy",
+    "async_remote_shmem_store",
     "fence",
     "async_descriptor_prefetch_tensor",
     "async_store",
@@ -279,6 +280,20 @@ def remote_shmem_store(dst, src, remote_cta_rank, _semantic=None, _generator=Non
     ``st.shared::cluster`` per element (sm_90+, a cluster launch).
     """
     TLXSemantic(_semantic, _generator).remote_shmem_store(dst, src, remote_cta_rank)
+
+
+@builtin
+def async_remote_shmem_store(dst, src, remote_cta_rank, barrier, _semantic=None, _generator=None) -> None:
+    """Store 1-D tensor ``src`` into buffer ``dst`` of CTA ``remote_cta_rank``, asynchronously.
+
+    Each element is stored once and its bytes complete a phase of the
+    mbarrier at the place of ``barrier`` in the receiving CTA (which announces
+    ``src``'s bytes with ``barrier_expect_bytes``). 32- or 64-bit elements.
+    Hardware: ``mapa.shared::cluster`` and one
+    ``st.async.shared::cluster.mbarrier::complete_tx::bytes`` per element
+    (sm_90+, a cluster launch).
+    """
+    TLXSemantic(_semantic, _generator).async_remote_shmem_store(dst, src, remote_cta_rank, barrier)
 
 
 @builtin

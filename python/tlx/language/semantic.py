@@ -662,6 +662,19 @@ class TLXSemantic:
         rank = self.i32(op, "remote_cta_rank", remote_cta_rank)
         self.emit(op, {"buffer": dst, "value": value, "remoteCTARank": rank})
 
+    def async_remote_shmem_store(self, dst: Any, src: Any, remote_cta_rank: Any, barrier: Any) -> None:
+        op = "async_remote_shmem_store"
+        self.require_capability(op, 90, "distributed shared memory")
+        dst = self.one_buffer(op, "dst", dst, shared=True)
+        value = _unwrap(src)
+        if not isinstance(value, tlc.tensor) or not value.type.is_block():
+            raise self.error(
+                op, f"`src` must be a tensor of shape {list(dst.shape)} and type {dst.dtype}, got {_describe(value)}"
+            )
+        rank = self.i32(op, "remote_cta_rank", remote_cta_rank)
+        bar = self.one_barrier(op, "barrier", barrier)
+        self.emit(op, {"buffer": dst, "value": value, "remoteCTARank": rank, "barrier": bar})
+
     def async_remote_shmem_copy(self, dst: Any, src: Any, remote_cta_rank: Any, barrier: Any) -> None:
         op = "async_remote_shmem_copy"
         self.require_capability(op, 90, "distributed shared memory")

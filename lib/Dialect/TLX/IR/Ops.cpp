@@ -141,6 +141,21 @@ LogicalResult RemoteShmemStoreOp::verify() {
                              value.getElementType(), "stored tensor");
 }
 
+LogicalResult AsyncRemoteShmemStoreOp::verify() {
+  if (failed(verifySharedBuffer(*this, getBuffer().getType())))
+    return failure();
+  RankedTensorType value = getValue().getType();
+  if (failed(verifyMatchesBuffer(*this, getBuffer().getType(), value.getShape(),
+                                 value.getElementType(), "stored tensor")))
+    return failure();
+  // st.async moves 32-bit words at least.
+  int64_t bytes = getBufferBytes(getBuffer().getType());
+  if (bytes % 4 != 0)
+    return emitOpError("stores ")
+           << bytes << " bytes; st.async moves whole 32-bit words";
+  return success();
+}
+
 LogicalResult AsyncRemoteShmemCopyOp::verify() {
   BufferType destination = getDestination().getType();
   BufferType source = getSource().getType();

@@ -98,7 +98,8 @@ struct CheckClustersPass : tlx::impl::TLXCheckClustersBase<CheckClustersPass> {
                 return checker.checkRemote(load, load.getMulticastTargets(),
                                            "multicast target");
               })
-              .Case<RemoteShmemStoreOp, AsyncRemoteShmemCopyOp>([&](auto op) {
+              .Case<RemoteShmemStoreOp, AsyncRemoteShmemStoreOp,
+                    AsyncRemoteShmemCopyOp>([&](auto op) {
                 return checker.checkRemote(op, op.getRemoteCTARank(),
                                            "remote CTA rank");
               })

@@ -520,6 +520,26 @@ def TLX_RemoteShmemStoreOp : TLX_Op<"remote_shmem_store"> {
   let hasVerifier = 1;
 }
 
+def TLX_AsyncRemoteShmemStoreOp : TLX_Op<"async_remote_shmem_store"> {
+  let summary = "store a tensor into another CTA's buffer, completing on "
+                "its mbarrier";
+  let description = [{
+    `tlx.async_remote_shmem_store(dst, src, remote_cta_rank, barrier)` in
+    Python: the tensor is staged in this CTA's shared memory in the buffer's
+    layout, then its 32-bit words go, each once, with
+    `st.async.shared::cluster.mbarrier::complete_tx::bytes` to the buffer at
+    the place of `buffer` in CTA `remoteCTARank`, counting their bytes on
+    that CTA's mbarrier at the place of `barrier` (`mapa` maps both).
+  }];
+  let arguments = (ins TLX_BufferType:$buffer, TT_Tensor:$value,
+                       I32:$remoteCTARank, TLX_MBarrierType:$barrier);
+  let assemblyFormat = [{
+    $value `,` $buffer `remote` $remoteCTARank `,` $barrier attr-dict `:`
+    type($value) `,` qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
 def TLX_AsyncRemoteShmemCopyOp : TLX_Op<"async_remote_shmem_copy"> {
   let summary = "copy a buffer into another CTA's buffer, completing on its "
                 "mbarrier";
