@@ -79,14 +79,11 @@ struct MulticastDescriptorLoadOpConversion
     if (!buffer || !getMemDescType(adaptor.getBarrier()))
       return rewriter.notifyMatchFailure(op, "buffer or barrier unconverted");
     Location loc = op.getLoc();
-    FailureOr<Value> destination =
-        getSharedAddress(rewriter, loc, adaptor.getBuffer(), op);
-    if (failed(destination))
+    FailureOr<SmallVector<Value>> addresses = getSharedAddresses(
+        rewriter, loc, {adaptor.getBuffer(), adaptor.getBarrier()}, op);
+    if (failed(addresses))
       return failure();
-    FailureOr<Value> barrier =
-        getSharedAddress(rewriter, loc, adaptor.getBarrier(), op);
-    if (failed(barrier))
-      return failure();
+    Value destination = (*addresses)[0], barrier = (*addresses)[1];
 
     ArrayRef<int64_t> shape = buffer.getShape();
     int64_t rank = shape.size();
@@ -124,14 +121,14 @@ struct MulticastDescriptorLoadOpConversion
     auto sharedPtr =
         LLVM::LLVMPointerType::get(getContext(), kSharedAddressSpace);
     for (int64_t box = 0; box < boxes->count; ++box) {
-      Value boxBase = *destination;
+      Value boxBase = destination;
       SmallVector<Value> offsets(adaptor.getOffsets());
       if (box) {
         Value bytes = LLVM::ConstantOp::create(
             rewriter, loc, i32, rewriter.getI32IntegerAttr(box * boxes->bytes));
         boxBase =
             LLVM::GEPOp::create(rewriter, loc, sharedPtr, rewriter.getI8Type(),
-                                *destination, ValueRange{bytes});
+                                destination, ValueRange{bytes});
         offsets.back() = arith::AddIOp::create(
             rewriter, loc, offsets.back(),
             arith::ConstantIntOp::create(rewriter, loc, box * boxes->innerSize,
@@ -139,7 +136,7 @@ struct MulticastDescriptorLoadOpConversion
       }
       SmallVector<Value> operands{pred, boxBase, desc};
       operands.append(offsets.rbegin(), offsets.rend());
-      operands.push_back(*barrier);
+      operands.push_back(barrier);
       operands.push_back(mask16);
       createPtx(rewriter, loc, ptx, constraints, operands);
     }
@@ -289,20 +286,14 @@ struct AsyncRemoteShmemStoreOpConversion
                                   /*alignment=*/IntegerAttr());
     ttg::LocalBarrierOp::create(rewriter, loc);
 
-    FailureOr<Value> from = getSharedAddress(rewriter, loc, copy, op);
-    if (failed(from))
+    FailureOr<SmallVector<Value>> addresses = getSharedAddresses(
+        rewriter, loc, {copy, adaptor.getBuffer(), adaptor.getBarrier()}, op);
+    if (failed(addresses))
       return failure();
-    FailureOr<Value> to =
-        getSharedAddress(rewriter, loc, adaptor.getBuffer(), op);
-    if (failed(to))
-      return failure();
-    FailureOr<Value> barrier =
-        getSharedAddress(rewriter, loc, adaptor.getBarrier(), op);
-    if (failed(barrier))
-      return failure();
+    Value from = (*addresses)[0];
     Value rank = adaptor.getRemoteCTARank();
-    Value remote = mapToCTA(rewriter, loc, *to, rank);
-    Value remoteBarrier = mapToCTA(rewriter, loc, *barrier, rank);
+    Value remote = mapToCTA(rewriter, loc, (*addresses)[1], rank);
+    Value remoteBarrier = mapToCTA(rewriter, loc, (*addresses)[2], rank);
 
     int64_t bytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
     for (int64_t size : buffer.getShape())
@@ -333,7 +324,7 @@ struct AsyncRemoteShmemStoreOpConversion
               arith::ConstantIntOp::create(builder, loc, 4, 32));
           Value source =
               LLVM::GEPOp::create(builder, loc, sharedPtr, builder.getI8Type(),
-                                  *from, ValueRange{offset});
+                                  from, ValueRange{offset});
           Value target =
               LLVM::GEPOp::create(builder, loc, clusterPtr, builder.getI8Type(),
                                   remote, ValueRange{offset});
@@ -365,18 +356,14 @@ struct AsyncRemoteShmemCopyOpConversion
         !getMemDescType(adaptor.getBarrier()))
       return rewriter.notifyMatchFailure(op, "buffers unconverted");
     Location loc = op.getLoc();
-    FailureOr<Value> from =
-        getSharedAddress(rewriter, loc, adaptor.getSource(), op);
-    if (failed(from))
+    FailureOr<SmallVector<Value>> addresses = getSharedAddresses(
+        rewriter, loc,
+        {adaptor.getSource(), adaptor.getDestination(), adaptor.getBarrier()},
+        op);
+    if (failed(addresses))
       return failure();
-    FailureOr<Value> to =
-        getSharedAddress(rewriter, loc, adaptor.getDestination(), op);
-    if (failed(to))
-      return failure();
-    FailureOr<Value> barrier =
-        getSharedAddress(rewriter, loc, adaptor.getBarrier(), op);
-    if (failed(barrier))
-      return failure();
+    Value from = (*addresses)[0], to = (*addresses)[1],
+          barrier = (*addresses)[2];
     Value rank = adaptor.getRemoteCTARank();
     int64_t bytes = source.getElementType().getIntOrFloatBitWidth() / 8;
     for (int64_t size : source.getShape())
@@ -386,9 +373,9 @@ struct AsyncRemoteShmemCopyOpConversion
               "complete_tx::bytes [$1], [$2], $3, [$4];",
               "b,r,r,r,r",
               {getIssuerPredicate(rewriter, loc, Value()),
-               mapToCTA(rewriter, loc, *to, rank), *from,
+               mapToCTA(rewriter, loc, to, rank), from,
                arith::ConstantIntOp::create(rewriter, loc, bytes, 32),
-               mapToCTA(rewriter, loc, *barrier, rank)});
+               mapToCTA(rewriter, loc, barrier, rank)});
     rewriter.eraseOp(op);
     return success();
   }

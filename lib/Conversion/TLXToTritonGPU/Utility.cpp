@@ -100,6 +100,20 @@ FailureOr<Value> mlir::tlx::getSharedAddress(OpBuilder &builder, Location loc,
   return LLVM::ExtractValueOp::create(builder, loc, object, 0).getResult();
 }
 
+FailureOr<SmallVector<Value>> mlir::tlx::getSharedAddresses(OpBuilder &builder,
+                                                            Location loc,
+                                                            ValueRange memdescs,
+                                                            Operation *user) {
+  SmallVector<Value> addresses;
+  for (Value memdesc : memdescs) {
+    FailureOr<Value> address = getSharedAddress(builder, loc, memdesc, user);
+    if (failed(address))
+      return failure();
+    addresses.push_back(*address);
+  }
+  return addresses;
+}
+
 Value mlir::tlx::mapToCTA(OpBuilder &builder, Location loc, Value address,
                           Value rank) {
   auto clusterPtr = LLVM::LLVMPointerType::get(builder.getContext(),

@@ -49,6 +49,12 @@ constexpr unsigned kSharedClusterAddressSpace = 7;
 FailureOr<Value> getSharedAddress(OpBuilder &builder, Location loc,
                                   Value memdesc, Operation *user);
 
+/// getSharedAddress of each of `memdescs`, in order.
+FailureOr<SmallVector<Value>> getSharedAddresses(OpBuilder &builder,
+                                                 Location loc,
+                                                 ValueRange memdescs,
+                                                 Operation *user);
+
 /// `address` in CTA `rank` of the cluster (`mapa.shared::cluster`), an
 /// `!llvm.ptr<7>`.
 Value mapToCTA(OpBuilder &builder, Location loc, Value address, Value rank);

@@ -225,6 +225,15 @@ class TLXSemantic:
             raise self.error(op, f"`{name}` must be in shared memory (storage smem), got {value.storage.value}")
         return value
 
+    def stored_tensor(self, op: str, name: str, value: Any, buf: buffered_tensor) -> tlc.tensor:
+        """A register tensor to store into ``buf`` (its shape and type against the buffer are the op verifier's)."""
+        value = _unwrap(value)
+        if not isinstance(value, tlc.tensor) or not value.type.is_block():
+            raise self.error(
+                op, f"`{name}` must be a tensor of shape {list(buf.shape)} and type {buf.dtype}, got {_describe(value)}"
+            )
+        return value
+
     def one_barrier(self, op: str, name: str, value: Any, *, remote: bool = False) -> mbarrier:
         value = _unwrap(value)
         if not isinstance(value, mbarrier):
@@ -520,12 +529,7 @@ class TLXSemantic:
     def local_store(self, buf: Any, value: Any) -> None:
         op = "local_store"
         buf = self.one_buffer(op, "dst", buf)
-        value = _unwrap(value)
-        if not isinstance(value, tlc.tensor) or not value.type.is_block():
-            raise self.error(
-                op, f"`src` must be a tensor of shape {list(buf.shape)} and type {buf.dtype}, got {_describe(value)}"
-            )
-        self.emit(op, {"value": value, "buffer": buf})
+        self.emit(op, {"value": self.stored_tensor(op, "src", value, buf), "buffer": buf})
 
     # ------------------------------------------------------------- buffer views
     #
@@ -654,11 +658,7 @@ class TLXSemantic:
         op = "remote_shmem_store"
         self.require_capability(op, 90, "distributed shared memory")
         dst = self.one_buffer(op, "dst", dst, shared=True)
-        value = _unwrap(src)
-        if not isinstance(value, tlc.tensor) or not value.type.is_block():
-            raise self.error(
-                op, f"`src` must be a tensor of shape {list(dst.shape)} and type {dst.dtype}, got {_describe(value)}"
-            )
+        value = self.stored_tensor(op, "src", src, dst)
         rank = self.i32(op, "remote_cta_rank", remote_cta_rank)
         self.emit(op, {"buffer": dst, "value": value, "remoteCTARank": rank})
 
@@ -666,11 +666,7 @@ class TLXSemantic:
         op = "async_remote_shmem_store"
         self.require_capability(op, 90, "distributed shared memory")
         dst = self.one_buffer(op, "dst", dst, shared=True)
-        value = _unwrap(src)
-        if not isinstance(value, tlc.tensor) or not value.type.is_block():
-            raise self.error(
-                op, f"`src` must be a tensor of shape {list(dst.shape)} and type {dst.dtype}, got {_describe(value)}"
-            )
+        value = self.stored_tensor(op, "src", src, dst)
         rank = self.i32(op, "remote_cta_rank", remote_cta_rank)
         bar = self.one_barrier(op, "barrier", barrier)
         self.emit(op, {"buffer": dst, "value": value, "remoteCTARank": rank, "barrier": bar})
