@@ -284,3 +284,34 @@ def test_cluster_row_sum_on_gpu(num_ctas, num_warps):
     cluster_row_sum[(num_ctas,)](x, out, M=m, N=n, NUM_CTAS=num_ctas, num_warps=num_warps,
                                  ctas_per_cga=(num_ctas, 1, 1))  # fmt: skip
     torch.testing.assert_close(out, x.double().sum(1).float(), rtol=1e-5, atol=1e-4)
+
+
+@triton.jit
+def diagonal_gather_scatter(matrix_ptr, indices_ptr, values_ptr, out_ptr, N: tl.constexpr, M: tl.constexpr):
+    """The diagonal of an N x M matrix held flat in shared memory (local_gather), then the diagonal replaced
+    (local_scatter) and the whole matrix written back."""
+    flat = tlx.local_alloc((N * M,), tlx.dtype_of(matrix_ptr), 1)
+    smem = tlx.local_view(flat, 0)
+    rows, cols = tl.arange(0, N), tl.arange(0, M)
+    tlx.local_store(smem, tl.load(matrix_ptr + rows[:, None] * M + cols[None, :]).reshape((N * M,)))
+    indices = tl.load(indices_ptr + rows)
+    tl.store(out_ptr + rows, tlx.local_gather(smem, indices, 0))
+    tlx.local_scatter(smem, tl.load(values_ptr + rows), indices, 0)
+    tl.store(out_ptr + N + tl.arange(0, N * M), tlx.local_load(smem))
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+@pytest.mark.parametrize("n, num_warps", [(32, 1), (64, 4)])
+def test_gather_scatter_on_gpu(n, num_warps):
+    import torch
+
+    matrix = torch.randn(n, n, device="cuda")
+    indices = torch.randperm(n * n, device="cuda")[:n].to(torch.int32)
+    values = torch.randn(n, device="cuda")
+    out = torch.full((n + n * n,), float("nan"), device="cuda")
+    diagonal_gather_scatter[(1,)](matrix, indices, values, out, N=n, M=n, num_warps=num_warps)
+    expected_flat = matrix.flatten().clone()
+    expected_flat[indices.long()] = values
+    torch.testing.assert_close(out[:n], matrix.flatten()[indices.long()])
+    torch.testing.assert_close(out[n:], expected_flat)

@@ -244,3 +244,20 @@ def test_fences_tma_prefetch_and_bulk_store():
     assert re.search(r"cp\.async\.bulk\.global\.shared::cta\.bulk_group \[%rd\d+\], \[%r\d+\], %r\d+;", ptx)
     assert "cp.async.bulk.commit_group;" in ptx
     assert re.search(r"cp\.async\.bulk\.wait_group\.read\s+0;", ptx)
+
+
+@triton.jit
+def gather_scatter(table, idx, vals, out, N: tl.constexpr, M: tl.constexpr):
+    buf = tlx.local_alloc((N * M,), tl.float32, 1)
+    tlx.local_store(buf[0], tl.load(table + tl.arange(0, N * M)))
+    indices = tl.load(idx + tl.arange(0, N))
+    tl.store(out + tl.arange(0, N), tlx.local_gather(buf[0], indices, 0))
+    tlx.local_scatter(buf[0], tl.load(vals + tl.arange(0, N)), indices, 0)
+    tl.store(out + N + tl.arange(0, N * M), tlx.local_load(buf[0]))
+
+
+def test_gather_and_scatter_are_shared_loads_and_stores_at_indexed_addresses():
+    signature = {"table": "*fp32", "idx": "*i32", "vals": "*fp32", "out": "*fp32", "N": "constexpr", "M": "constexpr"}
+    ptx = compile_sm90(gather_scatter, signature, {"N": 32, "M": 32}).asm["ptx"]
+    assert re.search(r"ld\.shared\.b32 %r\d+, \[%r\d+\];", ptx)
+    assert re.search(r"st\.shared\.b32 \[%r\d+\], %r\d+;", ptx)

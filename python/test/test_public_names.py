@@ -33,9 +33,7 @@ MISSING = {
     # tensor descriptors, storage aliasing, gathers and scatters, bulk stores.
     "cluster/descriptor work": [
         "allocate_tensor_descriptor",
-        "local_gather",
         "local_reshape",
-        "local_scatter",
         "make_tensor_descriptor",
         "reinterpret_tensor_descriptor",
         "reuse_group",

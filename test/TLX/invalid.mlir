@@ -295,3 +295,51 @@ func.func @async_remote_store_words(%v: tensor<1xf16>, %b: !tlx.buffer<1xf16, sm
   tlx.async_remote_shmem_store %v, %b remote %r, %m : tensor<1xf16>, !tlx.buffer<1xf16, smem>
   return
 }
+
+// -----
+
+func.func @gather_axis(%b: !tlx.buffer<64xf32, smem>, %i: tensor<16xi32>) {
+  // expected-error @+1 {{'tlx.local_gather' op axis 1 is not a dimension of the 1-D buffer}}
+  %g = tlx.local_gather %b[%i] axis = 1 : !tlx.buffer<64xf32, smem>, tensor<16xi32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @gather_rank(%b: !tlx.buffer<64xf32, smem>, %i: tensor<4x4xi32>) {
+  // expected-error @+1 {{'tlx.local_gather' op indices of rank 2 for a buffer of rank 1}}
+  %g = tlx.local_gather %b[%i] axis = 0 : !tlx.buffer<64xf32, smem>, tensor<4x4xi32> -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_extent(%b: !tlx.buffer<16x8xf32, smem>, %i: tensor<4x16xi32>) {
+  // expected-error @+1 {{'tlx.local_gather' op indices extend 16 along dimension 1, past the buffer's 8}}
+  %g = tlx.local_gather %b[%i] axis = 0 : !tlx.buffer<16x8xf32, smem>, tensor<4x16xi32> -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @gather_bits(%b: !tlx.buffer<64xi8, smem>, %i: tensor<16xi32>) {
+  // expected-error @+1 {{'tlx.local_gather' op moves elements of 16, 32 or 64 bits, not 'i8'}}
+  %g = tlx.local_gather %b[%i] axis = 0 : !tlx.buffer<64xi8, smem>, tensor<16xi32> -> tensor<16xi8>
+  return
+}
+
+// -----
+
+func.func @gather_result(%b: !tlx.buffer<64xf32, smem>, %i: tensor<16xi32>) {
+  // expected-error @+1 {{'tlx.local_gather' op result must have the indices' shape and the buffer's element type}}
+  %g = tlx.local_gather %b[%i] axis = 0 : !tlx.buffer<64xf32, smem>, tensor<16xi32> -> tensor<16xf16>
+  return
+}
+
+// -----
+
+func.func @scatter_value(%b: !tlx.buffer<64xf32, smem>, %i: tensor<16xi32>, %v: tensor<8xf32>) {
+  // expected-error @+1 {{'tlx.local_scatter' op the scattered tensor must have the indices' shape and the buffer's element type}}
+  tlx.local_scatter %v, %b[%i] axis = 0 : tensor<8xf32>, !tlx.buffer<64xf32, smem>, tensor<16xi32>
+  return
+}

@@ -77,6 +77,15 @@ func.func @cluster_memory(%v: tensor<64xf32>, %r: i32, %d: !tt.tensordesc<tensor
   return
 }
 
+// CHECK-LABEL: func.func @gather_scatter
+func.func @gather_scatter(%b: !tlx.buffer<64x32xf32, smem>, %i: tensor<16x32xi32>, %v: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  // CHECK:      %[[G:.*]] = tlx.local_gather %{{.*}}[%{{.*}}] axis = 0 : !tlx.buffer<64x32xf32, smem>, tensor<16x32xi32> -> tensor<16x32xf32>
+  // CHECK-NEXT: tlx.local_scatter %{{.*}}, %{{.*}}[%{{.*}}] axis = 0 : tensor<16x32xf32>, !tlx.buffer<64x32xf32, smem>, tensor<16x32xi32>
+  %g = tlx.local_gather %b[%i] axis = 0 : !tlx.buffer<64x32xf32, smem>, tensor<16x32xi32> -> tensor<16x32xf32>
+  tlx.local_scatter %v, %b[%i] axis = 0 : tensor<16x32xf32>, !tlx.buffer<64x32xf32, smem>, tensor<16x32xi32>
+  return %g : tensor<16x32xf32>
+}
+
 // CHECK-LABEL: func.func @fences_prefetch_bulk_store
 func.func @fences_prefetch_bulk_store(%d: !tt.tensordesc<tensor<64x64xf16>>, %x: i32, %p: i1, %g: !tt.ptr<f16>) {
   // CHECK:      tlx.fence gpu

@@ -10,7 +10,11 @@
 #include "tlx/Conversion/TLXToTritonGPU/Layouts.h"
 #include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
 
+#include "tlx/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::tlx;
@@ -159,6 +163,103 @@ struct LocalStoreOpConversion : OpConversionPattern<LocalStoreOp> {
   }
 };
 
+/// The shared-memory address of a row-major, unswizzled buffer as an i32
+/// (what `ld.shared` / `st.shared` take); failure after an error at `op`
+/// for other layouts.
+FailureOr<Value> getRowMajorBase(OpBuilder &builder, Location loc, Value buffer,
+                                 Operation *op, StringRef what) {
+  if (!isRowMajorUnswizzled(cast<ttg::MemDescType>(buffer.getType())))
+    return op->emitOpError()
+           << what << " element by element a row-major, unswizzled buffer: "
+           << "use a 1-D buffer, or give local_alloc an unswizzled layout";
+  FailureOr<Value> address = getSharedAddress(builder, loc, buffer, op);
+  if (failed(address))
+    return failure();
+  return LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(), *address)
+      .getResult();
+}
+
+/// local_gather: a barrier of the task (earlier stores to the buffer must
+/// land: Triton cannot see these loads), then one `ld.shared` per element at
+/// its address with the index along the axis taken from `indices`.
+struct LocalGatherOpConversion : OpConversionPattern<LocalGatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LocalGatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ttg::MemDescType buffer = getMemDescType(adaptor.getBuffer());
+    if (!buffer)
+      return rewriter.notifyMatchFailure(op, "buffer is not a memdesc");
+    Location loc = op.getLoc();
+    FailureOr<Value> base =
+        getRowMajorBase(rewriter, loc, adaptor.getBuffer(), op, "reads");
+    if (failed(base))
+      return failure();
+    ttg::LocalBarrierOp::create(rewriter, loc);
+    auto indices = cast<RankedTensorType>(adaptor.getIndices().getType());
+    int64_t bits = buffer.getElementType().getIntOrFloatBitWidth();
+    SmallVector<Value> axisIndex(buffer.getShape().size());
+    axisIndex[op.getAxis()] = adaptor.getIndices();
+    Value addresses = getElementAddresses(
+        rewriter, loc, indices, *base, buffer.getShape(), bits / 8, axisIndex);
+    auto [registerClass, ptxType] = getRegisterClass(bits);
+    auto integerType = indices.clone(rewriter.getIntegerType(bits));
+    Value loaded =
+        triton::ElementwiseInlineAsmOp::create(
+            rewriter, loc, TypeRange{integerType},
+            llvm::formatv("ld.shared.{0} $0, [$1];", ptxType).str(),
+            llvm::formatv("={0},r", registerClass).str(), /*pure=*/false,
+            /*packed_element=*/1, ValueRange{addresses})
+            .getResult()[0];
+    RankedTensorType resultType = op.getResult().getType();
+    if (resultType.getElementType() != integerType.getElementType())
+      loaded = triton::BitcastOp::create(rewriter, loc, resultType, loaded);
+    rewriter.replaceOp(op, loaded);
+    return success();
+  }
+};
+
+/// local_scatter: one `st.shared` per element, then a barrier of the task
+/// (later reads of the buffer must see the stores).
+struct LocalScatterOpConversion : OpConversionPattern<LocalScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LocalScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ttg::MemDescType buffer = getMemDescType(adaptor.getBuffer());
+    if (!buffer)
+      return rewriter.notifyMatchFailure(op, "buffer is not a memdesc");
+    Location loc = op.getLoc();
+    FailureOr<Value> base =
+        getRowMajorBase(rewriter, loc, adaptor.getBuffer(), op, "writes");
+    if (failed(base))
+      return failure();
+    auto valueType = cast<RankedTensorType>(adaptor.getValue().getType());
+    int64_t bits = buffer.getElementType().getIntOrFloatBitWidth();
+    SmallVector<Value> axisIndex(buffer.getShape().size());
+    axisIndex[op.getAxis()] = adaptor.getIndices();
+    Value addresses =
+        getElementAddresses(rewriter, loc, valueType, *base, buffer.getShape(),
+                            bits / 8, axisIndex);
+    auto [registerClass, ptxType] = getRegisterClass(bits);
+    Value value = adaptor.getValue();
+    auto integerType = valueType.clone(rewriter.getIntegerType(bits));
+    if (valueType.getElementType() != integerType.getElementType())
+      value = triton::BitcastOp::create(rewriter, loc, integerType, value);
+    // The instruction has no result; Triton's elementwise asm needs one.
+    triton::ElementwiseInlineAsmOp::create(
+        rewriter, loc, TypeRange{valueType.clone(rewriter.getI32Type())},
+        llvm::formatv("st.shared.{0} [$1], $2; mov.u32 $0, 0;", ptxType).str(),
+        llvm::formatv("=r,r,{0}", registerClass).str(), /*pure=*/false,
+        /*packed_element=*/1, ValueRange{addresses, value});
+    ttg::LocalBarrierOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tlx::populateBufferOpToTritonGPUPatterns(
@@ -166,5 +267,6 @@ void mlir::tlx::populateBufferOpToTritonGPUPatterns(
   patterns.add<LocalAllocOpConversion, LocalViewOpConversion,
                LocalTransOpConversion, LocalSliceOpConversion,
                LocalReinterpretOpConversion, LocalLoadOpConversion,
-               LocalStoreOpConversion>(patterns.getContext());
+               LocalStoreOpConversion, LocalGatherOpConversion,
+               LocalScatterOpConversion>(patterns.getContext());
 }

@@ -145,20 +145,6 @@ struct MulticastDescriptorLoadOpConversion
   }
 };
 
-/// The integer type of `bits` and the inline-asm register class holding it.
-std::pair<StringRef, StringRef> getRegisterClass(int64_t bits) {
-  switch (bits) {
-  case 16:
-    return {"h", "b16"};
-  case 32:
-    return {"r", "b32"};
-  case 64:
-    return {"l", "b64"};
-  default:
-    return {"", ""};
-  }
-}
-
 /// remote_shmem_store: each thread stores its elements at their place in
 /// the peer's buffer (address = mapped base + row-major offset).
 struct RemoteShmemStoreOpConversion : OpConversionPattern<RemoteShmemStoreOp> {
@@ -170,11 +156,7 @@ struct RemoteShmemStoreOpConversion : OpConversionPattern<RemoteShmemStoreOp> {
     ttg::MemDescType buffer = getMemDescType(adaptor.getBuffer());
     if (!buffer)
       return rewriter.notifyMatchFailure(op, "buffer is not a memdesc");
-    auto layout =
-        dyn_cast<ttg::SwizzledSharedEncodingAttr>(buffer.getEncoding());
-    if (!layout || layout.getMaxPhase() != 1 ||
-        !llvm::equal(layout.getOrder(), llvm::reverse(llvm::seq<unsigned>(
-                                            0, buffer.getShape().size()))))
+    if (!isRowMajorUnswizzled(buffer))
       return op.emitOpError("stores element by element into a row-major, "
                             "unswizzled buffer: use a 1-D buffer, or give "
                             "local_alloc an unswizzled layout");
@@ -194,22 +176,9 @@ struct RemoteShmemStoreOpConversion : OpConversionPattern<RemoteShmemStoreOp> {
     Value base = LLVM::PtrToIntOp::create(rewriter, loc, i32, remote);
 
     // The address of every element in the peer, in the value's own layout.
+    Value addresses = getElementAddresses(rewriter, loc, valueType, base,
+                                          buffer.getShape(), bits / 8, {});
     auto addressType = valueType.clone(i32);
-    auto splat = [&](Value scalar) {
-      return triton::SplatOp::create(rewriter, loc, addressType, scalar);
-    };
-    Value addresses = splat(base);
-    ArrayRef<int64_t> shape = valueType.getShape();
-    int64_t stride = bits / 8;
-    for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
-      Value scale =
-          splat(arith::ConstantIntOp::create(rewriter, loc, stride, 32));
-      Value index = getIndexAlong(rewriter, loc, valueType, dim);
-      addresses = arith::AddIOp::create(
-          rewriter, loc, addresses,
-          arith::MulIOp::create(rewriter, loc, index, scale));
-      stride *= shape[dim];
-    }
     Type integer = rewriter.getIntegerType(bits);
     Value bitsValue = adaptor.getValue();
     if (valueType.getElementType() != integer)
@@ -224,39 +193,6 @@ struct RemoteShmemStoreOpConversion : OpConversionPattern<RemoteShmemStoreOp> {
         /*pure=*/false, /*packed_element=*/1, ValueRange{addresses, bitsValue});
     rewriter.eraseOp(op);
     return success();
-  }
-
-  /// The index along `dim` of every element of a tensor of `type`: a range
-  /// in the layout with every other dimension sliced away, expanded back.
-  static Value getIndexAlong(OpBuilder &builder, Location loc,
-                             RankedTensorType type, int64_t dim) {
-    ArrayRef<int64_t> shape = type.getShape();
-    int64_t rank = shape.size();
-    Type i32 = builder.getI32Type();
-    // layouts[k]: the layout once dimensions rank-1 .. (k-th other) are gone.
-    SmallVector<Attribute> layouts{type.getEncoding()};
-    SmallVector<int64_t> sliced;
-    for (int64_t other = rank - 1; other >= 0; --other) {
-      if (other == dim)
-        continue;
-      layouts.push_back(ttg::SliceEncodingAttr::get(builder.getContext(), other,
-                                                    layouts.back()));
-      sliced.push_back(other);
-    }
-    SmallVector<int64_t> current{shape[dim]};
-    Value index = triton::MakeRangeOp::create(
-        builder, loc, RankedTensorType::get(current, i32, layouts.back()), 0,
-        shape[dim]);
-    for (int64_t k = sliced.size() - 1; k >= 0; --k) {
-      int64_t axis = sliced[k];
-      current.insert(current.begin() + axis, 1);
-      index = triton::ExpandDimsOp::create(
-          builder, loc, RankedTensorType::get(current, i32, layouts[k]), index,
-          axis);
-    }
-    if (ArrayRef<int64_t>(current) != shape)
-      index = triton::BroadcastOp::create(builder, loc, type.clone(i32), index);
-    return index;
   }
 };
 

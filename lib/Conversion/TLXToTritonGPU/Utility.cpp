@@ -2,6 +2,7 @@
 
 #include "Utility.h"
 #include "tlx/Dialect/NVGPU/IR/Dialect.h"
+#include "tlx/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -141,6 +142,83 @@ Value mlir::tlx::getIssuerPredicate(OpBuilder &builder, Location loc,
                             zero));
   return pred ? arith::AndIOp::create(builder, loc, issuer, pred).getResult()
               : issuer;
+}
+
+bool mlir::tlx::isRowMajorUnswizzled(ttg::MemDescType buffer) {
+  auto layout = dyn_cast<ttg::SwizzledSharedEncodingAttr>(buffer.getEncoding());
+  return layout && layout.getMaxPhase() == 1 &&
+         llvm::equal(layout.getOrder(), llvm::reverse(llvm::seq<unsigned>(
+                                            0, buffer.getShape().size())));
+}
+
+std::pair<StringRef, StringRef> mlir::tlx::getRegisterClass(int64_t bits) {
+  switch (bits) {
+  case 16:
+    return {"h", "b16"};
+  case 32:
+    return {"r", "b32"};
+  case 64:
+    return {"l", "b64"};
+  default:
+    return {"", ""};
+  }
+}
+
+Value mlir::tlx::getIndexAlong(OpBuilder &builder, Location loc,
+                               RankedTensorType type, int64_t dim) {
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rank = shape.size();
+  Type i32 = builder.getI32Type();
+  // A range in the layout with every other dimension sliced away, expanded
+  // back. layouts[k]: the layout once dimensions rank-1 .. (k-th other) are
+  // gone.
+  SmallVector<Attribute> layouts{type.getEncoding()};
+  SmallVector<int64_t> sliced;
+  for (int64_t other = rank - 1; other >= 0; --other) {
+    if (other == dim)
+      continue;
+    layouts.push_back(ttg::SliceEncodingAttr::get(builder.getContext(), other,
+                                                  layouts.back()));
+    sliced.push_back(other);
+  }
+  SmallVector<int64_t> current{shape[dim]};
+  Value index = triton::MakeRangeOp::create(
+      builder, loc, RankedTensorType::get(current, i32, layouts.back()), 0,
+      shape[dim]);
+  for (int64_t k = sliced.size() - 1; k >= 0; --k) {
+    int64_t axis = sliced[k];
+    current.insert(current.begin() + axis, 1);
+    index = triton::ExpandDimsOp::create(
+        builder, loc, RankedTensorType::get(current, i32, layouts[k]), index,
+        axis);
+  }
+  if (ArrayRef<int64_t>(current) != shape)
+    index = triton::BroadcastOp::create(builder, loc, type.clone(i32), index);
+  return index;
+}
+
+Value mlir::tlx::getElementAddresses(OpBuilder &builder, Location loc,
+                                     RankedTensorType type, Value base,
+                                     ArrayRef<int64_t> bufferShape,
+                                     int64_t elementBytes,
+                                     ArrayRef<Value> indices) {
+  auto addressType = type.clone(builder.getI32Type());
+  auto splat = [&](Value scalar) {
+    return triton::SplatOp::create(builder, loc, addressType, scalar);
+  };
+  Value addresses = splat(base);
+  int64_t stride = elementBytes;
+  for (int64_t dim = bufferShape.size() - 1; dim >= 0; --dim) {
+    Value index = dim < static_cast<int64_t>(indices.size()) && indices[dim]
+                      ? indices[dim]
+                      : getIndexAlong(builder, loc, type, dim);
+    Value scale = splat(arith::ConstantIntOp::create(builder, loc, stride, 32));
+    addresses = arith::AddIOp::create(
+        builder, loc, addresses,
+        arith::MulIOp::create(builder, loc, index, scale));
+    stride *= bufferShape[dim];
+  }
+  return addresses;
 }
 
 void mlir::tlx::createPtx(OpBuilder &builder, Location loc, StringRef ptx,

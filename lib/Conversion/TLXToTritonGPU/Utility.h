@@ -79,6 +79,32 @@ struct TMABoxes {
 FailureOr<TMABoxes> getTMABoxes(ArrayRef<int64_t> shape, Type elementType,
                                 Attribute encoding, Operation *user);
 
+//===----------------------------------------------------------------------===//
+// Element by element access to row-major shared buffers (inline PTX)
+//===----------------------------------------------------------------------===//
+
+/// Whether a shared buffer is row-major and unswizzled: element (i, j, ...)
+/// at its row-major index, which inline PTX can address.
+bool isRowMajorUnswizzled(triton::gpu::MemDescType buffer);
+
+/// The inline-asm register class and PTX type of a `bits`-wide element
+/// ({"h", "b16"}, {"r", "b32"}, {"l", "b64"}); empty for other widths.
+std::pair<StringRef, StringRef> getRegisterClass(int64_t bits);
+
+/// The index along `dim` of every element of a tensor of `type` (an i32
+/// tensor of its shape and layout).
+Value getIndexAlong(OpBuilder &builder, Location loc, RankedTensorType type,
+                    int64_t dim);
+
+/// For every element of a tensor of `type`: `base` (an i32 address) plus
+/// the byte offset, in a row-major buffer of `bufferShape` and
+/// `elementBytes`, of the element's own index, or along a dimension d of
+/// `indices[d]` when given (a gather or scatter axis).
+Value getElementAddresses(OpBuilder &builder, Location loc,
+                          RankedTensorType type, Value base,
+                          ArrayRef<int64_t> bufferShape, int64_t elementBytes,
+                          ArrayRef<Value> indices);
+
 /// Inline PTX with side effects and no results.
 void createPtx(OpBuilder &builder, Location loc, StringRef ptx,
                StringRef constraints, ValueRange operands);

@@ -27,6 +27,8 @@ __all__ = [
     "async_remote_shmem_copy",
     "async_remote_shmem_store",
     "fence",
+    "local_gather",
+    "local_scatter",
     "async_descriptor_prefetch_tensor",
     "async_store",
 ]
@@ -341,3 +343,25 @@ def async_store(dst_global_ptr, src_smem, size, _semantic=None, _generator=None)
     ``cp.async.bulk.commit_group`` (sm_90+).
     """
     TLXSemantic(_semantic, _generator).async_store(dst_global_ptr, src_smem, size)
+
+
+@builtin
+def local_gather(src, indices, axis, token=None, _semantic=None, _generator=None):
+    """Gather elements of buffer ``src`` along ``axis``: ``out[i, j] = src[indices[i, j], j]`` for ``axis=0``.
+
+    As ``tl.gather`` on a shared buffer; the result has ``indices``' shape.
+    The buffer is row-major and unswizzled (1-D buffers are). Hardware: a
+    barrier of the task, then one ``ld.shared`` per element.
+    """
+    return TLXSemantic(_semantic, _generator).local_gather(src, indices, axis, token)
+
+
+@builtin
+def local_scatter(dst, src, indices, axis, token=None, _semantic=None, _generator=None) -> None:
+    """Scatter tensor ``src`` into buffer ``dst`` along ``axis``: ``dst[indices[i, j], j] = src[i, j]`` for ``axis=0``.
+
+    Where indices meet, one of the values lands. The buffer is row-major and
+    unswizzled. Hardware: one ``st.shared`` per element, then a barrier of
+    the task.
+    """
+    TLXSemantic(_semantic, _generator).local_scatter(dst, src, indices, axis, token)

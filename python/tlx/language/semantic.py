@@ -756,6 +756,33 @@ class TLXSemantic:
         count = self.const_int(op, "pendings", pendings, minimum=0)
         self.emit(op, attrs={"pendings": count})
 
+    def _indices(self, op: str, indices: Any, buf: buffered_tensor, axis: Any) -> tuple[tlc.tensor, int]:
+        indices = _unwrap(indices)
+        if not isinstance(indices, tlc.tensor) or not indices.type.is_block() or not indices.dtype.is_int():
+            raise self.error(op, f"`indices` must be an integer tensor, got {_describe(indices)}")
+        if indices.dtype != tlc.int32:
+            indices = self.semantic.cast(indices, tlc.int32)
+        # Ranks, the axis and the extents against the buffer are the op verifier's to check.
+        return indices, self.const_int(op, "axis", axis, minimum=0)
+
+    def local_gather(self, src: Any, indices: Any, axis: Any, token: Any) -> tlc.tensor:
+        op = "local_gather"
+        buf = self.one_buffer(op, "src", src, shared=True)
+        if _unwrap(token) is not None and not isinstance(_unwrap(token), async_token):
+            raise self.error(op, f"`token` must be an async token or None, got {_describe(token)}")
+        indices, axis = self._indices(op, indices, buf, axis)
+        result = tlc.block_type(buf.dtype, list(indices.type.shape))
+        return tlc.tensor(self.emit(op, {"buffer": buf, "indices": indices}, {"axis": axis}, result=result), result)
+
+    def local_scatter(self, dst: Any, src: Any, indices: Any, axis: Any, token: Any) -> None:
+        op = "local_scatter"
+        buf = self.one_buffer(op, "dst", dst, shared=True)
+        if _unwrap(token) is not None and not isinstance(_unwrap(token), async_token):
+            raise self.error(op, f"`token` must be an async token or None, got {_describe(token)}")
+        value = self.stored_tensor(op, "src", src, buf)
+        indices, axis = self._indices(op, indices, buf, axis)
+        self.emit(op, {"buffer": buf, "value": value, "indices": indices}, {"axis": axis})
+
     def fence(self, scope: Any) -> None:
         op = "fence"
         text = self.const_str(op, "scope", scope)

@@ -133,6 +133,56 @@ LogicalResult AsyncStoreOp::verify() {
   return success();
 }
 
+/// A gather's or scatter's indices against its buffer: same rank, the axis a
+/// dimension, and every other dimension no larger than the buffer's.
+static LogicalResult verifyIndexedAccess(Operation *op, BufferType buffer,
+                                         RankedTensorType indices,
+                                         int32_t axis) {
+  if (failed(verifySharedBuffer(op, buffer)))
+    return failure();
+  int64_t rank = buffer.getShape().size();
+  if (indices.getRank() != rank)
+    return op->emitOpError("indices of rank ")
+           << indices.getRank() << " for a buffer of rank " << rank;
+  if (axis < 0 || axis >= rank)
+    return op->emitOpError("axis ")
+           << axis << " is not a dimension of the " << rank << "-D buffer";
+  for (int64_t dim = 0; dim < rank; ++dim)
+    if (dim != axis && indices.getShape()[dim] > buffer.getShape()[dim])
+      return op->emitOpError("indices extend ")
+             << indices.getShape()[dim] << " along dimension " << dim
+             << ", past the buffer's " << buffer.getShape()[dim];
+  int64_t bits = buffer.getElementType().getIntOrFloatBitWidth();
+  if (bits != 16 && bits != 32 && bits != 64)
+    return op->emitOpError("moves elements of 16, 32 or 64 bits, not ")
+           << buffer.getElementType();
+  return success();
+}
+
+LogicalResult LocalGatherOp::verify() {
+  if (failed(verifyIndexedAccess(*this, getBuffer().getType(),
+                                 getIndices().getType(), getAxis())))
+    return failure();
+  RankedTensorType result = getResult().getType();
+  if (result.getShape() != getIndices().getType().getShape() ||
+      result.getElementType() != getBuffer().getType().getElementType())
+    return emitOpError("result must have the indices' shape and the "
+                       "buffer's element type");
+  return success();
+}
+
+LogicalResult LocalScatterOp::verify() {
+  if (failed(verifyIndexedAccess(*this, getBuffer().getType(),
+                                 getIndices().getType(), getAxis())))
+    return failure();
+  RankedTensorType value = getValue().getType();
+  if (value.getShape() != getIndices().getType().getShape() ||
+      value.getElementType() != getBuffer().getType().getElementType())
+    return emitOpError("the scattered tensor must have the indices' shape "
+                       "and the buffer's element type");
+  return success();
+}
+
 LogicalResult RemoteShmemStoreOp::verify() {
   if (failed(verifySharedBuffer(*this, getBuffer().getType())))
     return failure();

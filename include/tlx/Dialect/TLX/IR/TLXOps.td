@@ -216,6 +216,42 @@ def TLX_LocalStoreOp : TLX_Op<"local_store"> {
   let hasVerifier = 1;
 }
 
+def TLX_LocalGatherOp : TLX_Op<"local_gather"> {
+  let summary = "gather elements of a shared buffer along an axis";
+  let description = [{
+    `tlx.local_gather(src, indices, axis)` in Python: `result[i, j, ...]` is
+    the buffer's element at the same position except `indices[i, j, ...]`
+    along `axis` (as `tl.gather`). One `ld.shared` per element from a
+    row-major, unswizzled buffer, after a barrier of the task (so earlier
+    stores to the buffer are seen).
+  }];
+  let arguments = (ins TLX_BufferType:$buffer, RankedTensorOf<[I32]>:$indices,
+                       I32Attr:$axis);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = [{
+    $buffer `[` $indices `]` `axis` `=` $axis attr-dict `:`
+    qualified(type($buffer)) `,` type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_LocalScatterOp : TLX_Op<"local_scatter"> {
+  let summary = "scatter a tensor into a shared buffer along an axis";
+  let description = [{
+    `tlx.local_scatter(dst, src, indices, axis)` in Python: the inverse of
+    `local_gather`, `buffer[..., indices[i, j, ...], ...] = value[i, j, ...]`
+    (elements that meet at one place: any one wins). One `st.shared` per
+    element, then a barrier of the task.
+  }];
+  let arguments = (ins TLX_BufferType:$buffer, TT_Tensor:$value,
+                       RankedTensorOf<[I32]>:$indices, I32Attr:$axis);
+  let assemblyFormat = [{
+    $value `,` $buffer `[` $indices `]` `axis` `=` $axis attr-dict `:`
+    type($value) `,` qualified(type($buffer)) `,` type($indices)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Named barriers
 //===----------------------------------------------------------------------===//

@@ -1,8 +1,10 @@
 // RUN: tlx-opt %s -split-input-file --tlx-assign-layouts --tlx-lower-to-nvvm --tlx-lower-to-ttg | FileCheck %s
-// The ops that reach another CTA's shared memory: the buffer's address is the
-// base pointer of the struct Triton lowers its memory descriptor to, mapped
-// into the peer with nvvm.mapa; one thread of the task (nvg.warp_id 0, lane 0)
-// issues what acts once for the CTA.
+// The ops lowered to inline PTX on buffer addresses (another CTA's shared
+// memory, per-thread arrives, TMA prefetch and bulk stores, gather and
+// scatter): the buffer's address is the base pointer of the struct Triton
+// lowers its memory descriptor to (mapped into a peer with nvvm.mapa); one
+// thread of the task (nvg.warp_id 0, lane 0) issues what acts once for the
+// CTA.
 
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
   // CHECK-LABEL: tt.func @remote_arrive
@@ -132,5 +134,31 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     %bytes = arith.constant 16384 : i32
     tlx.async_store %buf to %g, %bytes : !tlx.buffer<64x128xf16, smem> -> !tt.ptr<f16>
     tt.return
+  }
+}
+
+// -----
+
+// Gather and scatter: one ld.shared / st.shared per element of a row-major
+// buffer, the index along the axis taken from the indices tensor; a barrier
+// before the loads and after the stores (Triton cannot see these accesses).
+#blk = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tt.func @gather_scatter
+  tt.func @gather_scatter(%i: tensor<128xi32, #blk>, %v: tensor<128xf32, #blk>) -> tensor<128xf32, #blk> {
+    %c0 = arith.constant 0 : i32
+    %a = tlx.local_alloc : !tlx.buffers<1, 256xf32, smem>
+    %b = tlx.local_view %a[%c0] : !tlx.buffers<1, 256xf32, smem>
+    // CHECK:      ttg.local_barrier
+    // CHECK:      %[[BASES:.*]] = tt.splat %{{.*}} : i32 -> tensor<128xi32, #blocked>
+    // CHECK:      %[[OFF:.*]] = arith.muli %arg0, %{{.*}} : tensor<128xi32, #blocked>
+    // CHECK-NEXT: %[[ADDR:.*]] = arith.addi %[[BASES]], %[[OFF]]
+    // CHECK-NEXT: %[[W:.*]] = tt.elementwise_inline_asm "ld.shared.b32 $0, [$1];" {constraints = "=r,r", packed_element = 1 : i32, pure = false} %[[ADDR]] : tensor<128xi32, #blocked> -> tensor<128xi32, #blocked>
+    // CHECK-NEXT: tt.bitcast %[[W]] : tensor<128xi32, #blocked> -> tensor<128xf32, #blocked>
+    %g = tlx.local_gather %b[%i] axis = 0 : !tlx.buffer<256xf32, smem>, tensor<128xi32, #blk> -> tensor<128xf32, #blk>
+    // CHECK:      tt.elementwise_inline_asm "st.shared.b32 [$1], $2; mov.u32 $0, 0;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = false}
+    // CHECK-NEXT: ttg.local_barrier
+    tlx.local_scatter %v, %b[%i] axis = 0 : tensor<128xf32, #blk>, !tlx.buffer<256xf32, smem>, tensor<128xi32, #blk>
+    tt.return %g : tensor<128xf32, #blk>
   }
 }
