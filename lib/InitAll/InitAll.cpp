@@ -4,8 +4,8 @@
 
 #include "TLXToNVVM/Passes.h"
 #include "tlx/Conversion/TLXToTritonGPU/Passes.h"
-#include "tlx/Dialect/TLX/IR/Dialect.h"
 #include "tlx/Dialect/NVGPU/IR/Dialect.h"
+#include "tlx/Dialect/TLX/IR/Dialect.h"
 #include "tlx/Dialect/TLX/Transforms/Passes.h"
 #include "tlx/Dialect/Triton/IR/Dialect.h"
 #include "tlx/Dialect/TritonGPU/IR/Dialect.h"
@@ -28,13 +28,12 @@
 #include <mutex>
 
 void mlir::tlx::registerAllDialects(DialectRegistry &registry) {
-  registry
-      .insert<TLXDialect, triton::TritonDialect, triton::gpu::TritonGPUDialect,
-              triton::nvidia_gpu::TritonNvidiaGPUDialect,
-              triton::nvgpu::NVGPUDialect, arith::ArithDialect,
-              cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
-              LLVM::LLVMDialect, math::MathDialect, NVVM::NVVMDialect,
-              scf::SCFDialect, ub::UBDialect>();
+  registry.insert<
+      TLXDialect, triton::TritonDialect, triton::gpu::TritonGPUDialect,
+      triton::nvidia_gpu::TritonNvidiaGPUDialect, triton::nvgpu::NVGPUDialect,
+      arith::ArithDialect, cf::ControlFlowDialect, func::FuncDialect,
+      gpu::GPUDialect, LLVM::LLVMDialect, math::MathDialect, NVVM::NVVMDialect,
+      scf::SCFDialect, ub::UBDialect>();
   // Interfaces the dialects promise but implement out of line: without them
   // the inliner aborts on the first func.call or llvm.call.
   func::registerInlinerExtension(registry);
