@@ -315,3 +315,20 @@ def test_gather_scatter_on_gpu(n, num_warps):
     expected_flat[indices.long()] = values
     torch.testing.assert_close(out[:n], matrix.flatten()[indices.long()])
     torch.testing.assert_close(out[n:], expected_flat)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+def test_local_reshape_on_gpu():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    import torch
+    from test_ops_ptx import reshaped_views
+
+    m = n = 64
+    out = torch.full((m * n + m // 2 * n,), float("nan"), device="cuda")
+    reshaped_views[(1,)](out, M=m, N=n)
+    torch.testing.assert_close(out[: m * n], torch.arange(m * n, device="cuda", dtype=torch.float32))
+    torch.testing.assert_close(out[m * n :], torch.full((m // 2 * n,), 2.0, device="cuda"))

@@ -261,3 +261,23 @@ def test_gather_and_scatter_are_shared_loads_and_stores_at_indexed_addresses():
     ptx = compile_sm90(gather_scatter, signature, {"N": 32, "M": 32}).asm["ptx"]
     assert re.search(r"ld\.shared\.b32 %r\d+, \[%r\d+\];", ptx)
     assert re.search(r"st\.shared\.b32 \[%r\d+\], %r\d+;", ptx)
+
+
+@triton.jit
+def reshaped_views(out, M: tl.constexpr, N: tl.constexpr):
+    tiles = tlx.local_alloc((M, N), tl.float32, 1)
+    flat = tlx.local_alloc((M * N,), tl.float32, 1)
+    tlx.local_store(tiles[0], tl.zeros((M, N), tl.float32) + 1.0)
+    tlx.local_store(flat[0], tl.arange(0, M * N).to(tl.float32))
+    halves = tlx.local_reshape(tiles[0], (2, M // 2, N))  # NVMMA: the rows stay, the leading dimension splits
+    grid = tlx.local_reshape(flat[0], (M, N))  # unswizzled: any shape
+    rows, cols = tl.arange(0, M)[:, None], tl.arange(0, N)[None, :]
+    tl.store(out + rows * N + cols, tlx.local_load(grid))
+    top = tl.sum(tlx.local_load(halves), axis=0)
+    tl.store(out + M * N + tl.arange(0, M // 2)[:, None] * N + cols, top)
+
+
+def test_local_reshape_compiles_to_memdesc_reshape_views():
+    compiled = compile_sm90(reshaped_views, {"out": "*fp32", "M": "constexpr", "N": "constexpr"}, {"M": 64, "N": 64})
+    assert compiled.asm["ttgir"].count("ttg.memdesc_reshape") == 2
+    assert re.search(r"ld\.shared|ldmatrix", compiled.asm["ptx"])

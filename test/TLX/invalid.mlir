@@ -343,3 +343,27 @@ func.func @scatter_value(%b: !tlx.buffer<64xf32, smem>, %i: tensor<16xi32>, %v: 
   tlx.local_scatter %v, %b[%i] axis = 0 : tensor<8xf32>, !tlx.buffer<64xf32, smem>, tensor<16xi32>
   return
 }
+
+// -----
+
+func.func @reshape_count(%b: !tlx.buffer<64x128xf16, smem>) {
+  // expected-error @+1 {{'tlx.local_reshape' op reshaping [64, 128] to [64, 64]: the number of elements must stay the same}}
+  %r = tlx.local_reshape %b : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<64x64xf16, smem>
+  return
+}
+
+// -----
+
+func.func @reshape_type(%b: !tlx.buffer<64x128xf16, smem>) {
+  // expected-error @+1 {{'tlx.local_reshape' op keeps the element type ('f16'); change it with tlx.local_reinterpret}}
+  %r = tlx.local_reshape %b : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<64x128xbf16, smem>
+  return
+}
+
+// -----
+
+func.func @reshape_tmem(%b: !tlx.buffer<128x128xf32, tmem>) {
+  // expected-error @+1 {{'tlx.local_reshape' op reshapes shared-memory buffers only}}
+  %r = tlx.local_reshape %b : !tlx.buffer<128x128xf32, tmem> -> !tlx.buffer<64x256xf32, tmem>
+  return
+}

@@ -144,6 +144,7 @@ func.func @views_and_copies(%i: i32, %x: tensor<64x128xf16>) -> tensor<64x128xf1
   // CHECK-NEXT: %{{.*}} = tlx.local_trans %[[V]], [1, 0] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<128x64xf16, smem>
   // CHECK-NEXT: %{{.*}} = tlx.local_slice %[[V]], [0, 64] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<64x64xf16, smem>
   // CHECK-NEXT: %{{.*}} = tlx.local_reinterpret %[[V]] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<64x64xf32, smem>
+  // CHECK-NEXT: %{{.*}} = tlx.local_reshape %[[V]] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<2x32x128xf16, smem>
   // CHECK-NEXT: tlx.local_store %[[X]], %[[V]] : tensor<64x128xf16> -> !tlx.buffer<64x128xf16, smem>
   // CHECK-NEXT: %[[L:.*]] = tlx.local_load %[[V]] : !tlx.buffer<64x128xf16, smem> -> tensor<64x128xf16>
   // CHECK-NEXT: return %[[L]]
@@ -152,6 +153,7 @@ func.func @views_and_copies(%i: i32, %x: tensor<64x128xf16>) -> tensor<64x128xf1
   %t = tlx.local_trans %v, [1, 0] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<128x64xf16, smem>
   %s = tlx.local_slice %v, [0, 64] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<64x64xf16, smem>
   %r = tlx.local_reinterpret %v : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<64x64xf32, smem>
+  %rs = tlx.local_reshape %v : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<2x32x128xf16, smem>
   tlx.local_store %x, %v : tensor<64x128xf16> -> !tlx.buffer<64x128xf16, smem>
   %l = tlx.local_load %v : !tlx.buffer<64x128xf16, smem> -> tensor<64x128xf16>
   return %l : tensor<64x128xf16>

@@ -111,6 +111,30 @@ struct LocalSliceOpConversion : OpConversionPattern<LocalSliceOp> {
   }
 };
 
+/// The same elements with another shape: Triton's memdesc_reshape.
+struct LocalReshapeOpConversion : OpConversionPattern<LocalReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LocalReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ttg::MemDescType source = getMemDescType(adaptor.getSource());
+    if (!source)
+      return rewriter.notifyMatchFailure(op, "source is not a memdesc");
+    ArrayRef<int64_t> shape = op.getResult().getType().getShape();
+    FailureOr<Attribute> layout =
+        getReshapedLayout(source.getEncoding(), source.getShape(), shape);
+    if (failed(layout))
+      return rewriter.notifyMatchFailure(op, "layout cannot be reshaped");
+    auto type = ttg::MemDescType::get(shape, source.getElementType(), *layout,
+                                      source.getMemorySpace(),
+                                      /*mutableMemory=*/true);
+    rewriter.replaceOpWithNewOp<ttg::MemDescReshapeOp>(op, type,
+                                                       adaptor.getSource());
+    return success();
+  }
+};
+
 struct LocalReinterpretOpConversion : OpConversionPattern<LocalReinterpretOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -266,7 +290,8 @@ void mlir::tlx::populateBufferOpToTritonGPUPatterns(
     RewritePatternSet &patterns) {
   patterns.add<LocalAllocOpConversion, LocalViewOpConversion,
                LocalTransOpConversion, LocalSliceOpConversion,
-               LocalReinterpretOpConversion, LocalLoadOpConversion,
-               LocalStoreOpConversion, LocalGatherOpConversion,
-               LocalScatterOpConversion>(patterns.getContext());
+               LocalReinterpretOpConversion, LocalReshapeOpConversion,
+               LocalLoadOpConversion, LocalStoreOpConversion,
+               LocalGatherOpConversion, LocalScatterOpConversion>(
+      patterns.getContext());
 }

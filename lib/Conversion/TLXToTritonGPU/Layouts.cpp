@@ -85,6 +85,34 @@ FailureOr<Attribute> mlir::tlx::getReinterpretedLayout(
   return failure();
 }
 
+FailureOr<Attribute> mlir::tlx::getReshapedLayout(Attribute layout,
+                                                  ArrayRef<int64_t> sourceShape,
+                                                  ArrayRef<int64_t> newShape) {
+  MLIRContext *context = layout.getContext();
+  if (auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(layout)) {
+    bool rowMajor =
+        llvm::equal(swizzled.getOrder(),
+                    llvm::reverse(llvm::seq<unsigned>(0, sourceShape.size())));
+    if (swizzled.getMaxPhase() != 1 || !rowMajor)
+      return failure();
+    SmallVector<unsigned> order(llvm::reverse(
+        llvm::seq<unsigned>(0, static_cast<unsigned>(newShape.size()))));
+    return Attribute(ttg::SwizzledSharedEncodingAttr::get(
+        context, /*vec=*/1, /*perPhase=*/1, /*maxPhase=*/1, order,
+        swizzled.getCgaBases()));
+  }
+  if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(layout)) {
+    if (nvmma.getTransposed() || newShape.size() < 2 ||
+        newShape.back() != sourceShape.back())
+      return failure();
+    return Attribute(ttg::NVMMASharedEncodingAttr::get(
+        context, nvmma.getSwizzlingByteWidth(), /*transposed=*/false,
+        nvmma.getElementBitWidth(), nvmma.getFp4Padded(), newShape.size(),
+        nvmma.getCgaBases()));
+  }
+  return failure();
+}
+
 FailureOr<Attribute> mlir::tlx::getViewLayout(Operation *view,
                                               Attribute sourceLayout) {
   return llvm::TypeSwitch<Operation *, FailureOr<Attribute>>(view)
@@ -97,6 +125,11 @@ FailureOr<Attribute> mlir::tlx::getViewLayout(Operation *view,
         return getReinterpretedLayout(
             sourceLayout, reinterpret.getSource().getType().getShape(),
             reinterpret.getResult().getType());
+      })
+      .Case<LocalReshapeOp>([&](LocalReshapeOp reshape) {
+        return getReshapedLayout(sourceLayout,
+                                 reshape.getSource().getType().getShape(),
+                                 reshape.getResult().getType().getShape());
       })
       .Default([](Operation *) { return failure(); });
 }
@@ -111,6 +144,12 @@ LogicalResult mlir::tlx::emitViewLayoutError(Operation *view,
            << sourceLayout << " as " << reinterpret.getResult().getType()
            << ": the rows must keep their byte length (and an unswizzled "
               "buffer must become 1-D)";
+  if (auto reshape = dyn_cast<LocalReshapeOp>(view))
+    return reshape.emitOpError("cannot reshape a buffer with layout ")
+           << sourceLayout << " to ["
+           << reshape.getResult().getType().getShape()
+           << "]: an NVMMA buffer keeps its rows (the innermost dimension), "
+              "only an unswizzled row-major buffer takes any shape";
   return view->emitOpError("is not a buffer view");
 }
 
@@ -138,7 +177,8 @@ LogicalResult mlir::tlx::propagateBufferLayouts(ModuleOp module,
         layouts[alloc.getResult()] = *layout;
       return;
     }
-    if (isa<LocalViewOp, LocalSliceOp, LocalTransOp, LocalReinterpretOp>(op)) {
+    if (isa<LocalViewOp, LocalSliceOp, LocalTransOp, LocalReinterpretOp,
+            LocalReshapeOp>(op)) {
       // Views of mbarriers, and of buffers without a layout, have none.
       Attribute source = layouts.lookup(op->getOperand(0));
       if (!source)

@@ -28,6 +28,7 @@ __all__ = [
     "async_remote_shmem_store",
     "fence",
     "local_gather",
+    "local_reshape",
     "local_scatter",
     "async_descriptor_prefetch_tensor",
     "async_store",
@@ -365,3 +366,15 @@ def local_scatter(dst, src, indices, axis, token=None, _semantic=None, _generato
     the task.
     """
     TLXSemantic(_semantic, _generator).local_scatter(dst, src, indices, axis, token)
+
+
+@builtin
+def local_reshape(src, shape, _semantic=None, _generator=None) -> buffered_tensor:
+    """A view of one shared buffer with another ``shape`` (compile-time ints), the elements in place.
+
+    The element count stays the same. An NVMMA buffer (TLX's default for 2-D
+    and larger) keeps its innermost dimension and regroups the others; an
+    unswizzled buffer takes any shape. Hardware: none; lowered to
+    ``ttg.memdesc_reshape``.
+    """
+    return TLXSemantic(_semantic, _generator).local_reshape(src, shape)

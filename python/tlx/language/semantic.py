@@ -582,6 +582,14 @@ class TLXSemantic:
         rank = len(buf.shape)
         return self.local_slice(buf, (0,) * (rank - 1) + (offset,), buf.shape[:-1] + (size,), op=op)
 
+    def local_reshape(self, src: Any, shape: Any) -> buffered_tensor:
+        op = "local_reshape"
+        buf = self.one_buffer(op, "src", src, shared=True)
+        shape = self.shape(op, shape)
+        # The element count, and the layout's rules, are the op verifier's and the layout pass's to check.
+        result = buffered_tensor_type(buf.dtype, shape, None, buf.storage, None)
+        return self._view(op, buf, result, {})
+
     def local_reinterpret(self, buf: Any, dtype: Any, shape: Any, layout: Any) -> buffered_tensor:
         op = "local_reinterpret"
         buf = self.one_buffer(op, "src", buf)

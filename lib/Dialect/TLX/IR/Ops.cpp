@@ -305,6 +305,21 @@ LogicalResult LocalSliceOp::verify() {
   return verifySameStorage(*this, source, result);
 }
 
+LogicalResult LocalReshapeOp::verify() {
+  BufferType source = getSource().getType(), result = getResult().getType();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError("keeps the element type (")
+           << source.getElementType()
+           << "); change it with tlx.local_reinterpret";
+  if (getBufferBytes(source) != getBufferBytes(result))
+    return emitOpError("reshaping [")
+           << source.getShape() << "] to [" << result.getShape()
+           << "]: the number of elements must stay the same";
+  if (source.getStorage() != StorageKind::smem)
+    return emitOpError("reshapes shared-memory buffers only");
+  return verifySameStorage(*this, source, result);
+}
+
 LogicalResult LocalReinterpretOp::verify() {
   BufferType source = getSource().getType(), result = getResult().getType();
   if (getBufferBytes(source) != getBufferBytes(result))

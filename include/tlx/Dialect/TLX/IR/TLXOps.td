@@ -97,6 +97,22 @@ def TLX_LocalReinterpretOp : TLX_Op<"local_reinterpret", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TLX_LocalReshapeOp : TLX_Op<"local_reshape", [Pure]> {
+  let summary = "a view of a buffer with another shape, the elements in place";
+  let description = [{
+    `tlx.local_reshape(src, shape)` in Python: the same elements in the same
+    row-major order, seen with another shape (`ttg.memdesc_reshape`). An
+    NVMMA buffer keeps its innermost dimension (its rows); an unswizzled one
+    takes any shape.
+  }];
+  let arguments = (ins TLX_BufferType:$source);
+  let results = (outs TLX_BufferType:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // MBarriers
 //===----------------------------------------------------------------------===//
