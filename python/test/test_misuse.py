@@ -1014,6 +1014,16 @@ def test_thousands_of_mbarriers_compile():
 
 
 @triton.jit
+def buffer_chosen_in_an_if(n):
+    bufs = tlx.local_alloc((64,), tl.float32, 2)
+    if n > 0:  # noqa: SIM108 - the public API's idiom: a buffer chosen in an if
+        chosen = bufs[0]
+    else:
+        chosen = bufs[1]
+    tlx.local_store(chosen, tl.zeros((64,), tl.float32))  # misuse
+
+
+@triton.jit
 def remote_arrive_without_cluster(n):
     bars = tlx.alloc_barriers(1)
     tlx.barrier_arrive(bars[0], remote_cta_rank=1)  # misuse
@@ -1055,6 +1065,7 @@ def cluster_barrier_before_tasks(n):
         ),
         (remote_store_outside_cluster, N, {"ctas_per_cga": (4, 1, 1)}, "remote CTA rank 4 is outside the cluster of 4"),
         (cluster_barrier_before_tasks, N, {"ctas_per_cga": (2, 1, 1)}, "outside the async tasks never completes"),
+        (buffer_chosen_in_an_if, N, {}, "select the buffer where it is used (in each branch of the if"),
     ],
     ids=lambda c: c.__name__ if hasattr(c, "__name__") else None,
 )

@@ -228,7 +228,8 @@ FailureOr<Value> Raiser::raiseOperand(Operation *carrier,
         << " uses a buffer or barrier handle that does not come straight "
            "from tlx.local_alloc / tlx.alloc_barriers / indexing; handles "
            "cannot cross loop-carried values, if results or function "
-           "arguments";
+           "arguments: select the buffer where it is used (in each branch "
+           "of the if, or inside the loop body)";
     return failure();
   }
   bool carriedAsTensor = isa<RankedTensorType>(carried.getType());
