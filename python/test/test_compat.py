@@ -332,3 +332,24 @@ def test_local_reshape_on_gpu():
     reshaped_views[(1,)](out, M=m, N=n)
     torch.testing.assert_close(out[: m * n], torch.arange(m * n, device="cuda", dtype=torch.float32))
     torch.testing.assert_close(out[m * n :], torch.full((m // 2 * n,), 2.0, device="cuda"))
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+def test_device_made_descriptors_on_gpu():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    import torch
+    from test_ops_ptx import device_descriptor_copy
+
+    def alloc(size, alignment, stream):
+        return torch.empty(size, dtype=torch.int8, device="cuda")
+
+    triton.set_allocator(alloc)
+    m, n = 512, 64
+    x = torch.randn(m, n, device="cuda", dtype=torch.float16)
+    y = torch.full_like(x, float("nan"))
+    device_descriptor_copy[(m // 64,)](x, y, m, n, BM=64, BN=64)
+    assert torch.equal(x, y)

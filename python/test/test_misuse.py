@@ -717,12 +717,25 @@ def prefetch_tensormap(X, n):
 
 
 SM90, SM80, SM100 = (GPUTarget("cuda", arch, 32) for arch in (90, 80, 100))
+
+
+@triton.jit
+def descriptor_into_a_slot(X, n):
+    tlx.make_tensor_descriptor(X, X, [n, n], [n, 1], [64, 64])  # misuse
+
+
 N = {"n": "i32"}
 DESC = {"desc": "tensordesc<fp16[64, 64]>", "n": "i32"}
 PTR = {"X": "*fp32", "n": "i32"}
 
 # kernel, signature, target, what the message says
 CASES = [
+    (
+        descriptor_into_a_slot,
+        PTR,
+        SM90,
+        "tlx.make_tensor_descriptor: `desc_ptr` (a slot of tlx.allocate_tensor_descriptor)",
+    ),
     (alloc_zero_buffers, N, SM90, "tlx.local_alloc: `num` must be >= 1, got 0"),
     (alloc_runtime_shape, N, SM90, "tlx.local_alloc: `shape[0]` must be a compile-time constant"),
     (alloc_pointer_dtype, N, SM90, "tlx.local_alloc: `dtype` must be an integer or floating-point dtype"),

@@ -281,3 +281,24 @@ def test_local_reshape_compiles_to_memdesc_reshape_views():
     compiled = compile_sm90(reshaped_views, {"out": "*fp32", "M": "constexpr", "N": "constexpr"}, {"M": 64, "N": 64})
     assert compiled.asm["ttgir"].count("ttg.memdesc_reshape") == 2
     assert re.search(r"ld\.shared|ldmatrix", compiled.asm["ptx"])
+
+
+@triton.jit
+def device_descriptor_copy(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    src = tlx.make_tensor_descriptor(None, x, [M, N], [N, 1], [BM, BN])
+    dst = tlx.make_tensor_descriptor(desc_ptr=None, base=y, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    buf = tlx.local_alloc((BM, BN), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.barrier_expect_bytes(bars[0], BM * BN * 2)
+    tlx.async_descriptor_load(src, buf[0], [tl.program_id(0) * BM, 0], bars[0])
+    tlx.barrier_wait(bars[0], 0)
+    tlx.async_descriptor_store(dst, buf[0], [tl.program_id(0) * BM, 0])
+    tlx.async_descriptor_store_wait(0)
+
+
+def test_device_made_descriptors_take_their_buffers_layout():
+    signature = {"x": "*fp16", "y": "*fp16", "M": "i32", "N": "i32", "BM": "constexpr", "BN": "constexpr"}
+    ptx = compile_sm90(device_descriptor_copy, signature, {"BM": 64, "BN": 64}).asm["ptx"]
+    assert "tensormap.replace" in ptx
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx

@@ -33,7 +33,6 @@ MISSING = {
     # tensor descriptors, storage aliasing, gathers and scatters, bulk stores.
     "cluster/descriptor work": [
         "allocate_tensor_descriptor",
-        "make_tensor_descriptor",
         "reinterpret_tensor_descriptor",
         "reuse_group",
         "reuse_group_ir_type",
