@@ -231,9 +231,7 @@ struct AsyncRemoteShmemStoreOpConversion
     Value remote = mapToCTA(rewriter, loc, (*addresses)[1], rank);
     Value remoteBarrier = mapToCTA(rewriter, loc, (*addresses)[2], rank);
 
-    int64_t bytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
-    for (int64_t size : buffer.getShape())
-      bytes *= size;
+    int64_t bytes = getByteSize(buffer);
     Type i32 = rewriter.getI32Type();
     auto constant = [&](int64_t value) {
       return arith::ConstantIntOp::create(rewriter, loc, value, 32);
@@ -301,9 +299,7 @@ struct AsyncRemoteShmemCopyOpConversion
     Value from = (*addresses)[0], to = (*addresses)[1],
           barrier = (*addresses)[2];
     Value rank = adaptor.getRemoteCTARank();
-    int64_t bytes = source.getElementType().getIntOrFloatBitWidth() / 8;
-    for (int64_t size : source.getShape())
-      bytes *= size;
+    int64_t bytes = getByteSize(source);
     createPtx(rewriter, loc,
               "@$0 cp.async.bulk.shared::cluster.shared::cta.mbarrier::"
               "complete_tx::bytes [$1], [$2], $3, [$4];",

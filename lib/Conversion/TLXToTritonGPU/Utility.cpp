@@ -101,6 +101,13 @@ FailureOr<Value> mlir::tlx::getSharedAddress(OpBuilder &builder, Location loc,
   return LLVM::ExtractValueOp::create(builder, loc, object, 0).getResult();
 }
 
+int64_t mlir::tlx::getByteSize(ttg::MemDescType type) {
+  int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  for (int64_t size : type.getShape())
+    bytes *= size;
+  return bytes;
+}
+
 FailureOr<SmallVector<Value>> mlir::tlx::getSharedAddresses(OpBuilder &builder,
                                                             Location loc,
                                                             ValueRange memdescs,

@@ -49,6 +49,9 @@ constexpr unsigned kSharedClusterAddressSpace = 7;
 FailureOr<Value> getSharedAddress(OpBuilder &builder, Location loc,
                                   Value memdesc, Operation *user);
 
+/// The bytes of a memory descriptor's elements.
+int64_t getByteSize(triton::gpu::MemDescType type);
+
 /// getSharedAddress of each of `memdescs`, in order.
 FailureOr<SmallVector<Value>> getSharedAddresses(OpBuilder &builder,
                                                  Location loc,

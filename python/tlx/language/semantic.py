@@ -695,7 +695,8 @@ class TLXSemantic:
         return self.generator.__dict__.setdefault(f"_tlx_{name}", initial)
 
     # ----------------------------------------------------------------------- TMA
-    def _descriptor(self, op: str, desc: Any, buf: buffered_tensor, offsets: Any) -> list[Scalar]:
+    def _descriptor(self, op: str, desc: Any, offsets: Any) -> list[Scalar]:
+        """A TMA op's descriptor checked, and its offsets as ``i32`` scalars."""
         self.require_capability(op, 90, "TMA")
         desc = _unwrap(desc)
         if not isinstance(desc, tlc.tensor_descriptor_base):
@@ -722,7 +723,7 @@ class TLXSemantic:
     ) -> None:
         op = "async_descriptor_load"
         buf = self.one_buffer(op, "result", buf, shared=True)
-        offset_values = self._descriptor(op, desc, buf, offsets)
+        offset_values = self._descriptor(op, desc, offsets)
         bar = self.one_barrier(op, "barrier", barrier)
         pred_value = self.predicate(op, pred)
         cache = self.load_cache(op, cache_modifier, ("", ".ca", ".cg", ".cv"))
@@ -753,7 +754,7 @@ class TLXSemantic:
     ) -> None:
         op = "async_descriptor_store"
         buf = self.one_buffer(op, "source", buf, shared=True)
-        offset_values = self._descriptor(op, desc, buf, offsets)
+        offset_values = self._descriptor(op, desc, offsets)
         self.unsupported(op, "eviction_policy", self.const_str(op, "eviction_policy", eviction_policy), "")
         self.unsupported(op, "store_reduce", store_reduce, "")
         self.emit(op, {"desc": _unwrap(desc), "offsets": offset_values, "buffer": buf})
@@ -802,18 +803,9 @@ class TLXSemantic:
 
     def async_descriptor_prefetch_tensor(self, desc: Any, offsets: Any, pred: Any, eviction_policy: Any) -> None:
         op = "async_descriptor_prefetch_tensor"
-        self.require_capability(op, 90, "TMA")
-        desc = _unwrap(desc)
-        if not isinstance(desc, tlc.tensor_descriptor_base):
-            raise self.error(op, f"`desc` must be a tensor descriptor, got {_describe(desc)}")
-        offsets = _unwrap(offsets)
-        if isinstance(offsets, tlc.tuple):
-            offsets = offsets.values
-        if not isinstance(offsets, (tuple, list)):
-            offsets = [offsets]
-        offset_values = [self.i32(op, f"offsets[{i}]", o) for i, o in enumerate(offsets)]
+        offset_values = self._descriptor(op, desc, offsets)
         self.unsupported(op, "eviction_policy", self.const_str(op, "eviction_policy", eviction_policy), "")
-        self.emit(op, {"desc": desc, "offsets": offset_values, "pred": self.predicate(op, pred)})
+        self.emit(op, {"desc": _unwrap(desc), "offsets": offset_values, "pred": self.predicate(op, pred)})
 
     def async_store(self, dst_global_ptr: Any, src_smem: Any, size: Any) -> None:
         op = "async_store"
