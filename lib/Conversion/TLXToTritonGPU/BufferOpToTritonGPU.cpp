@@ -122,8 +122,7 @@ struct LocalReshapeOpConversion : OpConversionPattern<LocalReshapeOp> {
     if (!source)
       return rewriter.notifyMatchFailure(op, "source is not a memdesc");
     ArrayRef<int64_t> shape = op.getResult().getType().getShape();
-    FailureOr<Attribute> layout =
-        getReshapedLayout(source.getEncoding(), source.getShape(), shape);
+    FailureOr<Attribute> layout = getViewLayout(op, source.getEncoding());
     if (failed(layout))
       return rewriter.notifyMatchFailure(op, "layout cannot be reshaped");
     auto type = ttg::MemDescType::get(shape, source.getElementType(), *layout,
@@ -145,8 +144,7 @@ struct LocalReinterpretOpConversion : OpConversionPattern<LocalReinterpretOp> {
     if (!source)
       return rewriter.notifyMatchFailure(op, "source is not a memdesc");
     BufferType result = op.getResult().getType();
-    FailureOr<Attribute> layout =
-        getReinterpretedLayout(source.getEncoding(), source.getShape(), result);
+    FailureOr<Attribute> layout = getViewLayout(op, source.getEncoding());
     if (failed(layout))
       return rewriter.notifyMatchFailure(op, "layout cannot be reinterpreted");
     auto type =

@@ -64,8 +64,12 @@ FailureOr<Attribute> mlir::tlx::getTransposedLayout(Attribute layout,
   return failure();
 }
 
-FailureOr<Attribute> mlir::tlx::getReinterpretedLayout(
-    Attribute layout, ArrayRef<int64_t> sourceShape, BufferType result) {
+/// The layout of the same bytes seen as `result`: only layouts whose byte
+/// pattern does not depend on the element type (NVMMA rows that keep their
+/// byte length; an unswizzled buffer made 1-D); failure otherwise.
+static FailureOr<Attribute>
+getReinterpretedLayout(Attribute layout, ArrayRef<int64_t> sourceShape,
+                       BufferType result) {
   ArrayRef<int64_t> newShape = result.getShape();
   unsigned bits = result.getElementType().getIntOrFloatBitWidth();
   if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(layout)) {
@@ -85,9 +89,13 @@ FailureOr<Attribute> mlir::tlx::getReinterpretedLayout(
   return failure();
 }
 
-FailureOr<Attribute> mlir::tlx::getReshapedLayout(Attribute layout,
-                                                  ArrayRef<int64_t> sourceShape,
-                                                  ArrayRef<int64_t> newShape) {
+/// The layout of the same elements seen with `newShape`, as Triton 3.6's
+/// memdesc_reshape infers it: an unswizzled row-major buffer takes any shape;
+/// an NVMMA buffer keeps its rows (the innermost dimension) and regroups the
+/// others; failure otherwise.
+static FailureOr<Attribute> getReshapedLayout(Attribute layout,
+                                              ArrayRef<int64_t> sourceShape,
+                                              ArrayRef<int64_t> newShape) {
   MLIRContext *context = layout.getContext();
   if (auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(layout)) {
     bool rowMajor =

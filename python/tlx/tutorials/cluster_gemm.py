@@ -34,6 +34,14 @@ from tlx.tutorials.tiles import grouped_tile
 
 
 @triton.jit
+def _tile_offsets(tile, rank, num_pid_m, num_pid_n, CTAS: tl.constexpr, BLOCK_M: tl.constexpr,
+                  BLOCK_N: tl.constexpr, GROUP_M: tl.constexpr):  # fmt: skip
+    """Where this CTA's output tile of pair ``tile`` starts: row ``rank`` of the pair's ``CTAS`` tile rows."""
+    pair_m, pid_n = grouped_tile(tile, num_pid_m, num_pid_n, GROUP_M)
+    return (pair_m * CTAS + rank) * BLOCK_M, pid_n * BLOCK_N
+
+
+@triton.jit
 def cluster_gemm_kernel(
     a_desc,
     b_desc,
@@ -87,9 +95,7 @@ def cluster_gemm_kernel(
                 tlx.cluster_barrier()
             step = 0
             for tile in range(cluster, num_tiles, num_clusters):
-                pair_m, pid_n = grouped_tile(tile, num_pid_m, num_pid_n, GROUP_M)
-                off_m = (pair_m * CTAS + rank) * BLOCK_M
-                off_n = pid_n * BLOCK_N
+                off_m, off_n = _tile_offsets(tile, rank, num_pid_m, num_pid_n, CTAS, BLOCK_M, BLOCK_N, GROUP_M)
                 for k in range(k_steps):
                     s = step % NUM_STAGES
                     tlx.barrier_wait(empty[s], ((step // NUM_STAGES) & 1) ^ 1)
@@ -129,9 +135,7 @@ def cluster_gemm_kernel(
                 tlx.cluster_barrier()
             step = 0
             for tile in range(cluster, num_tiles, num_clusters):
-                pair_m, pid_n = grouped_tile(tile, num_pid_m, num_pid_n, GROUP_M)
-                off_m = (pair_m * CTAS + rank) * BLOCK_M
-                off_n = pid_n * BLOCK_N
+                off_m, off_n = _tile_offsets(tile, rank, num_pid_m, num_pid_n, CTAS, BLOCK_M, BLOCK_N, GROUP_M)
                 s = step % NUM_STAGES
                 tlx.barrier_wait(full[s], (step // NUM_STAGES) & 1)
                 acc = tlx.async_dot(a_tiles[s * 2 + consumer], b_tiles[s], use_acc=False)

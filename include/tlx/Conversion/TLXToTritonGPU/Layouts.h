@@ -43,23 +43,9 @@ LogicalResult verifyBufferLayout(LocalAllocOp alloc, Attribute layout);
 FailureOr<Attribute> getTransposedLayout(Attribute layout,
                                          ArrayRef<int32_t> order);
 
-/// The layout of the same bytes seen as `result`: only layouts whose byte
-/// pattern does not depend on the element type (NVMMA rows that keep their
-/// byte length; an unswizzled buffer made 1-D); failure otherwise.
-FailureOr<Attribute> getReinterpretedLayout(Attribute layout,
-                                            ArrayRef<int64_t> sourceShape,
-                                            BufferType result);
-
-/// The layout of the same elements seen with `newShape`, as Triton 3.6's
-/// memdesc_reshape infers it: an unswizzled row-major buffer takes any shape;
-/// an NVMMA buffer keeps its rows (the innermost dimension) and regroups the
-/// others; failure otherwise.
-FailureOr<Attribute> getReshapedLayout(Attribute layout,
-                                       ArrayRef<int64_t> sourceShape,
-                                       ArrayRef<int64_t> newShape);
-
 /// The layout of the result of a buffer view (local_view, local_slice,
-/// local_trans, local_reinterpret) whose source has `sourceLayout`; failure,
+/// local_trans, local_reinterpret, local_reshape) whose source has
+/// `sourceLayout`; failure,
 /// without a diagnostic, when the view cannot keep the bytes where they are.
 FailureOr<Attribute> getViewLayout(Operation *view, Attribute sourceLayout);
 
