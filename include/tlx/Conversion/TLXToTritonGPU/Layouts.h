@@ -45,8 +45,8 @@ FailureOr<Attribute> getTransposedLayout(Attribute layout,
 
 /// The layout of the result of a buffer view (local_view, local_slice,
 /// local_trans, local_reinterpret, local_reshape) whose source has
-/// `sourceLayout`; failure,
-/// without a diagnostic, when the view cannot keep the bytes where they are.
+/// `sourceLayout`; failure, without a diagnostic, when the view cannot keep
+/// the bytes where they are.
 FailureOr<Attribute> getViewLayout(Operation *view, Attribute sourceLayout);
 
 /// Emits the error for a view getViewLayout rejects.
