@@ -10,6 +10,7 @@ from tlx.tutorials import (
     cluster_layernorm,
     compile_tutorial,
     cp_async_matmul,
+    grouped_gemm,
     tma_copy,
     tma_matmul,
     wgmma_matmul,
@@ -26,6 +27,7 @@ TUTORIALS = [
     ws_attention,
     cluster_gemm,
     cluster_layernorm,
+    grouped_gemm,
 ]
 #: Every compile spec of every tutorial (a module may show one kernel in several configurations).
 SPECS = [

@@ -1,6 +1,6 @@
 """The benchmark suite: TLX kernels against cuBLAS, cuDNN, FlashAttention and stock Triton, on one GPU.
 
-    python -m tlx.tools.bench [--quick] [--out DIR] [--only gemm,attention,broadcast] [--warmup MS] [--rep MS]
+    python -m tlx.tools.bench [--quick] [--out DIR] [--only gemm,attention,broadcast,moe] [--warmup MS] [--rep MS]
     python -m tlx.tools.bench --fake [--quick] [--out DIR]     # no GPU: made-up numbers, to see the output
 
 Sections (`--quick`: a small subset for smoke runs):
@@ -13,6 +13,10 @@ Sections (`--quick`: a small subset for smoke runs):
   through `torch.nn.functional.scaled_dot_product_attention`, and TLX `ws_attention`.
 * In-kernel broadcast scoring (`tlx.tutorials.broadcast_scoring`): the TLX kernel against the
   materialized PyTorch and Triton versions.
+* Grouped GEMM for mixture-of-experts (`tlx.tutorials.grouped_gemm`), bf16, MoE shapes with uniform and
+  skewed routing, forward and weight-gradient layouts: the TLX kernel against `torch._grouped_mm`
+  (cuBLAS/CUTLASS grouped), a loop of `torch.matmul` per expert (its row counts read once, untimed)
+  and stock Triton (the fastest correct of `tlx.tools.stock_grouped`'s configurations).
 
 Every provider at every shape is first checked: fresh random inputs, NaN-poisoned outputs (where the
 provider lets us or its host code does), relative Frobenius error against a float64 PyTorch reference,
@@ -73,6 +77,20 @@ ATTENTION_D = (64, 128)
 ATTENTION_QUICK_N = (1024, 4096)
 ATTENTION_QUICK_D = (128,)
 
+#: Grouped GEMM problems of MoE layers: (experts, tokens per step, K, N, routing skew, layout). The shapes
+#: follow open MoE models' expert FFNs (hidden 2048-7168, expert width 1408-4096); skew is the sigma of the
+#: log-normal expert popularity (0: uniform routing); "wgrad" is dW[g] = A_g^T dY_g.
+MOE_SHAPES: list[tuple[int, int, int, int, float, str]] = [
+    (8, 16384, 4096, 2048, 0.0, "fwd"),
+    (8, 16384, 4096, 2048, 1.0, "fwd"),
+    (64, 32768, 2048, 1408, 1.0, "fwd"),
+    (128, 65536, 7168, 2048, 1.0, "fwd"),
+    (32, 4096, 2048, 4096, 1.0, "fwd"),
+    (8, 16384, 4096, 2048, 1.0, "wgrad"),
+    (64, 32768, 2048, 1408, 1.0, "wgrad"),
+]
+MOE_QUICK_SHAPES = MOE_SHAPES[1:2] + MOE_SHAPES[5:6]
+
 #: Per section: the providers (table column order), which of them are TLX, and the baselines the best TLX
 #: provider is compared with (column header of the ratio baseline time / TLX time).
 SECTIONS: dict[str, dict[str, Any]] = {
@@ -96,6 +114,13 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "tlx": ["TLX"],
         "ratios": {"torch": "vs torch", "Triton": "vs Triton"},
         "metric": "ms",
+    },
+    "moe": {
+        "title": "Grouped GEMM (MoE experts)",
+        "providers": ["grouped_mm", "matmul loop", "Triton", "TLX"],
+        "tlx": ["TLX"],
+        "ratios": {"grouped_mm": "TLX/grouped_mm", "matmul loop": "TLX/loop", "Triton": "TLX/Triton"},
+        "metric": "tflops",
     },
 }
 
@@ -164,6 +189,30 @@ _BROADCAST_ABBREVIATIONS = {
     "item_dim": "di",
     "hidden": "h",
 }
+
+
+def moe_label(experts: int, tokens: int, k: int, n: int, skew: float, layout: str) -> str:
+    """'G=64 T=32k K=2048 N=1408 skewed fwd'."""
+    routing = "uniform" if skew == 0 else "skewed"
+    return f"G={experts} T={tokens // 1024}k K={k} N={n} {routing} {layout}"
+
+
+def moe_cases(quick: bool = False) -> list[dict]:
+    """The grouped GEMM problems (bf16), with no results yet."""
+    return [
+        {
+            "experts": experts,
+            "tokens": tokens,
+            "k": k,
+            "n": n,
+            "skew": skew,
+            "layout": layout,
+            "dtype": "bf16",
+            "label": moe_label(experts, tokens, k, n, skew, layout),
+            "flops": gemm_flops(tokens, n, k),
+        }
+        for experts, tokens, k, n, skew, layout in (MOE_QUICK_SHAPES if quick else MOE_SHAPES)
+    ]
 
 
 def broadcast_label(shape: dict) -> str:
@@ -439,6 +488,8 @@ def plot_name(section: str, case: dict) -> str:
         return f"gemm_{case['dtype']}.png"
     if section == "attention":
         return f"attention_{case['dtype']}_d{case['d']}_{'causal' if case['causal'] else 'noncausal'}.png"
+    if section == "moe":
+        return f"moe_{case['dtype']}.png"
     return "broadcast.png"
 
 
@@ -455,9 +506,9 @@ def write_plots(results: dict, out_dir: str | Path) -> list[str]:
             groups.setdefault(plot_name(section, case), []).append(case)
         for name, cases in groups.items():
             path = out / name
-            if section == "gemm":
+            if section in ("gemm", "moe"):
                 series = {p: _values(cases, p, "tflops") for p in spec["providers"]}
-                title = f"GEMM {cases[0]['dtype']}, TFLOP/s (higher is better)\n{gpu}"
+                title = f"{spec['title']} {cases[0]['dtype']}, TFLOP/s (higher is better)\n{gpu}"
                 _bar_chart(plt, path, [c["label"] for c in cases], series, "TFLOP/s", title)
             elif section == "attention":
                 cases = sorted(cases, key=lambda c: c["n"])
@@ -529,7 +580,7 @@ def markdown_page(results: dict, plots: list[str]) -> str:
                 "",
             ]
         winners: dict[str, list[str]] = {}
-        for case in cases if section == "gemm" else []:
+        for case in cases if section in ("gemm", "moe") else []:
             stock = case.get("providers", {}).get("Triton", {})
             if stock.get("status") == "ok":
                 winners.setdefault(stock.get("detail", "?"), []).append(case_label(section, case))
@@ -632,6 +683,15 @@ def fake_results(quick: bool = False, seed: int = 0) -> dict:
                 },
             }
         )
+    moe = moe_cases(quick)
+    for case in moe:
+        flops = case["flops"]
+        case["providers"] = {
+            "grouped_mm": _fake(rng, flops, 600),
+            "matmul loop": _fake(rng, flops, 400),
+            "Triton": {**_fake(rng, flops, 500), "detail": "128x256 s3 w8"},
+            "TLX": _fake(rng, flops, 640),
+        }
     today = datetime.date.today().isoformat()
     return {
         "schema": 1,
@@ -654,6 +714,7 @@ def fake_results(quick: bool = False, seed: int = 0) -> dict:
         "gemm": gemm,
         "attention": attention,
         "broadcast": broadcast,
+        "moe": moe,
         "wall_s": 0.0,
     }
 
@@ -1148,10 +1209,123 @@ def capture_environment() -> dict:
     return env
 
 
+def _grouped_reference(a: Any, b: Any, sizes: list[int], layout: str) -> Any:
+    """The grouped product in float64, one group at a time (on the inputs' device)."""
+    import torch
+
+    starts = [0]
+    for size in sizes:
+        starts.append(starts[-1] + size)
+    if layout == "fwd":
+        out = torch.zeros(a.shape[0], b.shape[-1], dtype=torch.float64, device=a.device)
+        for g, (lo, hi) in enumerate(zip(starts, starts[1:], strict=False)):
+            out[lo:hi] = a[lo:hi].double() @ b[g].double()
+        return out
+    out = torch.zeros(len(sizes), a.shape[1], b.shape[1], dtype=torch.float64, device=a.device)
+    for g, (lo, hi) in enumerate(zip(starts, starts[1:], strict=False)):
+        out[g] = a[lo:hi].double().T @ b[lo:hi].double()
+    return out
+
+
+def _matmul_loop(a: Any, b: Any, starts: list[int], layout: str, out: Any) -> Any:
+    """The per-expert loop a user writes (the row counts already on the host)."""
+    import torch
+
+    for g, (lo, hi) in enumerate(zip(starts, starts[1:], strict=False)):
+        if layout == "fwd":
+            torch.matmul(a[lo:hi], b[g], out=out[lo:hi])
+        else:
+            torch.matmul(a[lo:hi].T, b[lo:hi], out=out[g])
+    return out
+
+
+def moe_case(runner: Runner, case: dict) -> dict[str, dict]:
+    """Every grouped GEMM provider on one MoE problem: name -> result (sets case['sizes'] summary)."""
+    import torch
+
+    from tlx.tools import stock_grouped
+
+    names = SECTIONS["moe"]["providers"]
+    if runner.lost:
+        return _lost(runner, names)
+    experts, tokens, k, n, layout = case["experts"], case["tokens"], case["k"], case["n"], case["layout"]
+    try:
+        module = importlib.import_module("tlx.tutorials.grouped_gemm")
+        dtype = _torch_dtype(case["dtype"])
+        sizes = module.routed_group_sizes(tokens, experts, case["skew"], seed=random.randrange(1 << 30))
+        case["group_rows"] = {"min": min(sizes), "max": max(sizes), "empty": sizes.count(0)}
+        offs = module.group_ends(sizes, runner.device)
+        starts = [0]
+        for size in sizes:
+            starts.append(starts[-1] + size)
+        a = torch.randn(tokens, k, device=runner.device, dtype=dtype)
+        if layout == "fwd":
+            b = torch.randn(experts, k, n, device=runner.device, dtype=dtype) / math.sqrt(k)
+            out_shape = (tokens, n)
+        else:
+            b = torch.randn(tokens, n, device=runner.device, dtype=dtype)
+            out_shape = (experts, k, n)
+        ref = _grouped_reference(a, b, sizes, layout)
+    except Exception as error:
+        return {name: runner._failure("inputs", error) for name in names}
+    flops, tol = case["flops"], TOLERANCE[case["dtype"]]
+
+    def check(out: Any) -> float:
+        return relative_error(out, ref)
+
+    def out_factory(poisoned: bool) -> Any:
+        if poisoned:
+            return torch.full(out_shape, float("nan"), device=runner.device, dtype=dtype)
+        return torch.empty(out_shape, device=runner.device, dtype=dtype)
+
+    def grouped_mm() -> Call:
+        if not hasattr(torch, "_grouped_mm"):
+            raise Missing("torch._grouped_mm (PyTorch 2.8+)")
+        if layout == "fwd":
+            return Call(torch._grouped_mm, (a, b), {"offs": offs, "out_dtype": dtype})
+        return Call(torch._grouped_mm, (a.T, b), {"offs": offs, "out_dtype": dtype})
+
+    def loop() -> Call:
+        return Call(_matmul_loop, (a, b, starts, layout))
+
+    def tlx_grouped() -> Call:
+        fn = "grouped_mm" if layout == "fwd" else "grouped_mm_wgrad"
+        return Call(getattr(module, fn), (a, b, offs))
+
+    providers = {
+        "grouped_mm": runner.measure("grouped_mm", grouped_mm, check, flops, tol),
+        "matmul loop": runner.measure("matmul loop", loop, check, flops, tol, out_factory),
+    }
+    stock = stock_grouped.grouped_mm if layout == "fwd" else stock_grouped.grouped_mm_wgrad
+    tried = {
+        stock_grouped.describe(config): runner.measure(
+            "Triton", lambda c=config: Call(stock, (a, b, offs), {"config": c}), check, flops, tol, out_factory
+        )
+        for config in stock_grouped.CONFIGS
+    }
+    ok = {label: result for label, result in tried.items() if result["status"] == "ok"}
+    if ok:
+        label, best = min(ok.items(), key=lambda item: item[1]["ms"])
+        providers["Triton"] = {**best, "detail": label}
+    else:
+        providers["Triton"] = next(iter(tried.values()))
+    providers["Triton"]["candidates"] = {
+        label: {k: v for k, v in r.items() if k != "detail"} for label, r in tried.items()
+    }
+    providers["TLX"] = runner.measure("TLX", tlx_grouped, check, flops, tol, out_factory)
+    return providers
+
+
+def run_moe(runner: Runner, quick: bool) -> list[dict]:
+    """The grouped GEMM section: its cases with their provider results."""
+    return _measure_cases(runner, "moe", moe_cases(quick), functools.partial(moe_case, runner))
+
+
 RUNNERS: dict[str, Callable[[Runner, bool], list[dict]]] = {
     "gemm": run_gemm,
     "attention": run_attention,
     "broadcast": run_broadcast,
+    "moe": run_moe,
 }
 
 

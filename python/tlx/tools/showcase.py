@@ -6,9 +6,9 @@ Everything compiles on the CPU for the target (no GPU needed):
 
 * the TLX tutorials (tlx/tutorials: TMA copy, TMA+mbarrier pipelined matmul,
   cp.async matmul, wgmma matmul, warp-specialized persistent GEMM and
-  FlashAttention forward, in-kernel broadcast scoring) through the TLX compiler, with every stage -- TTIR with
-  carriers, the converted TTGIR our pipeline reads, the raised TLX IR, our
-  TTGIR, the final TTGIR, LLVM IR, PTX, SASS -- in DIR/tlx/<kernel>/ (each
+  FlashAttention forward, in-kernel broadcast scoring, MoE grouped GEMM) through
+  the TLX compiler, with every stage -- TTIR with carriers, the converted TTGIR
+  our pipeline reads, the raised TLX IR, our TTGIR, the final TTGIR, LLVM IR, PTX, SASS -- in DIR/tlx/<kernel>/ (each
   with a README saying how to replay a step with tlx-opt);
 * two plain Triton kernels through stock Triton, in DIR/<kernel>/.
 
@@ -40,6 +40,7 @@ from tlx.tutorials import (
     broadcast_scoring,
     compile_tutorial,
     cp_async_matmul,
+    grouped_gemm,
     tma_copy,
     tma_matmul,
     wgmma_matmul,
@@ -50,7 +51,16 @@ from tlx.tutorials import (
 #: The plain Triton matmul is the benchmark suite's stock baseline (tlx.tools.stock_kernels).
 MATMUL_CONSTEXPRS = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8}
 
-TLX_TUTORIALS = (tma_copy, tma_matmul, cp_async_matmul, wgmma_matmul, ws_gemm, ws_attention, broadcast_scoring)
+TLX_TUTORIALS = (
+    tma_copy,
+    tma_matmul,
+    cp_async_matmul,
+    wgmma_matmul,
+    ws_gemm,
+    ws_attention,
+    broadcast_scoring,
+    grouped_gemm,
+)
 
 
 @triton.jit
