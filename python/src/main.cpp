@@ -31,10 +31,9 @@ std::string formatDiagnostic(const std::string &severity,
   return text + severity + ": " + message;
 }
 
-[[noreturn]] void raisePipelineError(const TlxResult &result) {
+/// Every diagnostic of `result` as (severity, file, line, column, message).
+py::list getDiagnostics(const TlxResult &result) {
   py::list diagnostics;
-  std::string stage = tlxResultStage(&result);
-  std::string text = "TLX pipeline failed (" + stage + ")";
   size_t count = tlxResultNumDiagnostics(&result);
   for (size_t i = 0; i < count; ++i) {
     const char *severity, *file, *message;
@@ -42,7 +41,20 @@ std::string formatDiagnostic(const std::string &severity,
     tlxResultGetDiagnostic(&result, i, &severity, &file, &line, &column,
                            &message);
     diagnostics.append(py::make_tuple(severity, file, line, column, message));
-    text += "\n" + formatDiagnostic(severity, file, line, column, message);
+  }
+  return diagnostics;
+}
+
+[[noreturn]] void raisePipelineError(const TlxResult &result) {
+  py::list diagnostics = getDiagnostics(result);
+  std::string stage = tlxResultStage(&result);
+  std::string text = "TLX pipeline failed (" + stage + ")";
+  for (py::handle entry : diagnostics) {
+    auto tuple = entry.cast<py::tuple>();
+    text += "\n" + formatDiagnostic(
+                       tuple[0].cast<std::string>(),
+                       tuple[1].cast<std::string>(), tuple[2].cast<unsigned>(),
+                       tuple[3].cast<unsigned>(), tuple[4].cast<std::string>());
   }
   py::object error =
       py::reinterpret_borrow<py::object>(pipelineErrorType)(text);
@@ -53,7 +65,8 @@ std::string formatDiagnostic(const std::string &severity,
 }
 
 py::str runPipeline(const std::string &ir, const std::string &pipeline,
-                    const std::string &sourceName, bool debugInfo) {
+                    const std::string &sourceName, bool debugInfo,
+                    const py::object &onDiagnostic) {
   ResultPtr result(nullptr, &tlxResultDestroy);
   {
     py::gil_scoped_release release;
@@ -62,6 +75,12 @@ py::str runPipeline(const std::string &ir, const std::string &pipeline,
   }
   if (!tlxResultSucceeded(result.get()))
     raisePipelineError(*result);
+  if (!onDiagnostic.is_none())
+    for (py::handle entry : getDiagnostics(*result)) {
+      std::string severity = entry.cast<py::tuple>()[0].cast<std::string>();
+      if (severity == "warning" || severity == "remark")
+        onDiagnostic(entry);
+    }
   size_t length = 0;
   const char *output = tlxResultOutput(result.get(), &length);
   return py::str(output, length);
@@ -83,11 +102,13 @@ PYBIND11_MODULE(_C, m) {
 
   m.def("run_pipeline", &runPipeline, py::arg("ir_text"), py::arg("pipeline"),
         py::kw_only(), py::arg("source_name") = "<ir>",
-        py::arg("debug_info") = false,
+        py::arg("debug_info") = false, py::arg("on_diagnostic") = py::none(),
         R"doc(Parse `ir_text`, run the textual pass `pipeline`, return the
 printed module. `pipeline` is either anchored (`builtin.module(...)`) or a
 bare pass list (`canonicalize,cse`). Raises PipelineError carrying every
-diagnostic with its line and column; bad input never ends the process.)doc");
+diagnostic with its line and column; bad input never ends the process. On
+success `on_diagnostic`, when given, is called with each warning's and
+remark's (severity, file, line, column, message).)doc");
   m.def(
       "version", [] { return std::string(tlxVersion()); },
       "The TLX version compiled into this extension.");

@@ -302,3 +302,32 @@ def test_device_made_descriptors_take_their_buffers_layout():
     assert "tensormap.replace" in ptx
     assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
     assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
+
+
+@triton.jit
+def layout_report(x, BLOCK: tl.constexpr):
+    bufs = tlx.local_alloc((BLOCK, BLOCK), tl.float16, 1)
+    rows, cols = tl.arange(0, BLOCK)[:, None], tl.arange(0, BLOCK)[None, :]
+    tile = tl.load(x + rows * BLOCK + cols)
+    tlx.local_store(bufs[0], tile)
+    tlx.dump_layout(bufs[0])  # buffer report
+    tlx.dump_layout(tile)  # tensor report
+    tl.store(x + rows * BLOCK + cols, tlx.local_load(bufs[0]) + 1)
+
+
+def test_dump_layout_reports_at_the_line_and_emits_nothing(capsys, monkeypatch):
+    import inspect
+
+    monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")  # a kernel served from the cache reports nothing
+
+    compiled = compile_sm90(layout_report, {"x": "*fp16", "BLOCK": "constexpr"}, {"BLOCK": 64})
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+    report = capsys.readouterr().err
+    lines, first = inspect.getsourcelines(layout_report.fn)
+    buffer_line = first + next(i for i, text in enumerate(lines) if "# buffer report" in text)
+    tensor_line = first + next(i for i, text in enumerate(lines) if "# tensor report" in text)
+    assert re.search(
+        rf"test_ops_ptx\.py:{buffer_line}:\d+: remark: layout: '!ttg\.memdesc<64x64xf16, #ttg\.nvmma_shared<", report
+    )
+    assert re.search(rf"test_ops_ptx\.py:{tensor_line}:\d+: remark: layout: 'tensor<64x64xf16, #ttg\.blocked<", report)
+    assert "kernel `layout_report`" in report

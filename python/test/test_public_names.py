@@ -43,11 +43,10 @@ MISSING = {
         "tensor_descriptor_ptr",
         "tensor_descriptor_ptr_type",
     ],
-    # Register layouts of tensors: pinned, released, compared and printed after layout propagation. Each needs
-    # a TLX op the layout passes respect; nobody owns them yet.
+    # Register layouts of tensors: pinned, released and compared after layout propagation. Each needs a TLX op
+    # the layout passes respect; nobody owns them yet.
     "needs a compiler op (unassigned)": [
         "assert_same_layout",
-        "dump_layout",
         "release_layout",
         "require_layout",
     ],

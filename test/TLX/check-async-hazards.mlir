@@ -137,3 +137,85 @@ func.func @expect_too_few_through_a_dynamic_index(%d: !tt.tensordesc<tensor<64x6
   tlx.async_descriptor_load %d[%s, %s], %b, %m2 : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
   return
 }
+
+// -----
+
+// The issue's case: 8192 bytes announced outside an `if`, 16384 loaded inside it. No path delivers 8192.
+tt.func @bytes_across_a_branch(%a: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %p: i1) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %bufs = tlx.local_alloc : !tlx.buffers<2, 64x64xf16, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %x = tlx.local_view %bufs[%c0] : !tlx.buffers<2, 64x64xf16, smem>
+  %y = tlx.local_view %bufs[%c1] : !tlx.buffers<2, 64x64xf16, smem>
+  %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  // expected-error @below {{expects 8192 bytes but the TMA loads completing on this mbarrier deliver 16384 or 0 depending on the branches taken, never 8192: the phase would hang or complete before all data lands}}
+  tlx.barrier_expect_bytes %bar, 8192 : !tlx.mbarrier
+  scf.if %p {
+    tlx.async_descriptor_load %a[%i, %i], %x, %bar : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+    tlx.async_descriptor_load %a[%i, %i], %y, %bar : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  }
+  tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
+  tt.return
+}
+
+// -----
+
+// Both branches deliver the announced bytes: correct.
+tt.func @same_bytes_on_both_branches(%a: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %j: i32, %p: i1) {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %x = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 64x64xf16, smem>
+  %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  tlx.barrier_expect_bytes %bar, 8192 : !tlx.mbarrier
+  scf.if %p {
+    tlx.async_descriptor_load %a[%i, %i], %x, %bar : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  } else {
+    tlx.async_descriptor_load %a[%j, %j], %x, %bar : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  }
+  tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
+  tt.return
+}
+
+// -----
+
+// Only one branch loads: right on one path, a hang on the other.
+tt.func @bytes_on_one_path(%a: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %p: i1) {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %x = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 64x64xf16, smem>
+  %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  // expected-warning @below {{expects 8192 bytes but on some paths the TMA loads completing on this mbarrier deliver 8192 or 0; announce the bytes in the branch that loads them}}
+  tlx.barrier_expect_bytes %bar, 8192 : !tlx.mbarrier
+  scf.if %p {
+    tlx.async_descriptor_load %a[%i, %i], %x, %bar : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  }
+  tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
+  tt.return
+}
+
+// -----
+
+// Multicast: each CTA's barrier also receives the peer's load, so one CTA's code cannot count its bytes.
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+tt.func @multicast_in_branches(%a: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %p: i1) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %bufs = tlx.local_alloc : !tlx.buffers<2, 64x64xf16, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %x = tlx.local_view %bufs[%c0] : !tlx.buffers<2, 64x64xf16, smem>
+  %y = tlx.local_view %bufs[%c1] : !tlx.buffers<2, 64x64xf16, smem>
+  %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  tlx.barrier_expect_bytes %bar, 16384 : !tlx.mbarrier
+  scf.if %p {
+    tlx.async_descriptor_load %a[%i, %i], %x, %bar multicast [%c0, %c1] : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  } else {
+    tlx.async_descriptor_load %a[%i, %i], %y, %bar multicast [%c0, %c1] : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  }
+  tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
+  tlx.async_descriptor_load %a[%i, %i], %x, %bar multicast [%c0, %c1] : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  tt.return
+}
+}

@@ -232,3 +232,19 @@ func.func @clusters() -> (i32, i32) {
   tlx.cluster_barrier
   return %rank, %size : i32, i32
 }
+
+// A compile-time layout report.
+// CHECK-LABEL: func.func @dump_layout
+func.func @dump_layout(%t: tensor<64x64xf32>) {
+  // CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : i32
+  // CHECK-NEXT: %[[BUFS:.*]] = tlx.local_alloc
+  // CHECK-NEXT: %[[B:.*]] = tlx.local_view %[[BUFS]][%[[C0]]]
+  // CHECK-NEXT: tlx.dump_layout %arg0 : tensor<64x64xf32>
+  // CHECK-NEXT: tlx.dump_layout %[[B]] : !tlx.buffer<64x64xf16, smem>
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %b = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 64x64xf16, smem>
+  tlx.dump_layout %t : tensor<64x64xf32>
+  tlx.dump_layout %b : !tlx.buffer<64x64xf16, smem>
+  return
+}

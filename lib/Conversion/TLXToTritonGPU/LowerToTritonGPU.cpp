@@ -115,6 +115,7 @@ struct LowerToTritonGPUPass
     populateCpAsyncOpToTritonGPUPatterns(opPatterns);
     populateMMAOpToTritonGPUPatterns(opPatterns);
     populateClusterOpToTritonGPUPatterns(opPatterns);
+    populateDebugOpToTritonGPUPatterns(opPatterns);
     RewritePatternSet taskPatterns(context);
     populateWarpSpecializationToTritonGPUPatterns(taskPatterns);
     collectRoots(opPatterns, loweredOps);

@@ -29,6 +29,8 @@ import dataclasses
 import functools
 from typing import Any
 
+from . import knobs
+
 OPTION = "ctas_per_cga"
 #: Larger clusters need the non-portable cluster size attribute, which Triton 3.6's launcher sets for 16 only.
 MAX_PORTABLE_CLUSTER = 8
@@ -75,9 +77,13 @@ def cluster_shape(value: Any, *, capability: int, num_ctas: int) -> tuple[int, i
 
 
 def _options_class(base: type) -> type:
-    """``base`` (CUDAOptions) with a ``ctas_per_cga`` field; ``hash()`` and metadata include it."""
+    """``base`` (CUDAOptions) with a ``ctas_per_cga`` field and the TLX compiler's knobs
+    (:mod:`tlx.compiler.knobs`); ``hash()``, so the compile cache key, and metadata include them."""
+    knob_fields = [
+        (name, type(default), dataclasses.field(default=default)) for name, default in knobs.DEFAULTS.items()
+    ]
     return dataclasses.make_dataclass(
-        "TLXClusterOptions", [(OPTION, tuple, dataclasses.field(default=None))], bases=(base,), frozen=True
+        "TLXOptions", [(OPTION, tuple, dataclasses.field(default=None)), *knob_fields], bases=(base,), frozen=True
     )
 
 
@@ -86,12 +92,15 @@ def parse_options(stock_parse: Any, options_class: type) -> Any:
     def parse(self, opts: dict) -> Any:
         requested = opts.get(OPTION)
         options = stock_parse(self, {k: v for k, v in opts.items() if k != OPTION})
-        if requested is None:
+        settings = knobs.from_environment()
+        if requested is None and settings == knobs.DEFAULTS:
             return options
-        capability = int(str(options.arch).removeprefix("sm").rstrip("a"))
-        shape = cluster_shape(requested, capability=capability, num_ctas=options.num_ctas)
+        shape = None
+        if requested is not None:
+            capability = int(str(options.arch).removeprefix("sm").rstrip("a"))
+            shape = cluster_shape(requested, capability=capability, num_ctas=options.num_ctas)
         fields = {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
-        return options_class(**fields, ctas_per_cga=shape)
+        return options_class(**fields, ctas_per_cga=shape, **settings)
 
     return parse
 

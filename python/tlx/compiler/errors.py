@@ -34,3 +34,8 @@ class TLXCompilationError(CompilationError):
 
     def __reduce__(self):
         return type(self), (self.message, self.kernel, self.diagnostics)
+
+
+class TLXWarning(UserWarning):
+    """The TLX compiler found something in a kernel it cannot prove wrong but cannot prove right either
+    (a protocol that holds on some paths only, say). The message names the user's ``file:line``."""

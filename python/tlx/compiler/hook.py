@@ -26,6 +26,7 @@ from triton.backends.compiler import Language
 
 from .. import _C
 from . import clusters, pipeline
+from . import knobs as tlx_knobs
 from .dump import Dumper
 from .errors import TLXCompilationError
 from .ttgir import add_ttgir_passes
@@ -100,6 +101,7 @@ class TLXStages:
             passes.ttir.add_convert_to_ttgpuir(pm, f"cuda:{capability}", options.num_warps, 32, options.num_ctas)
             pm.run(module, "tlx_convert_to_ttgpuir")
             clusters.annotate_module(module, options)
+            tlx_knobs.annotate_module(module, options)
             converted = module.str()  # with locations: the C++ side reports at the user's lines
             self.defined_at = pipeline.kernel_location(converted)
             if dumper:
@@ -107,6 +109,7 @@ class TLXStages:
             lowered = pipeline.run(
                 converted,
                 kernel=kernel,
+                options=options,
                 source_name=f"{kernel}.ttgir-converted.mlir",
                 on_raised=(lambda text: dumper.write("raised", text)) if dumper else None,
             )

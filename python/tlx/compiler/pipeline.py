@@ -10,15 +10,19 @@ from __future__ import annotations
 import functools
 import linecache
 import re
+import sys
+import warnings
 from collections.abc import Callable
+from typing import Any
 
 from .. import _C
-from .errors import TLXCompilationError
+from . import knobs
+from .errors import TLXCompilationError, TLXWarning
 
 #: The whole TLX pipeline, as ``tlx-opt --pass-pipeline=`` and ``tlx._C.run_pipeline`` take it.
 PIPELINE = (
     "builtin.module(tlx-raise-carriers,tlx-check-static-bounds,tlx-check-clusters,tlx-check-async-hazards,"
-    "tlx-check-shared-memory,"
+    "tlx-check-protocol,tlx-check-shared-memory,"
     "tlx-assign-layouts,tlx-lower-to-nvvm,tlx-lower-to-ttg)"
 )
 
@@ -64,6 +68,21 @@ def _format_diagnostics(diagnostics) -> str:
     return "\n".join(lines)
 
 
+def _report(kernel: str) -> Callable[[tuple], None]:
+    """What the C++ side calls with each warning and remark of a successful pipeline: a warning becomes a
+    Python TLXWarning, a remark (``tlx.dump_layout``) a line on stderr, both naming the kernel and the user's
+    line."""
+
+    def report(diagnostic: tuple) -> None:
+        text = f"kernel `{kernel}`: {_format_diagnostics([diagnostic])}"
+        if diagnostic[0] == "warning":
+            warnings.warn(TLXWarning(text), stacklevel=2)
+        else:
+            print(text, file=sys.stderr, flush=True)
+
+    return report
+
+
 def _failure(kernel: str, text: str, pipeline: str, error: Exception) -> TLXCompilationError:
     # MLIR's note with the failing op in generic form (a whole warp-specialized region, say) would bury the
     # user's line; `tlx-opt` and `tlx.run_pipeline` still show it.
@@ -93,21 +112,27 @@ def run(
     kernel: str,
     source_name: str,
     on_raised: Callable[[str], None] | None = None,
+    options: Any = None,
 ) -> str:
     """Run :data:`PIPELINE` over ``text`` (converted TTGIR with locations) and return the lowered text.
+
+    ``options`` (the kernel's compile options) may leave the protocol checks out (``tlx_protocol_check``).
 
     With ``on_raised``, the pipeline runs in two calls (``RAISE_PIPELINE``
     then ``LOWER_PIPELINE``) and ``on_raised`` receives the IR in between.
     Failures become :class:`TLXCompilationError` naming the kernel and the
     user's ``file:line`` of each diagnostic.
     """
-    pipelines = [PIPELINE] if on_raised is None else [RAISE_PIPELINE, LOWER_PIPELINE]
+    chosen = knobs.effective_pipeline(PIPELINE, options)
+    pipelines = [chosen] if on_raised is None else list(_split(chosen))
     current = text
     for pipeline in pipelines:
         try:
-            current = _C.run_pipeline(current, pipeline, source_name=source_name, debug_info=True)
+            current = _C.run_pipeline(
+                current, pipeline, source_name=source_name, debug_info=True, on_diagnostic=_report(kernel)
+            )
         except _C.PipelineError as error:
             raise _failure(kernel, text, pipeline, error) from error
-        if on_raised is not None and pipeline == RAISE_PIPELINE:
+        if on_raised is not None and pipeline == pipelines[0]:
             on_raised(current)
     return current

@@ -896,6 +896,15 @@ class TLXSemantic:
     def clock64(self) -> tlc.tensor:
         return tlc.tensor(self.emit("clock64", result=tlc.int64), tlc.int64)
 
+    def dump_layout(self, value: Any) -> None:
+        op = "dump_layout"
+        value = _unwrap(value)
+        if isinstance(value, buffered_tensor):
+            value = self.one_buffer(op, "x", value)
+        elif not (isinstance(value, tlc.tensor) and value.type.is_block()):
+            raise self.error(op, f"`x` must be a register tensor or a buffer, got {_describe(value)}")
+        self.emit(op, {"value": value})
+
     def cluster_op(self, op: str, result: tlc.dtype | None = None) -> tlc.tensor | None:
         """An operand-less cluster op (rank, barrier, fence): Hopper's clusters need sm_90."""
         self.require_capability(op, 90, "thread block clusters")

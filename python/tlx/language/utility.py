@@ -14,6 +14,7 @@ __all__ = [
     "cluster_cta_rank",
     "cluster_size_1d",
     "dtype_of",
+    "dump_layout",
     "get_fp8_format_name",
     "size_of",
     "thread_id",
@@ -27,6 +28,18 @@ def thread_id(axis, _semantic=None, _generator=None) -> tlc.tensor:
     Hardware: ``mov.u32 %r, %tid.x`` (``%tid.y``, ``%tid.z``).
     """
     return TLXSemantic(_semantic, _generator).thread_id(axis)
+
+
+@builtin
+def dump_layout(x, _semantic=None, _generator=None) -> None:
+    """Report, at compile time, the layout ``x`` (a register tensor or one buffer) resolved to.
+
+    Once the TLX compiler has chosen layouts, the value's type with its encoding goes to the compiler log
+    (stderr) as a remark at this line, e.g. ``!ttg.memdesc<64x64xf16, #ttg.nvmma_shared<...>, ...>``.
+    Hardware: none; no code is emitted. Triton's later passes may still convert a register tensor's layout.
+    The report comes when the kernel compiles (a kernel served from Triton's cache is not compiled again).
+    """
+    TLXSemantic(_semantic, _generator).dump_layout(x)
 
 
 @builtin

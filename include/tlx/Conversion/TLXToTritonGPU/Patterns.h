@@ -42,6 +42,9 @@ void populateClusterOpToTritonGPUPatterns(RewritePatternSet &patterns);
 /// async_dot, async_dot_wait -> ttng.warp_group_dot and its wait.
 void populateMMAOpToTritonGPUPatterns(RewritePatternSet &patterns);
 
+/// Compile-time reports (dump_layout): a remark, no code.
+void populateDebugOpToTritonGPUPatterns(RewritePatternSet &patterns);
+
 /// async_tasks (with its async_task and async_task_replica_id ops) ->
 /// ttg.warp_specialize. Runs once the task bodies hold TritonGPU ops only.
 void populateWarpSpecializationToTritonGPUPatterns(RewritePatternSet &patterns);

@@ -2,7 +2,9 @@
 
 #include "tlx/Dialect/TLX/Transforms/Passes.h"
 
-#include "mlir/IR/Matchers.h"
+#include "tlx/Dialect/TLX/Transforms/BufferIdentity.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::tlx {
 #define GEN_PASS_DEF_TLXCHECKASYNCHAZARDS
@@ -19,49 +21,57 @@ int64_t getBlockBytes(triton::TensorDescType desc) {
   return block.getNumElements() * block.getElementTypeBitWidth() / 8;
 }
 
-/// The static buffer a view selects: (allocation, constant index), or the
-/// view itself when the index is dynamic.
-std::pair<Value, std::optional<int64_t>> identifyBuffer(Value buffer) {
-  auto view = buffer.getDefiningOp<LocalViewOp>();
-  if (!view)
-    return {buffer, std::nullopt};
-  APInt index;
-  if (matchPattern(view.getIndex(), m_ConstantInt(&index)))
-    return {view.getSource(), index.getSExtValue()};
-  return {buffer, std::nullopt};
+/// A multicast load also completes the mbarriers of other CTAs, and theirs
+/// complete this one's: the bytes one CTA's code shows are not what its
+/// barrier receives.
+bool isMulticast(AsyncDescriptorLoadOp load) {
+  return !load.getMulticastTargets().empty();
 }
 
-/// Whether two buffer or barrier values certainly name the same one: the
-/// same value, or views of one allocation at the same index, one value or
-/// one constant (the frontend makes a fresh view for every `bufs[i]`).
-bool mustAlias(Value a, Value b) {
-  if (a == b)
-    return true;
-  auto viewA = a.getDefiningOp<LocalViewOp>();
-  auto viewB = b.getDefiningOp<LocalViewOp>();
-  if (viewA && viewB && viewA.getSource() == viewB.getSource() &&
-      viewA.getIndex() == viewB.getIndex())
-    return true;
-  auto [allocA, indexA] = identifyBuffer(a);
-  auto [allocB, indexB] = identifyBuffer(b);
-  return allocA == allocB && indexA && indexB && *indexA == *indexB;
+/// The bytes the TMA loads of `block` deliver to `barrier`, when `block` is
+/// straight-line for that barrier (no expectation or wait on it, no nested
+/// region touching it); nullopt otherwise.
+std::optional<int64_t> getBranchBytes(Block &block, Value barrier) {
+  int64_t bytes = 0;
+  for (Operation &op : block) {
+    if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op)) {
+      if (!mayAlias(load.getBarrier(), barrier))
+        continue;
+      if (!mustAlias(load.getBarrier(), barrier) || isMulticast(load))
+        return std::nullopt;
+      bytes += getBlockBytes(load.getDesc().getType());
+    } else if (auto expect = dyn_cast<BarrierExpectBytesOp>(op)) {
+      if (mayAlias(expect.getBarrier(), barrier))
+        return std::nullopt;
+    } else if (auto wait = dyn_cast<BarrierWaitOp>(op)) {
+      if (mayAlias(wait.getBarrier(), barrier))
+        return std::nullopt;
+    } else if (op.getNumRegions() != 0) {
+      bool touches = false;
+      op.walk([&](Operation *inner) {
+        for (Value operand : inner->getOperands())
+          if (mayAlias(operand, barrier))
+            touches = true;
+      });
+      if (touches)
+        return std::nullopt;
+    }
+  }
+  return bytes;
 }
 
-/// Whether two buffer values may name the same buffer.
-bool mayAlias(Value a, Value b) {
-  if (a == b)
-    return true;
-  auto [allocA, indexA] = identifyBuffer(a);
-  auto [allocB, indexB] = identifyBuffer(b);
-  if (allocA != allocB)
-    return false;
-  return !indexA || !indexB || *indexA == *indexB;
+std::string describeTotals(ArrayRef<int64_t> totals) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(totals, os, " or ");
+  return text;
 }
 
 LogicalResult checkBlock(Block &block) {
   struct Expectation {
     BarrierExpectBytesOp op;
-    int64_t delivered = 0;
+    /// The bytes delivered so far on each path through the `scf.if`s seen.
+    SmallVector<int64_t> totals = {0};
   };
   // The open expectations, one per barrier (compared with mustAlias).
   SmallVector<std::pair<Value, Expectation>> expectations;
@@ -75,24 +85,38 @@ LogicalResult checkBlock(Block &block) {
   bool failed = false;
 
   // When the loads may lie beyond what this block shows (`complete` false),
-  // only a count that already overshoots is certain to be wrong.
+  // only a count that already overshoots on every path is certain to be
+  // wrong.
   auto closeExpectation = [&](Value barrier, bool complete) {
     auto it = findExpectation(barrier);
     if (it == expectations.end())
       return;
     Expectation &expectation = it->second;
     int64_t expected = expectation.op.getBytes();
-    bool wrong = complete ? expectation.delivered != expected
-                          : expectation.delivered > expected;
-    if (wrong) {
+    ArrayRef<int64_t> totals = expectation.totals;
+    int64_t matching = llvm::count(totals, expected);
+    bool allOver =
+        llvm::all_of(totals, [&](int64_t t) { return t > expected; });
+    if (totals.size() == 1 && (complete ? matching == 0 : allOver)) {
+      int64_t delivered = totals.front();
       expectation.op.emitOpError("expects ")
           << expected << " bytes but the TMA loads completing on this "
-          << "mbarrier deliver " << expectation.delivered
-          << "; the phase would "
-          << (expectation.delivered < expected ? "never complete (hang)"
-                                               : "complete before all data "
-                                                 "lands");
+          << "mbarrier deliver " << delivered << "; the phase would "
+          << (delivered < expected ? "never complete (hang)"
+                                   : "complete before all data lands");
       failed = true;
+    } else if (totals.size() > 1 && (complete ? matching == 0 : allOver)) {
+      expectation.op.emitOpError("expects ")
+          << expected << " bytes but the TMA loads completing on this "
+          << "mbarrier deliver " << describeTotals(totals)
+          << " depending on the branches taken, never " << expected
+          << ": the phase would hang or complete before all data lands";
+      failed = true;
+    } else if (complete && matching != static_cast<int64_t>(totals.size())) {
+      expectation.op.emitWarning("expects ")
+          << expected << " bytes but on some paths the TMA loads completing "
+          << "on this mbarrier deliver " << describeTotals(totals)
+          << "; announce the bytes in the branch that loads them";
     }
     expectations.erase(it);
   };
@@ -100,11 +124,14 @@ LogicalResult checkBlock(Block &block) {
   for (Operation &op : block) {
     if (auto expect = dyn_cast<BarrierExpectBytesOp>(op)) {
       closeExpectation(expect.getBarrier(), /*complete=*/false);
-      expectations.push_back({expect.getBarrier(), Expectation{expect, 0}});
+      expectations.push_back({expect.getBarrier(), Expectation{expect}});
     } else if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op)) {
       auto it = findExpectation(load.getBarrier());
-      if (it != expectations.end())
-        it->second.delivered += getBlockBytes(load.getDesc().getType());
+      if (it != expectations.end() && isMulticast(load))
+        expectations.erase(it); // the peers' loads count too: not judged
+      else if (it != expectations.end())
+        for (int64_t &total : it->second.totals)
+          total += getBlockBytes(load.getDesc().getType());
       inFlight.push_back(load);
     } else if (auto wait = dyn_cast<BarrierWaitOp>(op)) {
       closeExpectation(wait.getBarrier(), /*complete=*/true);
@@ -124,8 +151,32 @@ LogicalResult checkBlock(Block &block) {
           failed = true;
           break;
         }
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      // The loads of each branch add to every path so far, while the
+      // branches are straight-line for the barrier.
+      for (Value barrier :
+           llvm::to_vector(llvm::make_first_range(expectations))) {
+        std::optional<int64_t> thenBytes =
+            getBranchBytes(branch.getThenRegion().front(), barrier);
+        std::optional<int64_t> elseBytes =
+            branch.getElseRegion().empty()
+                ? std::optional<int64_t>(0)
+                : getBranchBytes(branch.getElseRegion().front(), barrier);
+        Expectation &expectation = findExpectation(barrier)->second;
+        if (!thenBytes || !elseBytes || expectation.totals.size() > 8) {
+          closeExpectation(barrier, /*complete=*/false);
+          continue;
+        }
+        SmallVector<int64_t> totals;
+        for (int64_t total : expectation.totals)
+          for (int64_t bytes : {*thenBytes, *elseBytes})
+            if (!llvm::is_contained(totals, total + bytes))
+              totals.push_back(total + bytes);
+        expectation.totals = std::move(totals);
+      }
+      inFlight.clear();
     } else if (op.getNumRegions() != 0) {
-      // Control flow ends what straight-line reasoning can prove.
+      // Loops and tasks end what straight-line reasoning can prove.
       for (Value barrier :
            llvm::to_vector(llvm::make_first_range(expectations)))
         closeExpectation(barrier, /*complete=*/false);

@@ -510,6 +510,23 @@ def TLX_Clock64Op : TLX_Op<"clock64"> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
+def TLX_DumpLayoutOp : TLX_Op<"dump_layout"> {
+  let summary = "report, at compile time, the layout a value resolved to";
+  let description = [{
+    `tlx.dump_layout(x)` in Python, for a register tensor or a buffer: once
+    `tlx-assign-layouts` has chosen layouts, lowering reports the value's type
+    with its encoding as a remark at this line (the compiler log) and emits
+    no code. A buffer's shared layout is final there; Triton's later passes
+    may still convert a register tensor's layout.
+
+    ```mlir
+    tlx.dump_layout %acc : tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[TT_Tensor, TLX_BufferType]>:$value);
+  let assemblyFormat = "$value attr-dict `:` qualified(type($value))";
+}
+
 //===----------------------------------------------------------------------===//
 // Clusters
 //===----------------------------------------------------------------------===//

@@ -3,6 +3,7 @@
 #ifndef TLX_DIALECT_TLX_TRANSFORMS_PASSES_H
 #define TLX_DIALECT_TLX_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 #include "tlx/Dialect/TLX/IR/Dialect.h"
 

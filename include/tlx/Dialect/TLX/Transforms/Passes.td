@@ -39,6 +39,31 @@ def TLXCheckClusters : Pass<"tlx-check-clusters", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tlx::TLXDialect"];
 }
 
+def TLXCheckProtocol : Pass<"tlx-check-protocol"> {
+  let summary = "Reject asynchronous-protocol mistakes that hang or race";
+  let description = [{
+    Each rule reports only what the IR makes certain, at the op (the user's
+    Python line):
+
+    * a `tlx.barrier_wait` on an mbarrier that nothing in the kernel arrives
+      on (no `barrier_arrive`, no `barrier_expect_bytes`): a certain hang;
+    * a `tlx.barrier_arrive` counting more arrivals than the mbarrier was
+      initialized for: its phase completes early;
+    * a TMA load completing on an mbarrier that no `barrier_expect_bytes`
+      arms;
+    * a read of a `tlx.async_dot` result (followed through later dots, loop
+      iterations and branches) before `tlx.async_dot_wait` retires it;
+    * in straight-line code: a TMA store (or bulk copy) of a buffer that
+      registers wrote with no `tlx.fence_async_shared` in between; a TMA
+      load, cp.async or `local_store` into a buffer an unfinished async dot
+      still reads; a read of a cp.async destination before
+      `tlx.async_load_wait_group` covers its group;
+    * named barrier 0 inside warp-specialized tasks (it is `bar.sync 0`, the
+      compiler's own CTA-wide barrier).
+  }];
+  let dependentDialects = ["::mlir::tlx::TLXDialect", "::mlir::scf::SCFDialect"];
+}
+
 def TLXCheckAsyncHazards : Pass<"tlx-check-async-hazards"> {
   let summary = "Reject mbarrier byte counts and buffer accesses that race "
                 "with TMA";
