@@ -1209,24 +1209,6 @@ def capture_environment() -> dict:
     return env
 
 
-def _grouped_reference(a: Any, b: Any, sizes: list[int], layout: str) -> Any:
-    """The grouped product in float64, one group at a time (on the inputs' device)."""
-    import torch
-
-    starts = [0]
-    for size in sizes:
-        starts.append(starts[-1] + size)
-    if layout == "fwd":
-        out = torch.zeros(a.shape[0], b.shape[-1], dtype=torch.float64, device=a.device)
-        for g, (lo, hi) in enumerate(zip(starts, starts[1:], strict=False)):
-            out[lo:hi] = a[lo:hi].double() @ b[g].double()
-        return out
-    out = torch.zeros(len(sizes), a.shape[1], b.shape[1], dtype=torch.float64, device=a.device)
-    for g, (lo, hi) in enumerate(zip(starts, starts[1:], strict=False)):
-        out[g] = a[lo:hi].double().T @ b[lo:hi].double()
-    return out
-
-
 def _matmul_loop(a: Any, b: Any, starts: list[int], layout: str, out: Any) -> Any:
     """The per-expert loop a user writes (the row counts already on the host)."""
     import torch
@@ -1265,7 +1247,7 @@ def moe_case(runner: Runner, case: dict) -> dict[str, dict]:
         else:
             b = torch.randn(tokens, n, device=runner.device, dtype=dtype)
             out_shape = (experts, k, n)
-        ref = _grouped_reference(a, b, sizes, layout)
+        ref = module.reference(a, b, sizes, wgrad=layout == "wgrad")
     except Exception as error:
         return {name: runner._failure("inputs", error) for name in names}
     flops, tol = case["flops"], TOLERANCE[case["dtype"]]

@@ -506,3 +506,20 @@ def group_ends(sizes: list[int], device) -> "torch.Tensor":  # noqa: F821 - torc
     import torch
 
     return torch.tensor(sizes, dtype=torch.int64).cumsum(0).to(torch.int32).to(device)
+
+
+def reference(a, b, sizes: list[int], wgrad: bool = False):
+    """The grouped product in float64, one group at a time, on the inputs' device: the forward
+    (``b`` is G x K x N) or, with ``wgrad``, the weight gradient (``b`` is dY, T x N)."""
+    import torch
+
+    starts = [0]
+    for size in sizes:
+        starts.append(starts[-1] + size)
+    bounds = list(zip(starts, starts[1:], strict=False))
+    if not wgrad:
+        out = torch.zeros(a.shape[0], b.shape[-1], dtype=torch.float64, device=a.device)
+        for g, (lo, hi) in enumerate(bounds):
+            out[lo:hi] = a[lo:hi].double() @ b[g].double()
+        return out
+    return torch.stack([a[lo:hi].double().T @ b[lo:hi].double() for lo, hi in bounds])
