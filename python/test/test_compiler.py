@@ -402,6 +402,7 @@ def test_dumps_of_every_stage(fresh_cache, tmp_path, monkeypatch):
         "05-ttgir-final.mlir",
         "06-llir.ll",
         "07-kernel.ptx",
+        "09-ttgir-annotated.mlir",
         "README.md",
     ]
     if Path(triton.knobs.nvidia.cuobjdump.path).exists():
@@ -409,6 +410,10 @@ def test_dumps_of_every_stage(fresh_cache, tmp_path, monkeypatch):
     assert files == expected
     assert "tlx.local_alloc" in (directory / "03-tlx-raised.mlir").read_text()
     assert "tlx." not in (directory / "05-ttgir-final.mlir").read_text()
+    # the annotated TTGIR: the final ops under the line they came from, its source and its tlx ops, no locations
+    annotated = (directory / "09-ttgir-annotated.mlir").read_text()
+    assert re.search(r"// test_compiler\.py:\d+  bufs = tlx\.local_alloc\(.*\[tlx\.local_alloc\]", annotated), annotated
+    assert "ttg.local_alloc" in annotated and " loc(" not in annotated and "#loc" not in annotated
     assert ".target sm_90a" in (directory / "07-kernel.ptx").read_text()
     # the README's tlx-opt line reproduces the raise step
     readme = (directory / "README.md").read_text()
@@ -567,3 +572,28 @@ def test_shared_memory_with_tritons_scratch_is_checked_at_compile_time(fresh_cac
     line = tlx_buffers_plus_triton_scratch.starting_line_number
     assert f"{HERE}:{line + 1}: TLX kernel `tlx_buffers_plus_triton_scratch` needs 245760 bytes" in text, text
     assert "a CTA on cuda:90 has at most 232448" in text
+
+
+def test_annotated_ir_names_inlined_helpers_and_their_callers(tmp_path):
+    from tlx.compiler.annotate import annotate
+
+    source = tmp_path / "kernel.py"
+    source.write_text("def helper():\n    x = tlx.local_alloc((64,), tl.float32, 1)\n\nhelper()\n")
+    text = "\n".join(
+        [
+            f'#loc1 = loc("{source}":2:8)',
+            f'#loc2 = loc("{source}":4:0)',
+            "#loc3 = loc(callsite(#loc1 at #loc2))",
+            "module {",
+            '  %x = ttg.local_alloc : () -> !ttg.memdesc<64xf32> loc("x"(#loc3))',
+            "  %y = arith.constant 0 : i32 loc(#loc2)",
+            "} loc(#loc2)",
+        ]
+    )
+    raised = f'#loc1 = loc("{source}":2:8)\n  %x = tlx.local_alloc : !tlx.buffers<1, 64xf32, smem> loc(#loc1)\n'
+    lines = annotate(text, raised).splitlines()
+    header = "  // kernel.py:2  x = tlx.local_alloc((64,), tl.float32, 1)"
+    assert lines[1] == header + "   (inlined, called at kernel.py:4)   [tlx.local_alloc]"
+    assert lines[2] == "  %x = ttg.local_alloc : () -> !ttg.memdesc<64xf32>"
+    assert lines[3] == "  // kernel.py:4  helper()"
+    assert not any(" loc(" in line or "#loc" in line for line in lines)

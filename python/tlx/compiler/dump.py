@@ -6,6 +6,7 @@ import os
 import warnings
 from pathlib import Path
 
+from .annotate import annotate
 from .pipeline import LOWER_PIPELINE, PIPELINE, RAISE_PIPELINE
 
 ENV = "TLX_DUMP_DIR"
@@ -19,6 +20,7 @@ FILES = {
     "llir": "06-llir.ll",
     "ptx": "07-kernel.ptx",
     "sass": "08-kernel.sass",
+    "annotated": "09-ttgir-annotated.mlir",
     "error": "error.txt",
 }
 
@@ -39,6 +41,7 @@ TRITON_ALWAYS_COMPILE=1 to dump it again.
 | {FILES["llir"]} | stock make_llir |
 | {FILES["ptx"]} | stock make_ptx |
 | {FILES["sass"]} | cuobjdump -sass of the cubin (when cuobjdump is found) |
+| {FILES["annotated"]} | {FILES["ttgir"]} to read: ops under their Python line, its source and `tlx.*` ops |
 
 Reproduce a TLX step with tlx-opt (add --mlir-print-debuginfo to keep locations):
 
@@ -53,6 +56,7 @@ class Dumper:
 
     def __init__(self, root: Path, kernel: str) -> None:
         self.directory = root / kernel
+        self.raised: str | None = None  # the TLX ops the annotated TTGIR names
         self.directory.mkdir(parents=True, exist_ok=True)
         for stale in FILES.values():  # a previous compile of this kernel must not mix in
             (self.directory / stale).unlink(missing_ok=True)
@@ -77,6 +81,10 @@ class Dumper:
             return None
 
     def write(self, stage: str, content: str | bytes) -> Path:
+        if stage == "raised":
+            self.raised = content
+        elif stage == "ttgir":
+            self.write("annotated", annotate(content, self.raised))
         path = self.directory / FILES[stage]
         if isinstance(content, bytes):
             path.write_bytes(content)
