@@ -44,7 +44,8 @@ BarrierUses collectBarrierUses(AllocBarriersOp alloc) {
     }
     for (OpOperand &barrierUse : view.getResult().getUses()) {
       Operation *user = barrierUse.getOwner();
-      if (!isa<TLXDialect>(user->getDialect()))
+      Dialect *dialect = user->getDialect(); // null for an unregistered op
+      if (!dialect || !isa<TLXDialect>(dialect))
         result.escapes = true;
       result.uses.push_back({user, view.getResult()});
     }
