@@ -336,21 +336,23 @@ def waits_for_a_second_phase(out):
     tl.store(out, 1)
 
 
-def test_bounded_waits_poll_a_timer_report_and_trap(monkeypatch):
+def test_bounded_waits_poll_a_timer_and_fail_a_device_assertion(monkeypatch):
     monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")
     monkeypatch.setenv("TLX_WAIT_TIMEOUT_MS", "250")
     compiled = _compile(waits_for_a_second_phase, {"out": "*i32"})
     ptx, llir = compiled.asm["ptx"], compiled.asm["llir"]
     assert "%globaltimer" in ptx and "mbarrier.try_wait.parity" in ptx
     assert "setp.lt.u64 p_late, t_now, 250000000;" in ptx, "250 ms in nanoseconds"
-    assert "trap;" in ptx and "vprintf" in ptx
-    line = next(i for i, text in enumerate(inspect.getsourcelines(waits_for_a_second_phase.fn)[0]) if "# WAIT" in text)
-    line += inspect.getsourcelines(waits_for_a_second_phase.fn)[1]
+    assert "__assertfail" in ptx and "trap;" in ptx and "vprintf" not in ptx
+    lines, first = inspect.getsourcelines(waits_for_a_second_phase.fn)
+    line = first + next(i for i, text in enumerate(lines) if "# WAIT" in text)
     report = re.search(
-        r"TLX: mbarrier wait timed out after 250 ms in kernel `waits_for_a_second_phase` at ([^:]+):(\d+)", llir
+        r"TLX: mbarrier wait timed out after 250 ms in kernel `waits_for_a_second_phase` at ([^:]+):(\d+): "
+        r"mbarrier 0 of the tlx.alloc_barriers at [^ ]+ never completed phase parity (\d)",
+        llir,
     )
     assert report and report.group(1).endswith("test_protocol_checker.py") and int(report.group(2)) == line
-    assert "mbarrier 0 of the tlx.alloc_barriers at" in llir
+    assert report.group(3) == "1", "the kernel waits for phase 1 (a run-time phase selects between two messages)"
 
 
 def test_waits_are_unbounded_by_default(monkeypatch):

@@ -123,11 +123,58 @@ std::string describeBarrier(Value barrier) {
          (where.empty() ? "" : " at " + where);
 }
 
+/// The address of a NUL-terminated constant string, a module-level global
+/// (one per distinct text).
+Value getStringAddress(OpBuilder &builder, Location loc, ModuleOp module,
+                       StringRef text) {
+  std::string bytes = (text + llvm::StringRef("\0", 1)).str();
+  auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), bytes.size());
+  std::string name = "tlx_text_" + std::to_string(llvm::hash_value(bytes));
+  auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
+  if (!global) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    global = LLVM::GlobalOp::create(builder, loc, type, /*isConstant=*/true,
+                                    LLVM::Linkage::Internal, name,
+                                    builder.getStringAttr(bytes));
+  }
+  return LLVM::AddressOfOp::create(builder, loc, global);
+}
+
+/// CUDA's `__assertfail(message, file, line, function, charSize)`, declared
+/// once in the module (as Triton declares it for `tl.device_assert`).
+LLVM::LLVMFuncOp getAssertFail(OpBuilder &builder, ModuleOp module) {
+  constexpr StringLiteral name = "__assertfail";
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return existing;
+  MLIRContext *context = builder.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  auto type = LLVM::LLVMFunctionType::get(
+      LLVM::LLVMVoidType::get(context),
+      {ptr, ptr, builder.getI32Type(), ptr, builder.getI64Type()});
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(module.getBody());
+  auto function =
+      LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
+  function.setPassthroughAttr(
+      builder.getArrayAttr({builder.getStringAttr("noreturn")}));
+  return function;
+}
+
+/// ("file", line) of a `file:line` description; ("?", 0) when empty.
+std::pair<std::string, int64_t> splitLocation(StringRef where) {
+  auto [file, line] = where.rsplit(':');
+  int64_t number = 0;
+  if (where.empty() || line.getAsInteger(10, number))
+    return {where.empty() ? "?" : where.str(), 0};
+  return {file.str(), number};
+}
+
 /// With `tlx.wait-timeout-us` on the module (TLX_WAIT_TIMEOUT_MS): the wait
 /// polls `mbarrier.try_wait` (the timer is read only once a first try fails)
-/// against `%globaltimer`; once the time is up, one
-/// thread of the task prints the kernel, the barrier, the phase and the line,
-/// and every timed-out thread traps, so the launch fails instead of hanging.
+/// against `%globaltimer`; once the time is up, the thread fails a device
+/// assertion naming the kernel, the barrier, the phase and the line, so the
+/// launch fails with that message instead of hanging.
 LogicalResult lowerBoundedWait(BarrierWaitOp op, Value barrier, Value phase,
                                Value pred, int64_t timeoutUs,
                                ConversionPatternRewriter &rewriter) {
@@ -159,25 +206,39 @@ LogicalResult lowerBoundedWait(BarrierWaitOp op, Value barrier, Value phase,
   Value timedOut = arith::CmpIOp::create(
       rewriter, loc, arith::CmpIPredicate::eq, waited, zero);
   auto kernel = op->getParentOfType<FunctionOpInterface>();
+  std::string kernelName = kernel ? kernel.getName().str() : "?";
   std::string where = describeLocation(loc);
-  std::string message = llvm::formatv(
-      " TLX: mbarrier wait timed out after {0} ms in kernel `{1}` at {2}: {3} "
-      "never completed the phase; phase waited for:",
-      timeoutUs % 1000 == 0 ? std::to_string(timeoutUs / 1000)
-                            : llvm::formatv("{0:F3}", timeoutUs / 1000.0).str(),
-      kernel ? kernel.getName() : "?", where.empty() ? "?" : where,
-      describeBarrier(op.getBarrier()));
+  auto messageFor = [&](int parity) -> std::string {
+    return llvm::formatv(
+        "TLX: mbarrier wait timed out after {0} ms in kernel `{1}` at {2}: {3} "
+        "never completed phase parity {4}",
+        timeoutUs % 1000 == 0
+            ? std::to_string(timeoutUs / 1000)
+            : llvm::formatv("{0:F3}", timeoutUs / 1000.0).str(),
+        kernelName, where.empty() ? "?" : where,
+        describeBarrier(op.getBarrier()), parity);
+  };
+  auto module = op->getParentOfType<ModuleOp>();
   auto onTimeout = scf::IfOp::create(rewriter, loc, timedOut);
   rewriter.setInsertionPointToStart(&onTimeout.getThenRegion().front());
-  auto report = scf::IfOp::create(rewriter, loc,
-                                  getIssuerPredicate(rewriter, loc, Value()));
-  rewriter.setInsertionPointToStart(&report.getThenRegion().front());
-  triton::PrintOp::create(rewriter, loc, message, /*hex=*/false,
-                          ValueRange{phase},
-                          rewriter.getDenseI32ArrayAttr({0}));
-  rewriter.setInsertionPointAfter(report);
-  // llvm.trap is noreturn: nothing stays live across the print's call, so the
-  // report costs the waits' fast path no registers.
+  // A device assertion, as `tl.device_assert` makes one: the driver prints
+  // its message when the launch fails, and `__assertfail` does not return,
+  // so the wait's fast path keeps its registers.
+  Value isOdd = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                      phase, zero);
+  Value message = LLVM::SelectOp::create(
+      rewriter, loc, isOdd,
+      getStringAddress(rewriter, loc, module, messageFor(1)),
+      getStringAddress(rewriter, loc, module, messageFor(0)));
+  auto [file, line] = splitLocation(where);
+  Type i32Type = rewriter.getI32Type();
+  Type i64Type = rewriter.getI64Type();
+  LLVM::CallOp::create(
+      rewriter, loc, getAssertFail(rewriter, module),
+      ValueRange{message, getStringAddress(rewriter, loc, module, file),
+                 LLVM::ConstantOp::create(rewriter, loc, i32Type, line),
+                 getStringAddress(rewriter, loc, module, kernelName),
+                 LLVM::ConstantOp::create(rewriter, loc, i64Type, 1)});
   LLVM::Trap::create(rewriter, loc);
   rewriter.setInsertionPointAfter(onTimeout);
   rewriter.eraseOp(op);
