@@ -47,8 +47,8 @@ def test_unknown_transport_is_refused():
 
 
 def test_segment_starts():
-    assert moe_layer._starts([3, 0, 5]) == [0, 3, 3, 8]
-    assert moe_layer._starts([]) == [0]
+    assert moe_layer.grouped_gemm.group_starts([3, 0, 5]) == [0, 3, 3, 8]
+    assert moe_layer.grouped_gemm.group_starts([]) == [0]
 
 
 def _gpus() -> int:

@@ -1237,9 +1237,7 @@ def moe_case(runner: Runner, case: dict) -> dict[str, dict]:
         sizes = module.routed_group_sizes(tokens, experts, case["skew"], seed=random.randrange(1 << 30))
         case["group_rows"] = {"min": min(sizes), "max": max(sizes), "empty": sizes.count(0)}
         offs = module.group_ends(sizes, runner.device)
-        starts = [0]
-        for size in sizes:
-            starts.append(starts[-1] + size)
+        starts = module.group_starts(sizes)
         a = torch.randn(tokens, k, device=runner.device, dtype=dtype)
         if layout == "fwd":
             b = torch.randn(experts, k, n, device=runner.device, dtype=dtype) / math.sqrt(k)

@@ -37,6 +37,8 @@ Empty groups, groups of a few rows and groups that are not multiples of the tile
 tiles of small groups are partly idle (as cuBLAS's are).
 """
 
+import itertools
+
 import triton
 import triton.language as tl
 
@@ -501,6 +503,11 @@ def routed_group_sizes(tokens: int, groups: int, skew: float = 0.0, seed: int = 
     return torch.bincount(picks, minlength=groups).tolist()
 
 
+def group_starts(sizes: list[int]) -> list[int]:
+    """Where each group starts, and (last) where the last one ends: 0 and the cumulative sizes, on the host."""
+    return list(itertools.accumulate(sizes, initial=0))
+
+
 def group_ends(sizes: list[int], device) -> "torch.Tensor":  # noqa: F821 - torch is imported lazily
     """``offs`` for group sizes: their cumulative sums as an int32 tensor on ``device``."""
     import torch
@@ -513,9 +520,7 @@ def reference(a, b, sizes: list[int], wgrad: bool = False):
     (``b`` is G x K x N) or, with ``wgrad``, the weight gradient (``b`` is dY, T x N)."""
     import torch
 
-    starts = [0]
-    for size in sizes:
-        starts.append(starts[-1] + size)
+    starts = group_starts(sizes)
     bounds = list(zip(starts, starts[1:], strict=False))
     if not wgrad:
         out = torch.zeros(a.shape[0], b.shape[-1], dtype=torch.float64, device=a.device)

@@ -82,13 +82,6 @@ def _chunk_bounds(rows: int, chunks: int) -> list[int]:
     return [rows * i // chunks for i in range(chunks + 1)]
 
 
-def _starts(sizes: list[int]) -> list[int]:
-    starts = [0]
-    for size in sizes:
-        starts.append(starts[-1] + size)
-    return starts
-
-
 class ExpertParallelMoE:
     """This rank's part of the layer. Weights come from per-expert seeds, so any rank (or one GPU) can
     rebuild any expert: ``reference`` uses that to compute the whole layer on one GPU."""
@@ -198,8 +191,8 @@ class ExpertParallelMoE:
         shape, rank, world, local = self.shape, self.rank, self.world, self.local
         weights, order, sources, counts, sizes = self._plan(x)
         rows = x.index_select(0, sources)  # (tokens * top_k) x hidden, sorted by expert, so by rank
-        send_starts = _starts(sizes[rank])
-        recv_starts = _starts([sizes[peer][rank] for peer in range(world)])
+        send_starts = grouped_gemm.group_starts(sizes[rank])
+        recv_starts = grouped_gemm.group_starts([sizes[peer][rank] for peer in range(world)])
         peers = [peer for peer in range(world) if peer != rank]
         received = torch.empty(recv_starts[-1], shape.hidden, device=x.device, dtype=x.dtype)
         computed = torch.empty_like(received)
@@ -265,8 +258,10 @@ class ExpertParallelMoE:
         weights, order, sources, counts, sizes = self._plan(x)
         capacity = max(sum(row) for row in sizes)
         send, send_handle, back, back_handle = self._symmetric(capacity)
-        send_starts = [_starts(sizes[peer]) for peer in range(world)]  # where each rank's rows for q start
-        recv_starts = _starts([sizes[peer][rank] for peer in range(world)])
+        send_starts = [
+            grouped_gemm.group_starts(sizes[peer]) for peer in range(world)
+        ]  # where each rank's rows for q start
+        recv_starts = grouped_gemm.group_starts([sizes[peer][rank] for peer in range(world)])
         peers = [peer for peer in range(world) if peer != rank]
         n = sources.numel()
         rows = torch.index_select(x, 0, sources, out=send[:n])  # sorted straight into the send buffer
