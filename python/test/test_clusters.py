@@ -54,6 +54,21 @@ def test_the_launcher_divides_grid_x_by_the_cluster():
         launcher(7, 1, 1, 0, None)
 
 
+def test_a_kernel_without_a_cluster_gets_the_stock_launcher_itself():
+    class Stock:
+        def __init__(self, src, metadata):
+            self.made_from = (src, metadata)
+
+    class Metadata:
+        ctas_per_cga = None
+
+    metadata = Metadata()
+    launcher = clusters.launcher_class(Stock)("src", metadata)
+    assert type(launcher) is Stock and launcher.made_from == ("src", metadata)
+    metadata.ctas_per_cga = (1, 1, 1)
+    assert type(clusters.launcher_class(Stock)("src", metadata)) is Stock
+
+
 def test_config_carries_the_option_to_the_launch():
     config = triton.Config({"BLOCK": 64}, num_warps=8, ctas_per_cga=(2, 1, 1))
     assert config.all_kwargs()["ctas_per_cga"] == (2, 1, 1)

@@ -126,23 +126,27 @@ def pack_metadata(stock_pack: Any) -> Any:
 
 def launcher_class(stock_launcher: type) -> type:
     class ClusterLauncher(stock_launcher):
-        """Triton 3.6's CUDA launcher, launching grid x as ``grid x / cluster x`` clusters of ``cluster x`` CTAs."""
+        """Triton 3.6's CUDA launcher, launching grid x as ``grid x / cluster x`` clusters of ``cluster x`` CTAs.
+
+        A kernel without a cluster gets the stock launcher itself, so TLX adds nothing to its launches."""
+
+        def __new__(cls, src: Any, metadata: Any) -> Any:
+            if cluster_x(metadata) == 1:
+                return stock_launcher(src, metadata)
+            return super().__new__(cls)
 
         def __init__(self, src: Any, metadata: Any) -> None:
             super().__init__(src, metadata)
             self.cluster_x = cluster_x(metadata)
-            if self.cluster_x > 1:
-                self.num_ctas = self.cluster_x  # scratch is allocated per launched CTA: grid x / cluster x * this
+            self.num_ctas = self.cluster_x  # scratch is allocated per launched CTA: grid x / cluster x * this
 
         def __call__(self, gridX, gridY, gridZ, stream, function, *args):
             size = self.cluster_x
-            if size > 1:
-                if gridX % size:
-                    raise ClusterLaunchError(
-                        f"ctas_per_cga=({size}, 1, 1): grid x ({gridX}) must be a multiple of the cluster's {size} CTAs"
-                    )
-                gridX //= size
-            return super().__call__(gridX, gridY, gridZ, stream, function, *args)
+            if gridX % size:
+                raise ClusterLaunchError(
+                    f"ctas_per_cga=({size}, 1, 1): grid x ({gridX}) must be a multiple of the cluster's {size} CTAs"
+                )
+            return super().__call__(gridX // size, gridY, gridZ, stream, function, *args)
 
     ClusterLauncher.__qualname__ = ClusterLauncher.__name__ = f"Cluster{stock_launcher.__name__}"
     return ClusterLauncher
