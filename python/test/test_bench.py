@@ -178,8 +178,12 @@ def test_ratios_use_the_fastest_correct_tlx_provider():
     assert bench.best_tlx("gemm", case)[0] == "TLX coop"
     assert bench.ratios("gemm", case) == {"TLX/cuBLAS": pytest.approx(0.8), "TLX/Triton": pytest.approx(1.28)}
     wrong, right = results["attention"]
-    assert bench.ratios("attention", wrong) == {"TLX/cuDNN": None, "TLX/flash": None}
-    assert bench.ratios("attention", right) == {"TLX/cuDNN": pytest.approx(0.8), "TLX/flash": pytest.approx(1.2)}
+    assert bench.ratios("attention", wrong) == {"TLX/cuDNN": None, "TLX/flash": None, "TLX/FA3": None}
+    assert bench.ratios("attention", right) == {
+        "TLX/cuDNN": pytest.approx(0.8),
+        "TLX/flash": pytest.approx(1.2),
+        "TLX/FA3": None,
+    }
     assert bench.ratios("broadcast", results["broadcast"][0]) == {"vs torch": pytest.approx(4.0), "vs Triton": None}
 
 
@@ -192,8 +196,8 @@ def test_text_table_rows_and_statuses():
     assert "error: CompilationErr..." in gemm and "missing" in gemm  # long statuses are cut in the text table
     assert cells[-2:] == ["0.80x", "1.28x"]
     attention = _row(text, "4   16  4096")
-    assert "WRONG err=3.0e-01" in attention and attention.split()[-2:] == ["-", "-"]
-    assert _row(text, "16  16  1024").split()[-2:] == ["0.80x", "1.20x"]
+    assert "WRONG err=3.0e-01" in attention and attention.split()[-3:] == ["-", "-", "-"]
+    assert _row(text, "16  16  1024").split()[-3:] == ["0.80x", "1.20x", "-"]  # no FA3 in these results
     broadcast = _row(text, "U=32 I=2048 du=1024 di=256 h=256")
     assert broadcast.split()[-2:] == ["4.00x", "-"]
     assert "0.500" in broadcast and "2.000" in broadcast and "85.8" in broadcast  # ms, ms, TLX TFLOP/s
@@ -261,10 +265,11 @@ def test_main_fake_prints_the_table_last(tmp_path, capsys):
     status = bench.main(["--fake", "--quick", "--out", str(tmp_path)])
     assert status == 1, "the made-up results hold a WRONG provider"
     lines = capsys.readouterr().out.rstrip().splitlines()
-    # The MoE section comes last: its two quick problems, after its heading and the table's header.
-    assert lines[-1].startswith("G=8 T=16k K=4096 N=2048 skewed wgrad  bf16")
-    assert lines[-2].startswith("G=8 T=16k K=4096 N=2048 skewed fwd    bf16")
-    assert lines[-5].startswith("Grouped GEMM (MoE experts)")
+    # The launch section comes last: two argument kinds in two process states, after its heading and header.
+    assert lines[-1].startswith("pointers     3M live objects")
+    assert lines[-4].startswith("descriptors  fresh")
+    assert lines[-7].startswith("Launch overhead: host microseconds per launch")
+    assert lines[-9].startswith("B=64 H=8 D=128 gelu  bf16")  # the GDPA section before it
     assert any(line.startswith("U=64 I=1024 du=256 di=128 h=512  bf16") for line in lines)
     assert (tmp_path / "results.json").exists()
     assert len(list(tmp_path.glob("results-*-fake-*.md"))) == 1
@@ -301,6 +306,13 @@ class _ClockRunner(bench.Runner):
         self.timed.append(fn)
         return 2.0
 
+    capture_fails = False
+
+    def device_time(self, fn):
+        if self.capture_fails:  # as a call that synchronizes with the host fails inside a graph capture
+            raise RuntimeError("operation not permitted when stream is capturing")
+        return 1.5
+
 
 def _measure(runner, resolve, error=1e-3, out_factory=None):
     return runner.measure("p", resolve, lambda out: error, 4e9, 1e-2, out_factory)
@@ -327,8 +339,41 @@ def test_measure_statuses():
     assert _measure(runner, lambda: ok, error=math.nan)["status"] == "WRONG: NaN/Inf in output"
     assert not runner.timed, "nothing wrong or failed is timed"
     result = _measure(runner, lambda: ok)
-    assert result == {"status": "ok", "ms": 2.0, "tflops": 2.0, "rel_err": 1e-3, "preallocated_out": False}
+    assert result == {
+        "status": "ok",
+        "ms": 2.0,
+        "device_ms": 1.5,
+        "tflops": 2.0,
+        "rel_err": 1e-3,
+        "preallocated_out": False,
+    }
     assert len(runner.timed) == 1
+
+
+def test_a_call_that_cannot_be_graphed_keeps_its_events_time():
+    runner = _ClockRunner()
+    runner.capture_fails = True
+    result = _measure(runner, lambda: bench.Call(lambda: "out"))
+    assert result["status"] == "ok" and result["ms"] == 2.0 and result["device_ms"] is None
+    assert "stream is capturing" in result["device_note"]
+
+
+def test_ratio_columns_of_device_times_follow_when_measured():
+    case = {
+        "providers": {
+            "cuBLAS": {"status": "ok", "ms": 1.0, "device_ms": 0.9},
+            "Triton": {"status": "ok", "ms": 1.2},
+            "TLX coop": {"status": "ok", "ms": 0.8, "device_ms": 0.6},
+        }
+    }
+    assert bench.ratios("gemm", case, device=True) == {
+        "TLX/cuBLAS": pytest.approx(1.25),
+        "TLX/Triton": pytest.approx(1.5),
+        "TLX/cuBLAS (graph)": pytest.approx(1.5),
+        "TLX/Triton (graph)": None,
+    }
+    headers, rows, _ = bench.section_table("gemm", [{**case, "label": "1x1x1", "dtype": "bf16"}])
+    assert headers[-2:] == ["TLX/cuBLAS (graph)", "TLX/Triton (graph)"] and rows[0][-2:] == ["1.50x", "-"]
 
 
 def test_measure_poisons_and_preallocates_out():

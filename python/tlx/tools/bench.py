@@ -1,6 +1,6 @@
 """The benchmark suite: TLX kernels against cuBLAS, cuDNN, FlashAttention and stock Triton, on one GPU.
 
-    python -m tlx.tools.bench [--quick] [--out DIR] [--only gemm,attention,broadcast,moe] [--warmup MS] [--rep MS]
+    python -m tlx.tools.bench [--quick] [--out DIR] [--only gemm,attention,broadcast,moe,gdpa,launch] [--timer both]
     python -m tlx.tools.bench --fake [--quick] [--out DIR]     # no GPU: made-up numbers, to see the output
 
 Sections (`--quick`: a small subset for smoke runs):
@@ -10,18 +10,27 @@ Sections (`--quick`: a small subset for smoke runs):
   shape), TLX `ws_gemm` (cooperative and ping-pong schedules) and TLX `wgmma_matmul` (fp16 only).
 * Attention forward, (B, H, N, D) with B * N = 16384 tokens and H * D = 2048 (FlashAttention-2's
   setting), N 1024 .. 16384, D 64 and 128, causal and not, bf16 and fp16: cuDNN and FlashAttention
-  through `torch.nn.functional.scaled_dot_product_attention`, and TLX `ws_attention`.
+  through `torch.nn.functional.scaled_dot_product_attention`, FlashAttention-3 (`fa3-fwd`, bf16), and
+  TLX `ws_attention`.
 * In-kernel broadcast scoring (`tlx.tutorials.broadcast_scoring`): the TLX kernel against the
   materialized PyTorch and Triton versions.
 * Grouped GEMM for mixture-of-experts (`tlx.tutorials.grouped_gemm`), bf16, MoE shapes with uniform and
   skewed routing, forward and weight-gradient layouts: the TLX kernel against `torch._grouped_mm`
   (cuBLAS/CUTLASS grouped), a loop of `torch.matmul` per expert (its row counts read once, untimed)
   and stock Triton (the fastest correct of `tlx.tools.stock_grouped`'s configurations).
+* GDPA forward (`tlx.tutorials.gdpa`), bf16, jagged sequences with log-normal lengths in [128, 4096]
+  (mean ~1k), tanh-GELU or SiLU in place of softmax, causal and not: the TLX kernel against stock Triton
+  (the fastest correct of `tlx.tools.stock_gdpa`'s configurations, its warp specialization among them)
+  and PyTorch (a loop over the sequences, batched over heads).
+* Launch overhead (`tlx.tools.launch_overhead`): host microseconds per launch of the same work written
+  in stock Triton and with TLX ops (host TMA descriptors; pointers), fresh and with a large live heap.
 
 Every provider at every shape is first checked: fresh random inputs, NaN-poisoned outputs (where the
 provider lets us or its host code does), relative Frobenius error against a float64 PyTorch reference,
 NaN or Inf anywhere fails. Only then is it timed: `triton.testing.do_bench` (median, L2 flushed between
-runs). A provider that is missing (its module not written yet), fails to compile or run, or computes
+runs: the call as a user makes it, host launch path included) and, beside it, replays of a CUDA graph of
+the same call (`do_bench_cudagraph`: device time); the ratio columns marked "(graph)" compare device
+times. A provider that is missing (its module not written yet), fails to compile or run, or computes
 wrong numbers gets that status in its cell and the suite goes on.
 
 Writes under --out (default ./bench-out): results.json (everything, with the environment), PNG plots,
@@ -91,6 +100,18 @@ MOE_SHAPES: list[tuple[int, int, int, int, float, str]] = [
 ]
 MOE_QUICK_SHAPES = MOE_SHAPES[1:2] + MOE_SHAPES[5:6]
 
+#: GDPA problems: (sequences, heads, D, activation, causal), lengths log-normal in [128, 4096] with a mean
+#: near 1k (user histories of a recommendation model), H * D = 1024.
+GDPA_SHAPES: list[tuple[int, int, int, str, bool]] = [
+    (64, 8, 128, "gelu", False),
+    (64, 8, 128, "gelu", True),
+    (64, 16, 64, "gelu", False),
+    (64, 16, 64, "gelu", True),
+    (64, 8, 128, "silu", False),
+    (256, 8, 128, "gelu", False),
+]
+GDPA_QUICK_SHAPES = GDPA_SHAPES[:1]
+
 #: Per section: the providers (table column order), which of them are TLX, and the baselines the best TLX
 #: provider is compared with (column header of the ratio baseline time / TLX time).
 SECTIONS: dict[str, dict[str, Any]] = {
@@ -103,9 +124,9 @@ SECTIONS: dict[str, dict[str, Any]] = {
     },
     "attention": {
         "title": "Attention forward",
-        "providers": ["cuDNN", "flash", "TLX"],
+        "providers": ["cuDNN", "flash", "FA3", "TLX"],
         "tlx": ["TLX"],
-        "ratios": {"cuDNN": "TLX/cuDNN", "flash": "TLX/flash"},
+        "ratios": {"cuDNN": "TLX/cuDNN", "flash": "TLX/flash", "FA3": "TLX/FA3"},
         "metric": "tflops",
     },
     "broadcast": {
@@ -121,6 +142,20 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "tlx": ["TLX"],
         "ratios": {"grouped_mm": "TLX/grouped_mm", "matmul loop": "TLX/loop", "Triton": "TLX/Triton"},
         "metric": "tflops",
+    },
+    "gdpa": {
+        "title": "GDPA forward (jagged, activation in place of softmax)",
+        "providers": ["torch", "Triton", "TLX"],
+        "tlx": ["TLX"],
+        "ratios": {"torch": "TLX/torch", "Triton": "TLX/Triton"},
+        "metric": "tflops",
+    },
+    "launch": {
+        "title": "Launch overhead",
+        "providers": ["stock", "TLX"],
+        "tlx": ["TLX"],
+        "ratios": {"stock": "TLX/stock"},
+        "metric": "us",
     },
 }
 
@@ -238,21 +273,36 @@ def best_tlx(section: str, case: dict) -> tuple[str, dict] | None:
     return min(found, key=lambda item: item[1]["ms"]) if found else None
 
 
-def ratio(baseline: dict | None, tlx: dict | None) -> float | None:
-    """Baseline time / TLX time (> 1: TLX is faster); None unless both ran correctly."""
+def ratio(baseline: dict | None, tlx: dict | None, key: str = "ms") -> float | None:
+    """Baseline time / TLX time (> 1: TLX is faster) by `key` ('ms', or 'device_ms' for CUDA-graph device
+    time); None unless both ran correctly and have that time."""
     if not baseline or not tlx or baseline.get("status") != "ok" or tlx.get("status") != "ok":
         return None
-    return baseline["ms"] / tlx["ms"]
+    if not baseline.get(key) or not tlx.get(key):
+        return None
+    return baseline[key] / tlx[key]
 
 
-def ratios(section: str, case: dict) -> dict[str, float | None]:
-    """Ratio column header -> baseline time / best TLX time, for one case."""
+#: The header suffix of the ratio columns computed on device time (CUDA-graph replays).
+DEVICE_SUFFIX = " (graph)"
+
+
+def has_device_times(cases: list[dict]) -> bool:
+    """Whether some provider of these cases has a device time (the suite ran with timer 'both')."""
+    return any(result.get("device_ms") for case in cases for result in case.get("providers", {}).values())
+
+
+def ratios(section: str, case: dict, device: bool = False) -> dict[str, float | None]:
+    """Ratio column header -> baseline time / best TLX time, for one case; with `device`, the same ratios of
+    device times follow (headers ending in DEVICE_SUFFIX), for the TLX provider best by events time."""
     best = best_tlx(section, case)
     providers = case.get("providers", {})
-    return {
-        header: ratio(providers.get(baseline), best[1] if best else None)
-        for baseline, header in SECTIONS[section]["ratios"].items()
-    }
+    pairs = SECTIONS[section]["ratios"].items()
+    result = {header: ratio(providers.get(baseline), best[1] if best else None) for baseline, header in pairs}
+    if device:
+        for baseline, header in pairs:
+            result[header + DEVICE_SUFFIX] = ratio(providers.get(baseline), best[1] if best else None, "device_ms")
+    return result
 
 
 def cell(result: dict | None, metric: str) -> str:
@@ -264,6 +314,8 @@ def cell(result: dict | None, metric: str) -> str:
         return status
     if metric == "tflops":
         return f"{result['tflops']:.1f}" if result.get("tflops") is not None else "?"
+    if metric == "us":
+        return f"{result['ms'] * 1000:.2f}"
     return f"{result['ms']:.3f}"
 
 
@@ -279,6 +331,8 @@ def _key_columns(section: str, case: dict) -> list[tuple[str, str]]:
             ("causal", "yes" if case["causal"] else "no"),
             ("dtype", case["dtype"]),
         ]
+    if section == "launch":
+        return [("arguments", case["label"]), ("process", case["state"])]
     return [("shape", case["label"]), ("dtype", case["dtype"])]
 
 
@@ -287,6 +341,8 @@ def case_label(section: str, case: dict) -> str:
     if section == "attention":
         causal = "causal" if case["causal"] else "non-causal"
         return f"B={case['batch']} H={case['heads']} N={case['n']} D={case['d']} {causal} {case['dtype']}"
+    if section == "launch":
+        return f"{case['label']}, {case['state']}"
     return f"{case['label']} {case['dtype']}"
 
 
@@ -300,11 +356,12 @@ def section_table(section: str, cases: list[dict]) -> tuple[list[str], list[list
         return [], [], 0
     keys = [name for name, _ in _key_columns(section, cases[0])]
     providers = spec["providers"]
-    unit = " TFLOP/s" if spec["metric"] == "tflops" else " ms"
-    headers = keys + [name + unit if spec["metric"] == "ms" else name for name in providers]
+    unit = {"tflops": "", "ms": " ms", "us": " us"}[spec["metric"]]
+    headers = keys + [name + unit for name in providers]
     if section == "broadcast":
         headers.append("TLX TFLOP/s")
-    headers += list(spec["ratios"].values())
+    device = has_device_times(cases)
+    headers += list(ratios(section, cases[0], device))
     rows = []
     for case in cases:
         row = [value for _, value in _key_columns(section, case)]
@@ -313,7 +370,7 @@ def section_table(section: str, cases: list[dict]) -> tuple[list[str], list[list
         if section == "broadcast":
             tlx = results.get("TLX") or {}
             row.append(f"{tlx['tflops']:.1f}" if tlx.get("status") == "ok" and tlx.get("tflops") else "-")
-        row += [f"{value:.2f}x" if value is not None else "-" for value in ratios(section, case).values()]
+        row += [f"{value:.2f}x" if value is not None else "-" for value in ratios(section, case, device).values()]
         rows.append(row)
     return headers, rows, len(keys)
 
@@ -352,6 +409,12 @@ def _section_heading(section: str) -> str:
     spec = SECTIONS[section]
     if section == "broadcast":
         what = "time in ms (lower is better); speedup = baseline time / TLX time"
+    elif section == "launch":
+        what = (
+            "host microseconds per launch of the same work in stock Triton and with TLX ops, one-CTA grids "
+            "launched back to back (lower is better); TLX/stock = stock time / TLX time (>= 0.95: TLX adds "
+            "nothing measurable)"
+        )
     else:
         what = "TFLOP/s; ratios = baseline time / best TLX time"
     return f"{spec['title']}: {what}"
@@ -488,9 +551,9 @@ def plot_name(section: str, case: dict) -> str:
         return f"gemm_{case['dtype']}.png"
     if section == "attention":
         return f"attention_{case['dtype']}_d{case['d']}_{'causal' if case['causal'] else 'noncausal'}.png"
-    if section == "moe":
-        return f"moe_{case['dtype']}.png"
-    return "broadcast.png"
+    if section in ("moe", "gdpa"):
+        return f"{section}_{case['dtype']}.png"
+    return f"{section}.png"
 
 
 def write_plots(results: dict, out_dir: str | Path) -> list[str]:
@@ -506,7 +569,7 @@ def write_plots(results: dict, out_dir: str | Path) -> list[str]:
             groups.setdefault(plot_name(section, case), []).append(case)
         for name, cases in groups.items():
             path = out / name
-            if section in ("gemm", "moe"):
+            if section in ("gemm", "moe", "gdpa"):
                 series = {p: _values(cases, p, "tflops") for p in spec["providers"]}
                 title = f"{spec['title']} {cases[0]['dtype']}, TFLOP/s (higher is better)\n{gpu}"
                 _bar_chart(plt, path, [c["label"] for c in cases], series, "TFLOP/s", title)
@@ -522,7 +585,7 @@ def write_plots(results: dict, out_dir: str | Path) -> list[str]:
             else:
                 series = {p: _values(cases, p, "ms") for p in spec["providers"]}
                 labels = [f"{c['label']} {c['dtype']}" for c in cases]
-                _bar_chart(plt, path, labels, series, "ms (lower is better)", f"Broadcast scoring, time\n{gpu}")
+                _bar_chart(plt, path, labels, series, "ms (lower is better)", f"{spec['title']}, time\n{gpu}")
             written.append(name)
     return written
 
@@ -561,6 +624,13 @@ def markdown_page(results: dict, plots: list[str]) -> str:
             else f"`triton.testing.do_bench` (median, warmup {settings.get('warmup_ms', '?')} ms, rep "
             f"{settings.get('rep_ms', '?')} ms, L2 flushed before each run). Times include each provider's host "
             "code as a user calls it, launch path included. "
+            + (
+                "Each provider's device time (replays of a CUDA graph of the same call, "
+                "`triton.testing.do_bench_cudagraph`) is recorded beside it; the ratio columns marked "
+                f"'{DEVICE_SUFFIX.strip()}' are those of device times. "
+                if settings.get("timer", "both") == "both"
+                else ""
+            )
         )
         + "A TLX tutorial's `run()` that allocates and NaN-fills its output pays for that, unless "
         "it takes `out=`, in which case the bench passes a preallocated buffer. Ratios are baseline time / best "
@@ -661,6 +731,9 @@ def fake_results(quick: bool = False, seed: int = 0) -> dict:
         case["providers"] = {
             "cuDNN": _fake(rng, flops, 520 if case["d"] == 128 else 380),
             "flash": _fake(rng, flops, 420 if case["d"] == 128 else 330),
+            "FA3": _fake(rng, flops, 560 if case["d"] == 128 else 400)
+            if case["dtype"] == "bf16"
+            else {"status": "skipped: the fa3-fwd wheel is built without fp16"},
             "TLX": _fake(rng, flops, 500 if case["d"] == 128 else 360),
         }
         if i == 1:
@@ -715,6 +788,31 @@ def fake_results(quick: bool = False, seed: int = 0) -> dict:
         "attention": attention,
         "broadcast": broadcast,
         "moe": moe,
+        "gdpa": [
+            {
+                **case,
+                "flops": 1e12,
+                "providers": {
+                    "torch": _fake(rng, 1e12, 120),
+                    "Triton": {**_fake(rng, 1e12, 300), "detail": "128x64 s3 w8"},
+                    "TLX": _fake(rng, 1e12, 520),
+                },
+            }
+            for case in gdpa_cases(quick)
+        ],
+        "launch": [
+            {
+                "label": label,
+                "state": state,
+                "dtype": "-",
+                "providers": {
+                    "stock": {"status": "ok", "ms": base * 1e-3},
+                    "TLX": {"status": "ok", "ms": base * rng.uniform(0.97, 1.03) * 1e-3},
+                },
+            }
+            for state in LAUNCH_STATES
+            for label, base in (("descriptors", 14.0), ("pointers", 9.5))
+        ],
         "wall_s": 0.0,
     }
 
@@ -810,7 +908,7 @@ class Runner:
 
     `device` is where inputs are made ('cuda'; another device only for trying the harness itself)."""
 
-    def __init__(self, warmup: int = 25, rep: int = 100, device: str = "cuda", timer: str = "events"):
+    def __init__(self, warmup: int = 25, rep: int = 100, device: str = "cuda", timer: str = "both"):
         self.warmup = warmup
         self.rep = rep
         self.timer = timer
@@ -825,12 +923,34 @@ class Runner:
             torch.cuda.empty_cache()
 
     def bench(self, fn: Callable[[], Any]) -> float:
+        """Milliseconds per call: events around each call as a user makes it, or graph replays (timer 'graph')."""
+        if self.timer == "graph":
+            return self.device_time(fn)
         import triton.testing
 
-        if self.timer == "graph":
-            # Replays of a CUDA graph of the call: device time, with no host launch path in between.
-            return triton.testing.do_bench_cudagraph(fn, rep=self.rep, return_mode="median")
         return triton.testing.do_bench(fn, warmup=self.warmup, rep=self.rep, return_mode="median")
+
+    def device_time(self, fn: Callable[[], Any]) -> float:
+        """Replays of a CUDA graph of the call: device time, with no host launch path in between."""
+        import triton.testing
+
+        return triton.testing.do_bench_cudagraph(fn, rep=self.rep, return_mode="median")
+
+    def timings(self, fn: Callable[[], Any]) -> dict[str, Any]:
+        """`ms` (the timer's) and, with timer 'both', `device_ms` beside it (None when the call cannot be
+        captured in a CUDA graph, with the reason in `device_note`)."""
+        result: dict[str, Any] = {"ms": self.bench(fn)}
+        if self.timer == "both":
+            try:
+                result["device_ms"] = self.device_time(fn)
+            except Exception as error:  # e.g. a host synchronization inside the call
+                if self.device.startswith("cuda"):
+                    import torch
+
+                    torch.cuda.synchronize()
+                result["device_ms"] = None
+                result["device_note"] = short_error(error)
+        return result
 
     def _failure(self, name: str, error: BaseException) -> dict:
         result = {"status": short_error(error), "detail": traceback.format_exc()[-3000:]}
@@ -881,12 +1001,13 @@ class Runner:
         try:
             if preallocate:
                 buffer = out_factory(False)
-                ms = self.bench(lambda: call(out=buffer))
+                timed = self.timings(lambda: call(out=buffer))
             else:
-                ms = self.bench(call)
+                timed = self.timings(call)
         except Exception as error:
             return {**result, **self._failure(name, error)}
-        return {**result, "status": "ok", "ms": ms, "tflops": tflops(flops, ms), "preallocated_out": preallocate}
+        ms = timed["ms"]
+        return {**result, **timed, "status": "ok", "tflops": tflops(flops, ms), "preallocated_out": preallocate}
 
 
 def _log(text: str) -> None:
@@ -927,6 +1048,114 @@ def _best_stock(runner: Runner, a: Any, b: Any, check, flops: float, tolerance: 
         return {**first, "status": first["status"], "candidates": brief, "detail": first.get("detail", "")}
     label, best = min(ok.items(), key=lambda item: item[1]["ms"])
     return {**best, "detail": label, "candidates": brief}
+
+
+def gdpa_cases(quick: bool = False) -> list[dict]:
+    """The GDPA problems (bf16), with no results yet (lengths are drawn when a case runs)."""
+    return [
+        {
+            "batch": batch,
+            "heads": heads,
+            "d": d,
+            "activation": activation,
+            "causal": causal,
+            "dtype": "bf16",
+            "label": f"B={batch} H={heads} D={d} {activation}{' causal' if causal else ''}",
+            "flops": None,
+        }
+        for batch, heads, d, activation, causal in (GDPA_QUICK_SHAPES if quick else GDPA_SHAPES)
+    ]
+
+
+def _gdpa_torch(q: Any, k: Any, v: Any, bounds: list[tuple[int, int]], activation: str, causal: bool) -> Any:
+    """GDPA as a PyTorch user writes it for jagged rows: per sequence (the bounds already on the host,
+    untimed), batched over heads: matmul, activation, mask, matmul. (Padding every sequence to the
+    longest would need tens of GB of scores at these lengths.)"""
+    import torch
+
+    out = torch.zeros_like(q)
+    act = {"gelu": lambda x: torch.nn.functional.gelu(x, approximate="tanh"), "silu": torch.nn.functional.silu}
+    for start, end in bounds:
+        qs, ks, vs = (t[start:end].transpose(0, 1) for t in (q, k, v))
+        p = act.get(activation, lambda x: x)((qs @ ks.transpose(-1, -2)) * (q.shape[-1] ** -0.5))
+        if causal:
+            p = p.tril()
+        out[start:end] = (p @ vs).transpose(0, 1)
+    return out
+
+
+def gdpa_case(runner: Runner, case: dict) -> dict[str, dict]:
+    """Every GDPA provider on one problem: name -> result (sets the case's lengths summary and flops)."""
+    import torch
+
+    from tlx.tools import stock_gdpa
+
+    names = SECTIONS["gdpa"]["providers"]
+    if runner.lost:
+        return _lost(runner, names)
+    batch, heads, d = case["batch"], case["heads"], case["d"]
+    activation, causal = case["activation"], case["causal"]
+    try:
+        module = importlib.import_module("tlx.tutorials.gdpa")
+        lengths = module.jagged_lengths(batch, seed=random.randrange(1 << 30))
+        case["lengths"] = {"min": min(lengths), "mean": sum(lengths) // len(lengths), "max": max(lengths)}
+        case["flops"] = module.flops(lengths, heads, d, causal)
+        inputs = module.make_inputs(batch, heads, d, lengths, torch.bfloat16, runner.device, random.randrange(1 << 30))
+        ref = module.reference(**inputs, activation=activation, causal=causal)
+        starts = [0]
+        for length in lengths:
+            starts.append(starts[-1] + length)
+        bounds = list(zip(starts, starts[1:], strict=False))
+    except Exception as error:
+        return {name: runner._failure("inputs", error) for name in names}
+    flops, tol = case["flops"], TOLERANCE[case["dtype"]]
+    q, k, v, offsets, max_len = (inputs[key] for key in ("q", "k", "v", "offsets", "max_seq_len"))
+
+    def check(out: Any) -> float:
+        return relative_error(out, ref)
+
+    def out_factory(poisoned: bool) -> Any:
+        return torch.full_like(q, float("nan")) if poisoned else torch.empty_like(q)
+
+    common = {"activation": activation, "causal": causal}
+    providers = {
+        "torch": runner.measure(
+            "torch",
+            lambda: Call(_gdpa_torch, (q, k, v, bounds, activation, causal)),
+            check,
+            flops,
+            tol,
+        )
+    }
+    tried = {
+        stock_gdpa.describe(config): runner.measure(
+            "Triton",
+            lambda c=config: Call(stock_gdpa.run, (q, k, v, offsets, max_len), {**common, "config": c}),
+            check,
+            flops,
+            tol,
+            out_factory,
+        )
+        for config in stock_gdpa.candidates(d)
+    }
+    ok = {label: result for label, result in tried.items() if result["status"] == "ok"}
+    if ok:
+        label, best = min(ok.items(), key=lambda item: item[1]["ms"])
+        providers["Triton"] = {**best, "detail": label}
+    else:
+        providers["Triton"] = next(iter(tried.values()))
+    providers["Triton"]["candidates"] = {
+        label: {k: v for k, v in r.items() if k != "detail"} for label, r in tried.items()
+    }
+    providers["TLX"] = runner.measure(
+        "TLX", lambda: Call(module.run, (q, k, v, offsets, max_len), common), check, flops, tol, out_factory
+    )
+    return providers
+
+
+def run_gdpa(runner: Runner, quick: bool) -> list[dict]:
+    """The GDPA section: its cases with their provider results."""
+    return _measure_cases(runner, "gdpa", gdpa_cases(quick), functools.partial(gdpa_case, runner))
 
 
 def _lost(runner: Runner, names: list[str]) -> dict[str, dict]:
@@ -1018,6 +1247,18 @@ def _sdpa(q: Any, k: Any, v: Any, causal: bool, scale: float, backend: str) -> A
         return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale)
 
 
+#: FlashAttention-3's forward (PyPI `fa3-fwd`: a forward-only, bf16 build of FlashAttention-3 for Hopper).
+FA3_MODULE = "fa3_fwd_interface"
+
+
+def _fa3(interface: Any, q: Any, k: Any, v: Any, causal: bool, scale: float) -> Any:
+    """FlashAttention-3 on (B, H, N, D) tensors: it takes (B, N, H, D), which a transposed view gives without a
+    copy (FA3 reads any batch, sequence and head strides); the result comes back the same way."""
+    out = interface.flash_attn_func(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), scale, causal)
+    out = out[0] if isinstance(out, tuple) else out
+    return out.transpose(1, 2)
+
+
 def attention_case(runner: Runner, case: dict) -> dict[str, dict]:
     """Every attention provider on one (B, H, N, D, causal, dtype): name -> result."""
     import torch
@@ -1050,10 +1291,20 @@ def attention_case(runner: Runner, case: dict) -> dict[str, dict]:
     def tlx_attention() -> Call:
         return Call(tutorial_function("ws_attention"), (q, k, v), {"causal": causal, "sm_scale": scale})
 
+    def fa3() -> Call:
+        try:
+            interface = importlib.import_module(FA3_MODULE)
+        except ImportError as error:
+            raise Missing(f"{FA3_MODULE} (pip install fa3-fwd): {error}") from error
+        if case["dtype"] != "bf16":
+            raise Skipped("the fa3-fwd wheel is built without fp16")
+        return Call(_fa3, (interface, q, k, v, causal, scale))
+
     flops, tol = case["flops"], TOLERANCE[case["dtype"]]
     providers = {}
     for label, backend in (("cuDNN", "CUDNN_ATTENTION"), ("flash", "FLASH_ATTENTION")):
         providers[label] = runner.measure(label, functools.partial(sdpa, backend), check, flops, tol)
+    providers["FA3"] = runner.measure("FA3", fa3, check, flops, tol)
     providers["TLX"] = runner.measure("TLX", tlx_attention, check, flops, tol, out_factory)
     return providers
 
@@ -1301,11 +1552,54 @@ def run_moe(runner: Runner, quick: bool) -> list[dict]:
     return _measure_cases(runner, "moe", moe_cases(quick), functools.partial(moe_case, runner))
 
 
+#: The process states the launch section measures in: as started, and holding a large live heap.
+LAUNCH_STATES = ("fresh", "3M live objects")
+
+
+def run_launch(runner: Runner, quick: bool) -> list[dict]:
+    """The launch section: host microseconds per launch of `tlx.tools.launch_overhead`'s kernel pairs (each
+    pair first checked against float64), in a fresh state and with a large live heap."""
+    import gc
+
+    from tlx.tools import launch_overhead
+
+    launches = 500 if quick else 2000
+    cases = []
+    prepared = {}
+    for pair in launch_overhead.PAIRS:
+        try:
+            stock_launch, tlx_launch, check = launch_overhead.launchers(pair)
+            error = check()
+            status = "ok" if error < launch_overhead.TOLERANCE else f"WRONG err={error:.1e}"
+        except Exception as error:
+            status = short_error(error)
+        prepared[pair] = (stock_launch, tlx_launch) if status == "ok" else status
+    for state in LAUNCH_STATES:
+        kept = launch_overhead.ballast() if state != "fresh" else None
+        for pair, launch in prepared.items():
+            if isinstance(launch, str):
+                providers = {name: {"status": launch} for name in SECTIONS["launch"]["providers"]}
+            else:
+                times = launch_overhead.host_us_pair(*launch, launches)
+                providers = {
+                    name: {"status": "ok", "ms": us * 1e-3}
+                    for name, us in zip(SECTIONS["launch"]["providers"], times, strict=True)
+                }
+            case = {"label": pair, "state": state, "dtype": "-", "providers": providers}
+            _log(f"launch {case_label('launch', case)}: {_brief(providers)}")
+            cases.append(case)
+        del kept
+        gc.collect()
+    return cases
+
+
 RUNNERS: dict[str, Callable[[Runner, bool], list[dict]]] = {
     "gemm": run_gemm,
     "attention": run_attention,
     "broadcast": run_broadcast,
     "moe": run_moe,
+    "gdpa": run_gdpa,
+    "launch": run_launch,
 }
 
 
@@ -1320,9 +1614,10 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rep", type=int, default=100, help="do_bench repetition time, ms")
     parser.add_argument(
         "--timer",
-        choices=("events", "graph"),
-        default="events",
-        help="events: do_bench around each call as a user makes it; graph: CUDA-graph replays (device time)",
+        choices=("both", "events", "graph"),
+        default="both",
+        help="events: do_bench around each call as a user makes it; graph: CUDA-graph replays (device time); "
+        "both (default): events, with the device time beside it",
     )
     parser.add_argument("--fake", action="store_true", help="no GPU: made-up results through the reporting path")
     args = parser.parse_args(argv)
