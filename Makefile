@@ -1,6 +1,8 @@
 # The two commands of the README work on a fresh machine:
 #   make showcase   set up, build, compile the showcase kernels, write IR dumps
-#   make test       set up, build, run every check (lint, lit, pytest)
+#                   (where a CUDA GPU is present: also run, check and time them)
+#   make test       set up, build, run every check (lint, lit, pytest; the GPU tests where a GPU is present)
+#   make bench      the benchmark suite (GPU machines)
 # Everything lands in $(VENV) and build/; `ninja -C build/cmake` rebuilds the
 # C++ alone after an edit (the editable install links to it).
 
@@ -10,8 +12,14 @@ BIN := $(VENV)/bin
 DEPS_STAMP := $(VENV)/.tlx-build-deps
 DUMP_DIR ?= dumps
 CXX_SOURCES = $(shell find include lib tools python/src test/lib third_party -name '*.cpp' -o -name '*.h')
+# Where nvidia-smi lists a GPU, the build also installs what running kernels needs (the `gpu` extra:
+# PyTorch, and FlashAttention-3 for the benchmark suite). HAS_GPU=1 or HAS_GPU= overrides the probe.
+HAS_GPU ?= $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU' && echo 1)
+comma := ,
+EXTRAS := test$(if $(HAS_GPU),$(comma)gpu)
+BENCH_OUT ?= bench-out
 
-.PHONY: build showcase test lint lit pytest clean gpu-bundle
+.PHONY: build showcase test lint lit pytest clean gpu-bundle bench
 
 $(DEPS_STAMP): requirements-build.txt
 	$(PYTHON) -m venv $(VENV)
@@ -20,13 +28,16 @@ $(DEPS_STAMP): requirements-build.txt
 	touch $@
 
 build: $(DEPS_STAMP)
-	$(BIN)/python -m pip install -q --no-build-isolation -e '.[test]'
+	$(BIN)/python -m pip install -q --no-build-isolation -e '.[$(EXTRAS)]'
 	@# Editable installs skip the wheel's tlx-alias.pth; put it in place so that
 	@# `import triton.language.extra.tlx` works before `import tlx` here too.
 	$(BIN)/python -c "import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()['purelib'], 'tlx-alias.pth').write_text('import _tlx_alias\n')"
 
 showcase: build
 	$(BIN)/python -m tlx.tools.showcase --out $(DUMP_DIR)
+
+bench: build
+	$(BIN)/python -m tlx.tools.bench --out $(BENCH_OUT)
 
 lint: build
 	$(BIN)/ruff check python test tools setup.py

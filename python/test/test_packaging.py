@@ -34,3 +34,21 @@ def test_cmake_reads_the_python_version():
     cmake = (ROOT / "CMakeLists.txt").read_text()
     assert "python/tlx/_version.py" in cmake
     assert re.fullmatch(r"\d+\.\d+\.\d+", tlx.__version__)
+
+
+def _make_dry_run(*assignments: str) -> str:
+    import subprocess
+
+    result = subprocess.run(
+        ["make", "-n", "-C", str(ROOT), "build", *assignments], capture_output=True, text=True, check=True
+    )
+    return result.stdout
+
+
+def test_the_build_installs_what_running_needs_where_a_gpu_is_present():
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    gpu = pyproject["project"]["optional-dependencies"]["gpu"]
+    assert any(requirement.startswith("torch") for requirement in gpu)
+    assert "-e '.[test,gpu]'" in _make_dry_run("HAS_GPU=1")
+    without = _make_dry_run("HAS_GPU=")
+    assert "-e '.[test]'" in without and "gpu]" not in without
