@@ -97,7 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     report = [line for line in output.splitlines() if "TLX: mbarrier wait timed out" in line]
     print("  report: " + (report[0].strip() if report else "(none)"))
     print("  " + next((line for line in output.splitlines() if line.startswith("launch failed")), "(no failure)"))
-    if not reported or "RETURNED WITHOUT ERROR" in output or code == 0:
+    # The child catches the failed launch and exits normally: what counts is the report and the failure.
+    failed_fast = any(line.startswith("launch failed") for line in output.splitlines())
+    if not reported or not failed_fast or "RETURNED WITHOUT ERROR" in output:
         ok = False
         print(output[-3000:])
 
