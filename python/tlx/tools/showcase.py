@@ -6,7 +6,8 @@ Everything compiles on the CPU for the target (no GPU needed):
 
 * the TLX tutorials (tlx/tutorials: TMA copy, TMA+mbarrier pipelined matmul,
   cp.async matmul, wgmma matmul, warp-specialized persistent GEMM and
-  FlashAttention forward, in-kernel broadcast scoring, MoE grouped GEMM) through
+  FlashAttention forward, in-kernel broadcast scoring, MoE grouped GEMM, jagged
+  GDPA forward) through
   the TLX compiler, with every stage -- TTIR with carriers, the converted TTGIR
   our pipeline reads, the raised TLX IR, our TTGIR, the final TTGIR, LLVM IR, PTX, SASS -- in DIR/tlx/<kernel>/ (each
   with a README saying how to replay a step with tlx-opt);
@@ -40,6 +41,7 @@ from tlx.tutorials import (
     broadcast_scoring,
     compile_tutorial,
     cp_async_matmul,
+    gdpa,
     grouped_gemm,
     tma_copy,
     tma_matmul,
@@ -60,6 +62,7 @@ TLX_TUTORIALS = (
     ws_attention,
     broadcast_scoring,
     grouped_gemm,
+    gdpa,
 )
 
 

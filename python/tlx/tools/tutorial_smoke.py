@@ -71,6 +71,7 @@ def _cases():
     from tlx.tutorials import (
         broadcast_scoring,
         cp_async_matmul,
+        gdpa,
         tma_copy,
         tma_matmul,
         wgmma_matmul,
@@ -112,6 +113,16 @@ def _cases():
 
         return case
 
+    def jagged_attention(activation, causal, head_dim):
+        def case():
+            # Sequences of 0, 1, 200 and 300 tokens: early exits, a partial tile's masked store and
+            # several key blocks on the longest.
+            inputs = gdpa.make_inputs(4, 2, head_dim, [0, 1, 200, 300], torch.float16, "cuda")
+            ref = gdpa.reference(**inputs, activation=activation, causal=causal)
+            return gdpa.run(**inputs, activation=activation, causal=causal), ref
+
+        return case
+
     def broadcast():
         inputs = broadcast_scoring.make_inputs(2, 256, 64, 64, 128)
         return broadcast_scoring.run(**inputs), broadcast_scoring.reference(**inputs)
@@ -132,6 +143,8 @@ def _cases():
         "ws_gemm.pingpong": gemm("pingpong"),
         "ws_attention.d128": attention(False, 128),
         "ws_attention.d64.causal": attention(True, 64),
+        "gdpa.d128.gelu": jagged_attention("gelu", False, 128),
+        "gdpa.d64.silu.causal": jagged_attention("silu", True, 64),
         "broadcast_scoring": broadcast,
     }
 

@@ -1,0 +1,516 @@
+"""Generalized dot-product attention (GDPA) forward on Hopper: jagged sequences, an activation instead of softmax.
+
+GDPA is the attention of Meta's recommendation models. Each user's history is a sequence of its own
+length; the sequences are packed one after another ("jagged") into (total_tokens, H, D) tensors, and
+``offsets`` (int32, B + 1 entries) says where each starts: sequence ``b`` is rows
+``offsets[b]:offsets[b + 1]``. For every sequence b and head h::
+
+    out[b, h] = act(Q[b, h] @ K[b, h]^T * sm_scale) @ V[b, h]
+
+with ``act`` the tanh-approximate GELU, SiLU or nothing, and no normalization of the rows: unlike
+softmax, every score is independent of the others. Causal GDPA lets query i see key j only when
+i >= j; masked scores contribute exactly 0 (the activation of a masked score is not taken).
+
+What that changes from FlashAttention (``ws_attention.py``, the model for this kernel): there is no
+running row maximum, no row sum and no rescaling of the accumulator, so a block of keys is simply
+
+    S = Q @ K^T  (wgmma)  ->  P = where(mask, act(S * sm_scale), 0)  (registers)  ->  O += P @ V  (wgmma)
+
+and O is final after the last block. The activation is the work the tensor cores wait for, as the
+softmax is in FlashAttention: GELU takes one ``tanh.approx.f32`` per score plus a few FMAs, SiLU one
+``ex2.approx.f32`` and a division.
+
+The kernel, top to bottom:
+
+* **Grid**: (query tiles of ``max_seq_len``, B * H). A CTA takes ``BLOCK_M = 128`` query rows of one
+  (sequence, head) and reads the sequence's bounds from ``offsets`` on the device (the host never
+  synchronizes on them); a tile at or past the sequence's length exits at once. Causal CTAs start with
+  the tiles that have the most keys, as in ``ws_attention``.
+* **Operands**: host TMA descriptors over the 2-D views (total_tokens, H * D) of q, k and v, boxes at
+  column ``h * D``. A tile whose rows run past its sequence reads the next sequence's rows (or zeros,
+  past the tensor). Those keys are masked out of P, and their values meet a column of P that is exactly
+  0, so they add nothing (the values are finite: they are other tokens or TMA's zero fill).
+* **Producer** (the default task, 4 warps, few registers): Q once (one half per consumer), then K and V
+  blocks into a ring of ``NUM_STAGES`` stages, each with a ``full`` mbarrier (TMA's transaction count)
+  and an ``empty`` one (both consumers arrive). K and V have barriers of their own, so the consumers
+  start ``Q @ K^T`` while V is still landing.
+* **Two consumers** (4 warps each, 232 registers per thread) each own 64 query rows. ``P @ V`` of block
+  j-1 is issued right after ``Q @ K^T`` of block j, so the tensor cores hold two GEMMs while the
+  activation of block j runs. With ``PINGPONG`` the consumers also take turns issuing their GEMMs
+  (named barriers), so one's activation overlaps the other's GEMMs.
+* **Masks**: only the blocks that reach past the sequence end (the last one) or cross the diagonal
+  (causal) compute the mask; the others take ``act(S * sm_scale)`` as is. Causal CTAs never load the key
+  blocks wholly above the diagonal.
+* **Epilogue**: a consumer whose 64 rows all lie inside the sequence stages them in its (now unused) Q
+  buffer and stores them by TMA through the host descriptor of ``out``; the consumer holding the
+  sequence's last rows stores them with a masked ``st.global`` instead, so no row of the next sequence
+  is overwritten, and rows past every sequence (``out`` may be longer than ``offsets[B]``) are left as
+  they are.
+
+Requirements (``run`` raises ValueError otherwise): q, k, v contiguous (total_tokens, H, D) CUDA tensors,
+all fp16 or all bf16, D 64 or 128; ``offsets`` a 1-D int32 tensor on the same device with B + 1 entries,
+non-decreasing from 0 to at most total_tokens; ``max_seq_len`` at least every sequence's length (rows
+past it are not computed: as with torch's jagged kernels, the caller vouches for it).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import triton
+import triton.language as tl
+
+import tlx
+
+_TURN_BARRIER = tl.constexpr(8)  # named barriers 8 and 9: the ping-pong turns (Triton's own use low ids)
+_LOG2E = tl.constexpr(1.4426950408889634)
+_GELU_C0 = tl.constexpr(0.7978845608028654)  # sqrt(2 / pi)
+_GELU_C1 = tl.constexpr(0.7978845608028654 * 0.044715)
+
+ACTIVATIONS = ("gelu", "silu", "none")
+
+
+@triton.jit
+def _tanh_approx(x):
+    """One MUFU ``tanh.approx.f32`` per element (relative error about 2^-11, below bf16's rounding)."""
+    return tl.inline_asm_elementwise("tanh.approx.f32 $0, $1;", "=f,f", [x], dtype=tl.float32, is_pure=True, pack=1)
+
+
+@triton.jit
+def _activation(s, sm_scale, ACTIVATION: tl.constexpr):
+    """``act(s * sm_scale)`` in float32.
+
+    GELU (tanh form): ``0.5 x (1 + tanh(c0 x + c1 x^3))`` as ``h + h * tanh(x (c0 + c1 x^2))`` with
+    ``h = x / 2``: FMAs around one ``tanh.approx.f32``. SiLU: ``x / (1 + 2^(-x log2 e))``, one
+    ``ex2.approx.f32`` and a ``div.full.f32``."""
+    x = s * sm_scale
+    if ACTIVATION == "gelu":
+        half = x * 0.5
+        return half + half * _tanh_approx(x * (_GELU_C0 + _GELU_C1 * (x * x)))
+    elif ACTIVATION == "silu":
+        return tl.fdiv(x, 1.0 + tl.math.exp2(x * -_LOG2E))
+    else:
+        return x
+
+
+@triton.jit
+def _p_block(s, j, rows, seq_len, mask_from, sm_scale, dtype: tl.constexpr, BLOCK_N: tl.constexpr,
+             ACTIVATION: tl.constexpr, CAUSAL: tl.constexpr):  # fmt: skip
+    """P of key block ``j`` for the query ``rows`` (sequence-relative), in the input dtype for wgmma.
+
+    Blocks from ``mask_from`` on may hold keys past the sequence or above the diagonal: those entries are
+    exactly 0 (``tl.where`` after the activation, so a masked score's activation never matters)."""
+    p = _activation(s, sm_scale, ACTIVATION)
+    if j >= mask_from:
+        cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
+        keep = cols[None, :] < seq_len
+        if CAUSAL:
+            keep = keep & (rows[:, None] >= cols[None, :])
+        p = tl.where(keep, p, 0.0)
+    return p.to(dtype)
+
+
+@triton.jit
+def _store_rows(o_desc, o_ptr, o_tile, acc, row_in_seq, seq_start, seq_len, col, row_stride,
+                HALF_M: tl.constexpr, HEAD_DIM: tl.constexpr):  # fmt: skip
+    """Store one consumer's ``HALF_M x HEAD_DIM`` output rows starting at ``row_in_seq`` of the sequence.
+
+    Rows wholly inside the sequence: registers -> this consumer's Q buffer -> TMA store
+    (``cp.async.bulk.tensor``). The sequence's last, partial tile: ``st.global`` masked at the sequence
+    end, since the host descriptor would write the next sequence's rows."""
+    out = acc.to(tlx.dtype_of(o_desc))
+    if row_in_seq + HALF_M <= seq_len:
+        tlx.local_store(o_tile, out)
+        tlx.fence_async_shared()
+        tlx.async_descriptor_store(o_desc, o_tile, [seq_start + row_in_seq, col])
+        tlx.async_descriptor_store_wait(0)
+    else:
+        rows = row_in_seq + tl.arange(0, HALF_M)
+        cols = tl.arange(0, HEAD_DIM)
+        offsets = (seq_start + rows).to(tl.int64)[:, None] * row_stride + (col + cols)[None, :]
+        tl.store(o_ptr + offsets, out, mask=rows[:, None] < seq_len)
+
+
+@triton.jit
+def gdpa_kernel(
+    q_desc,
+    k_desc,
+    v_desc,
+    o_desc,
+    o_ptr,
+    offsets_ptr,
+    H,
+    sm_scale,
+    HEAD_DIM: tl.constexpr,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    NUM_STAGES: tl.constexpr,
+    ACTIVATION: tl.constexpr,
+    CAUSAL: tl.constexpr,
+    PINGPONG: tl.constexpr,
+):
+    """One (query tile, sequence, head): ``out = where(mask, act(Q K^T * sm_scale), 0) @ V`` for BLOCK_M rows.
+
+    The descriptors view q, k, v, out as (total_tokens, H * HEAD_DIM); q's and out's boxes are
+    (BLOCK_M / 2) x HEAD_DIM (one per consumer), k's and v's BLOCK_N x HEAD_DIM. ``o_ptr`` is out again,
+    for the masked store of a sequence's last rows."""
+    dtype = tlx.dtype_of(q_desc)
+    HALF_M: tl.constexpr = BLOCK_M // 2
+    KV_BYTES: tl.constexpr = BLOCK_N * HEAD_DIM * 2
+
+    pid_bh = tl.program_id(1)
+    batch = pid_bh // H
+    head = pid_bh % H
+    seq_start = tl.load(offsets_ptr + batch)
+    seq_len = tl.load(offsets_ptr + batch + 1) - seq_start
+    # Causal tiles differ in work: the CTAs launched first take the longest rows.
+    pid_m = tl.num_programs(0) - 1 - tl.program_id(0) if CAUSAL else tl.program_id(0)
+    start_m = pid_m * BLOCK_M
+    if start_m >= seq_len:
+        return
+
+    col = head * HEAD_DIM
+    if CAUSAL:
+        kv_end = tl.minimum(start_m + BLOCK_M, seq_len)  # no key block wholly above the diagonal
+        mask_from = start_m // BLOCK_N  # the first block crossing the diagonal (start_m < seq_len)
+    else:
+        kv_end = seq_len
+        mask_from = seq_len // BLOCK_N  # the block holding the sequence end, if it is partial
+    n_blocks = tl.cdiv(kv_end, BLOCK_N)  # >= 1: the tile holds a row of the sequence
+
+    q_tiles = tlx.local_alloc((HALF_M, HEAD_DIM), dtype, 2)  # one per consumer; reused for its output
+    k_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, NUM_STAGES)
+    v_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, NUM_STAGES)
+    q_full = tlx.alloc_barriers(2)
+    k_full = tlx.alloc_barriers(NUM_STAGES)
+    v_full = tlx.alloc_barriers(NUM_STAGES)
+    k_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=2)  # both consumers read every block
+    v_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=2)
+
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            for half in tl.static_range(2):
+                tlx.barrier_expect_bytes(q_full[half], HALF_M * HEAD_DIM * 2)
+                tlx.async_descriptor_load(
+                    q_desc, q_tiles[half], [seq_start + start_m + half * HALF_M, col], q_full[half]
+                )
+            for j in range(n_blocks):
+                s = j % NUM_STAGES
+                free_phase = ((j // NUM_STAGES) & 1) ^ 1  # the first pass finds every stage free
+                row = seq_start + j * BLOCK_N
+                tlx.barrier_wait(k_empty[s], free_phase)
+                tlx.barrier_expect_bytes(k_full[s], KV_BYTES)
+                tlx.async_descriptor_load(k_desc, k_tiles[s], [row, col], k_full[s])
+                tlx.barrier_wait(v_empty[s], free_phase)
+                tlx.barrier_expect_bytes(v_full[s], KV_BYTES)
+                tlx.async_descriptor_load(v_desc, v_tiles[s], [row, col], v_full[s])
+
+        with tlx.async_task(num_warps=4, registers=232, replicate=2):
+            cid = tlx.async_task_replica_id()
+            q_tile = q_tiles[cid]
+            row_in_seq = start_m + cid * HALF_M
+            rows = row_in_seq + tl.arange(0, HALF_M)
+            acc = tl.zeros((HALF_M, HEAD_DIM), dtype=tl.float32)
+            tlx.barrier_wait(q_full[cid], 0)
+
+            # Block 0: S and P only; its P @ V goes out with the next block's Q @ K^T.
+            if PINGPONG:
+                if cid == 1:
+                    tlx.named_barrier_wait(_TURN_BARRIER + 1, 256)
+            tlx.barrier_wait(k_full[0], 0)
+            s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[0]), use_acc=False)
+            if PINGPONG:
+                tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
+            s_ij = tlx.async_dot_wait(0, s_ij)
+            tlx.barrier_arrive(k_empty[0])
+            p = _p_block(s_ij, 0, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL)
+
+            for j in range(1, n_blocks):
+                s = j % NUM_STAGES
+                prev = (j - 1) % NUM_STAGES
+                if PINGPONG:
+                    tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+                tlx.barrier_wait(k_full[s], (j // NUM_STAGES) & 1)
+                s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[s]), use_acc=False)
+                tlx.barrier_wait(v_full[prev], ((j - 1) // NUM_STAGES) & 1)
+                acc = tlx.async_dot(p, v_tiles[prev], acc)
+                if PINGPONG:
+                    tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
+                # S of block j is done (P @ V of block j-1 may still run): the activation overlaps it.
+                s_ij = tlx.async_dot_wait(1, s_ij)
+                tlx.barrier_arrive(k_empty[s])
+                p = _p_block(s_ij, j, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL)
+                # P @ V of block j-1 read the previous P's registers and V stage: both are free after it.
+                acc = tlx.async_dot_wait(0, acc)
+                tlx.barrier_arrive(v_empty[prev])
+
+            # The last block's P @ V.
+            last = n_blocks - 1
+            if PINGPONG:
+                tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+            tlx.barrier_wait(v_full[last % NUM_STAGES], (last // NUM_STAGES) & 1)
+            acc = tlx.async_dot(p, v_tiles[last % NUM_STAGES], acc)
+            if PINGPONG:
+                if cid == 0:
+                    tlx.named_barrier_arrive(_TURN_BARRIER + 1, 256)
+            acc = tlx.async_dot_wait(0, acc)
+            tlx.barrier_arrive(v_empty[last % NUM_STAGES])
+
+            if row_in_seq < seq_len:
+                _store_rows(o_desc, o_ptr, q_tile, acc, row_in_seq, seq_start, seq_len, col, H * HEAD_DIM,
+                            HALF_M, HEAD_DIM)  # fmt: skip
+
+
+#: Tiles per head dimension. Shared memory: Q 2 x 64 rows, K and V NUM_STAGES x BLOCK_N rows each, plus
+#: Triton's 2 x 8 KiB for the masked store's layout change: 176 KiB at D = 128, 128 KiB at D = 64.
+CONFIGS = {
+    64: {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 3},
+    128: {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 2},
+}
+NUM_WARPS = 4  # the producer; each consumer brings 4 more
+
+
+def _spec(head_dim: int, activation: str, causal: bool, dtype: str = "fp16", pingpong: bool = True) -> dict:
+    cfg = CONFIGS[head_dim]
+    half, bn = cfg["BLOCK_M"] // 2, cfg["BLOCK_N"]
+    activation_ptx = {"gelu": ("tanh.approx.f32",), "silu": ("ex2.approx",), "none": ()}[activation]
+    return {
+        "kernel": gdpa_kernel,
+        "signature": {
+            "q_desc": f"tensordesc<{dtype}[{half}, {head_dim}]>",
+            "k_desc": f"tensordesc<{dtype}[{bn}, {head_dim}]>",
+            "v_desc": f"tensordesc<{dtype}[{bn}, {head_dim}]>",
+            "o_desc": f"tensordesc<{dtype}[{half}, {head_dim}]>",
+            "o_ptr": f"*{dtype}",
+            "offsets_ptr": "*i32",
+            "H": "i32",
+            "sm_scale": "fp32",
+            "HEAD_DIM": "constexpr",
+            "BLOCK_M": "constexpr",
+            "BLOCK_N": "constexpr",
+            "NUM_STAGES": "constexpr",
+            "ACTIVATION": "constexpr",
+            "CAUSAL": "constexpr",
+            "PINGPONG": "constexpr",
+        },
+        "constexprs": {**cfg, "HEAD_DIM": head_dim, "ACTIVATION": activation, "CAUSAL": causal, "PINGPONG": pingpong},
+        "divisible_by_16": ("o_ptr", "offsets_ptr"),
+        "num_warps": NUM_WARPS,
+        "ptx": (
+            "cp.async.bulk.tensor.2d.shared::cluster.global",
+            "mbarrier.try_wait",
+            "wgmma.mma_async",
+            "wgmma.wait_group.sync.aligned 1",
+            "setmaxnreg.inc.sync.aligned.u32",
+            "setmaxnreg.dec.sync.aligned.u32",
+            "cp.async.bulk.tensor.2d.global.shared",
+            *(("bar.sync", "bar.arrive") if pingpong else ()),  # the consumers' turns
+            *activation_ptx,
+        ),
+    }
+
+
+SPEC = _spec(128, "gelu", causal=False)
+SPEC_SILU_CAUSAL_D64 = _spec(64, "silu", causal=True)
+SPEC_NONE_BF16_D128 = _spec(128, "none", causal=True, dtype="bf16")
+SPEC_GELU_D64_NO_PINGPONG = _spec(64, "gelu", causal=False, dtype="bf16", pingpong=False)
+
+
+def _check_inputs(what: str, q: Any, k: Any, v: Any, offsets: Any, max_seq_len: int, activation: str) -> None:
+    """Shapes, dtypes and placement only: ``offsets`` stays on the device (no host synchronization).
+
+    Works on anything with ``shape``, ``dtype``, ``device``, ``dim()``, ``numel()`` and ``is_contiguous()``
+    (the CPU tests pass stand-ins)."""
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"{what}: activation must be one of {ACTIVATIONS}, got {activation!r}")
+    dtypes = {str(t.dtype) for t in (q, k, v)}
+    if len(dtypes) != 1 or dtypes.pop() not in ("torch.float16", "torch.bfloat16"):
+        raise ValueError(f"{what}: q, k and v must all be float16 or all bfloat16, got {q.dtype}, {k.dtype}, {v.dtype}")
+    if q.dim() != 3:
+        raise ValueError(f"{what}: q must be (total_tokens, heads, head_dim), got a {q.dim()}-D tensor")
+    if tuple(k.shape) != tuple(q.shape) or tuple(v.shape) != tuple(q.shape):
+        raise ValueError(
+            f"{what}: q, k and v must have one shape, got {tuple(q.shape)}, {tuple(k.shape)}, {tuple(v.shape)}"
+        )
+    if q.shape[2] not in CONFIGS:
+        raise ValueError(f"{what}: head_dim must be one of {sorted(CONFIGS)}, got {q.shape[2]}")
+    if not all(t.is_contiguous() for t in (q, k, v)):
+        raise ValueError(f"{what}: q, k and v must be contiguous")
+    if not (str(q.device) == str(k.device) == str(v.device)) or not str(q.device).startswith("cuda"):
+        raise ValueError(f"{what}: q, k and v must be on one CUDA device, got {q.device}, {k.device}, {v.device}")
+    if str(offsets.dtype) != "torch.int32" or offsets.dim() != 1 or str(offsets.device) != str(q.device):
+        raise ValueError(
+            f"{what}: offsets must be a 1-D int32 tensor on {q.device} (B + 1 cumulative sequence starts), "
+            f"got {offsets.dtype} {tuple(offsets.shape)} on {offsets.device}"
+        )
+    if offsets.numel() < 1:
+        raise ValueError(f"{what}: offsets must have B + 1 >= 1 entries (offsets[0] = 0), got none")
+    if isinstance(max_seq_len, bool) or not isinstance(max_seq_len, int) or max_seq_len < 0:
+        raise ValueError(f"{what}: max_seq_len must be a non-negative int, got {max_seq_len!r}")
+    programs = (offsets.numel() - 1) * q.shape[1]
+    if programs > 65535:
+        raise ValueError(f"{what}: B * H = {programs} exceeds 65535, the grid's limit on its second dimension")
+
+
+def _output(what: str, q: Any, out: Any) -> Any:
+    import torch
+
+    o = torch.full_like(q, float("nan")) if out is None else out
+    if tuple(o.shape) != tuple(q.shape) or o.dtype != q.dtype or o.device != q.device or not o.is_contiguous():
+        raise ValueError(f"{what}: out must be a contiguous {tuple(q.shape)} tensor of {q.dtype} on {q.device}")
+    return o
+
+
+def run(
+    q: Any,
+    k: Any,
+    v: Any,
+    offsets: Any,
+    max_seq_len: int,
+    activation: str = "gelu",
+    causal: bool = False,
+    sm_scale: float | None = None,
+    out: Any = None,
+    pingpong: bool = True,
+) -> Any:
+    """GDPA forward: ``out[rows of b, h] = act(q @ k^T * sm_scale) @ v`` per sequence b and head h.
+
+    q, k, v: (total_tokens, H, D) fp16/bf16 CUDA tensors, D in {64, 128}; ``offsets``: int32 (B + 1)
+    cumulative sequence starts on q's device; ``max_seq_len``: at least the longest sequence's length;
+    ``activation``: "gelu" (tanh form), "silu" or "none"; ``sm_scale`` defaults to 1 / sqrt(D). The
+    result goes to ``out`` when given (rows outside every sequence are left as they are), else to a
+    new NaN-filled tensor."""
+    _check_inputs("gdpa", q, k, v, offsets, max_seq_len, activation)
+    o = _output("gdpa", q, out)
+    total, heads, d = q.shape
+    batch = offsets.numel() - 1
+    if total == 0 or batch == 0 or max_seq_len == 0:
+        return o
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    cfg = CONFIGS[d]
+    sm_scale = 1.0 / math.sqrt(d) if sm_scale is None else float(sm_scale)
+    half = cfg["BLOCK_M"] // 2
+    q2, k2, v2, o2 = (t.view(total, heads * d) for t in (q, k, v, o))
+    q_desc = TensorDescriptor.from_tensor(q2, [half, d])
+    k_desc = TensorDescriptor.from_tensor(k2, [cfg["BLOCK_N"], d])
+    v_desc = TensorDescriptor.from_tensor(v2, [cfg["BLOCK_N"], d])
+    o_desc = TensorDescriptor.from_tensor(o2, [half, d])
+    grid = (triton.cdiv(max_seq_len, cfg["BLOCK_M"]), batch * heads)
+    gdpa_kernel[grid](
+        q_desc,
+        k_desc,
+        v_desc,
+        o_desc,
+        o,
+        offsets,
+        heads,
+        sm_scale,
+        HEAD_DIM=d,
+        ACTIVATION=activation,
+        CAUSAL=causal,
+        PINGPONG=pingpong,
+        num_warps=NUM_WARPS,
+        **cfg,
+    )
+    return o
+
+
+def _bounds(offsets: Any) -> list[tuple[int, int]]:
+    """(start, end) of every sequence, from a list of B + 1 starts or an int tensor of them."""
+    starts = offsets.tolist() if hasattr(offsets, "tolist") else list(offsets)
+    return list(zip(starts, starts[1:], strict=False))
+
+
+def reference(
+    q: Any,
+    k: Any,
+    v: Any,
+    offsets: Any,
+    activation: str = "gelu",
+    causal: bool = False,
+    sm_scale: float | None = None,
+    max_seq_len: int | None = None,
+) -> Any:
+    """GDPA in float64 with PyTorch, one sequence at a time, on q's device; rows outside every sequence are 0.
+
+    ``offsets``: the B + 1 cumulative starts, a list or a tensor. ``max_seq_len`` is not needed here (it is
+    accepted so that ``make_inputs``'s dictionary serves ``run`` and ``reference`` alike)."""
+    import torch
+
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"reference: activation must be one of {ACTIVATIONS}, got {activation!r}")
+    d = q.shape[-1]
+    sm_scale = 1.0 / math.sqrt(d) if sm_scale is None else sm_scale
+    out = torch.zeros(q.shape, dtype=torch.float64, device=q.device)
+    for start, end in _bounds(offsets):
+        if end <= start:
+            continue
+        qb, kb, vb = (t[start:end].double().transpose(0, 1) for t in (q, k, v))  # (H, L, D)
+        x = qb @ kb.transpose(-1, -2) * sm_scale
+        if activation == "gelu":
+            p = torch.nn.functional.gelu(x, approximate="tanh")
+        elif activation == "silu":
+            p = torch.nn.functional.silu(x)
+        else:
+            p = x
+        if causal:
+            n = end - start
+            p = p.masked_fill(torch.ones(n, n, dtype=torch.bool, device=q.device).triu(1), 0.0)
+        out[start:end] = (p @ vb).transpose(0, 1)
+    return out
+
+
+def jagged_lengths(batch: int, mean: int = 1024, low: int = 128, high: int = 4096, seed: int = 0) -> list[int]:
+    """``batch`` sequence lengths as user histories come: log-normal (sigma 0.7, the median set so that
+    the mean is about ``mean``), clipped to [low, high]."""
+    import random
+
+    sigma = 0.7
+    mu = math.log(mean) - sigma * sigma / 2
+    rng = random.Random(seed)
+    return [min(high, max(low, round(rng.lognormvariate(mu, sigma)))) for _ in range(batch)]
+
+
+def offsets_of(lengths: list[int], device: Any = "cuda") -> Any:
+    """The int32 (B + 1) cumulative starts of sequences of ``lengths``, on ``device``."""
+    import torch
+
+    starts = [0]
+    for length in lengths:
+        starts.append(starts[-1] + length)
+    return torch.tensor(starts, dtype=torch.int32, device=device)
+
+
+def make_inputs(
+    batch: int,
+    heads: int,
+    head_dim: int,
+    lengths: list[int] | None = None,
+    dtype: Any = None,
+    device: Any = "cuda",
+    seed: int = 0,
+) -> dict:
+    """Random q, k, v (total_tokens, heads, head_dim) and the offsets and max_seq_len of ``lengths``
+    (default: ``jagged_lengths(batch, seed=seed)``): the keyword arguments of ``run`` and ``reference``
+    (``reference`` ignores ``max_seq_len``)."""
+    import torch
+
+    lengths = jagged_lengths(batch, seed=seed) if lengths is None else list(lengths)
+    if len(lengths) != batch:
+        raise ValueError(f"make_inputs: {len(lengths)} lengths for a batch of {batch}")
+    generator = torch.Generator(device=device).manual_seed(seed)
+    total = sum(lengths)
+    q, k, v = (
+        torch.randn(total, heads, head_dim, generator=generator, device=device, dtype=dtype or torch.bfloat16)
+        for _ in range(3)
+    )
+    return {"q": q, "k": k, "v": v, "offsets": offsets_of(lengths, device), "max_seq_len": max(lengths, default=0)}
+
+
+def flops(lengths: list[int], heads: int, head_dim: int, causal: bool = False) -> float:
+    """The two GEMMs' flops, 2 x 2 x L^2 x D per sequence and head (halved when causal); the activation
+    is not counted."""
+    total = 4.0 * sum(length * length for length in lengths) * heads * head_dim
+    return total / 2 if causal else total
