@@ -685,6 +685,29 @@ def tcgen05_commit_on_hopper(n):
 
 
 @triton.jit
+def tcgen05_register_acc_on_blackwell(n):
+    a = tlx.local_alloc((128, 64), tl.float16, 1)
+    b = tlx.local_alloc((64, 128), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    acc = tl.zeros((128, 128), tl.float32)
+    tlx.async_dot(a[0], b[0], acc, mBarriers=[bars[0]])  # misuse
+
+
+@triton.jit
+def tcgen05_acc_in_shared_memory(n):
+    a = tlx.local_alloc((128, 64), tl.float16, 1)
+    b = tlx.local_alloc((64, 128), tl.float16, 1)
+    acc = tlx.local_alloc((128, 128), tl.float32, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_dot(a[0], b[0], acc[0], mBarriers=[bars[0]])  # misuse
+
+
+@triton.jit
+def tmem_over_512_columns(n):
+    tlx.local_alloc((128, 256), tl.float32, 3, storage=tlx.storage_kind.tmem)  # misuse
+
+
+@triton.jit
 def clc_context_on_hopper(n):
     tlx.clc_create_context(1)  # misuse
 
@@ -740,7 +763,7 @@ CASES = [
     (alloc_runtime_shape, N, SM90, "tlx.local_alloc: `shape[0]` must be a compile-time constant"),
     (alloc_pointer_dtype, N, SM90, "tlx.local_alloc: `dtype` must be an integer or floating-point dtype"),
     (alloc_storage_string, N, SM90, "tlx.local_alloc: `storage` must be a tlx.storage_kind"),
-    (alloc_tmem_on_hopper, N, SM90, "tensor memory (storage tmem) needs sm_100 or newer; this kernel is compiled"),
+    (alloc_tmem_on_hopper, N, SM90, "tensor memory (storage tmem) needs sm_100 (Blackwell) or newer; this kernel is"),
     (alloc_tmem_1d, N, SM100, "tensor memory buffers are 2-D (rows x columns), got shape [128]"),
     (alloc_reuse, N, SM90, "tlx.local_alloc: `reuse` is not supported by this TLX release yet"),
     (alloc_missing_num, N, SM90, "tlx.local_alloc: missing a required argument: 'num'"),
@@ -788,7 +811,7 @@ CASES = [
     (dot_use_acc_tensor, N, SM90, "tlx.async_dot: `use_acc` must be a scalar boolean, got a runtime tensor"),
     (dot_int_accumulator, N, SM90, "tlx.async_dot: `acc` must be a float32 tensor, got a runtime tensor"),
     (dot_unknown_precision, N, SM90, "tlx.async_dot: `input_precision` must be one of ['ieee', 'tf32', 'tf32x3']"),
-    (dot_with_mbarriers_on_hopper, N, SM90, "tlx.async_dot: `mBarriers` completion is the Blackwell (tcgen05) form"),
+    (dot_with_mbarriers_on_hopper, N, SM90, "tlx.async_dot: tcgen05.mma (async_dot with mBarriers= or a tensor-memory"),
     (dot_two_ctas_on_hopper, N, SM90, "tlx.async_dot: `two_ctas` is the Blackwell cta_group::2 form"),
     (tma_store_eviction, DESC, SM90, "tlx.async_descriptor_store: `eviction_policy` is not supported by this TLX"),
     (local_load_with_layout, N, SM90, "tlx.local_load: `layout` is not supported by this TLX release yet"),
@@ -804,6 +827,7 @@ CASES = [
     (amd_warp_pipeline_stage, PTR, SM90, "tlx.warp_pipeline_stage: for AMD GPUs only (a stage of an AMD warp"),
     (amd_layout_in_a_kernel, N, SM90, "tlx.amd_mfma_layout: for AMD GPUs only (a CDNA MFMA register layout); this"),
     (tcgen05_commit_on_hopper, N, SM90, "tlx.tcgen05_commit: tcgen05.commit needs sm_100 (Blackwell) or newer; this"),
+    (tcgen05_register_acc_on_blackwell, N, SM100, "on sm_100 async_dot is tcgen05.mma, which accumulates in"),
     (clc_context_on_hopper, N, SM90, "tlx.clc_create_context: cluster launch control (clusterlaunchcontrol.try_c"),
     (tmem_copy_on_blackwell, N, SM100, "tlx.tmem_copy: a shared-to-tensor-memory copy (tcgen05.cp) is not implemen"),
     (ballot_of_a_tensor, N, SM90, "tlx.vote_ballot_sync: a tensor `pred` (shape [128]) is not supported by this"),
@@ -816,6 +840,8 @@ CASES = [
 # Misuse the TLX compiler's verifiers and checks report (each check in one place), at the kernel line:
 # kernel, signature, target, what the message says.
 COMPILER_CASES = [
+    (tcgen05_acc_in_shared_memory, N, SM100, "'tlx.tcgen05_mma' op tcgen05 accumulates in tensor memory: `acc`"),
+    (tmem_over_512_columns, N, SM100, "tensor memory has 512 columns of 32 bits per CTA; these 3 buffers of 128"),
     (dot_k8, N, SM90, "'tlx.async_dot' op K = 8 is not a multiple of 16, the K of one wgmma for 'f16' operands"),
     (dot_k24, N, SM90, "shared-memory buffer dimensions must be powers of two, got 24"),
     (dot_int8_into_float32, N, SM90, "or fp8 (e4m3, e5m2) operands into a float32 accumulator, not 'i8'"),

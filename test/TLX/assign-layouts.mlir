@@ -2,15 +2,16 @@
 
 // CHECK-DAG: #[[NV:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 // CHECK-DAG: #[[SW1:.*]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-// Defaults: NVMMA shared with the widest swizzle for rank >= 2, unswizzled for 1-D.
-// Tensor memory has no shared layout: it keeps none.
+// CHECK-DAG: #[[TM:.*]] = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
+// Defaults: NVMMA shared with the widest swizzle for rank >= 2, unswizzled for 1-D; tensor memory: blocks of
+// the whole buffer, packed.
 // CHECK-LABEL: tt.func @defaults
 tt.func @defaults() {
   // CHECK-NEXT: tlx.local_alloc {layout = #[[NV]]} : !tlx.buffers<2, 128x64xf16, smem>
   %a = tlx.local_alloc : !tlx.buffers<2, 128x64xf16, smem>
   // CHECK-NEXT: tlx.local_alloc {layout = #[[SW1]]} : !tlx.buffers<4, 128xf32, smem>
   %v = tlx.local_alloc : !tlx.buffers<4, 128xf32, smem>
-  // CHECK-NEXT: tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+  // CHECK-NEXT: tlx.local_alloc {layout = #[[TM]]} : !tlx.buffers<1, 128x128xf32, tmem>
   %t = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
   tt.return
 }

@@ -1,8 +1,8 @@
 // RUN: tlx-opt %s -split-input-file --tlx-assign-layouts --tlx-lower-to-ttg -verify-diagnostics
 
-tt.func @tmem() {
-  // expected-error @below {{'tlx.local_alloc' op lowering of tmem buffers is not implemented yet; use storage smem}}
-  %t = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+tt.func @cluster_memory() {
+  // expected-error @below {{'tlx.local_alloc' op lowering of smemCluster buffers is not implemented yet; use storage smem}}
+  %t = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, smemCluster>
   tt.return
 }
 

@@ -192,6 +192,30 @@ func.func @copies(%d: !tt.tensordesc<tensor<64x64xf16>>, %p: tensor<64x!tt.ptr<f
   return
 }
 
+// Blackwell: tcgen05 MMA into tensor memory, with and without mbarriers and predicates, and tcgen05.commit.
+// CHECK-LABEL: func.func @tcgen05
+// CHECK-SAME:    (%[[USE:.*]]: i1, %[[P:.*]]: i1)
+func.func @tcgen05(%use: i1, %p: i1) {
+  // CHECK:      tlx.tcgen05_mma %[[A:.*]], %[[B:.*]], %[[ACC:.*]] : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+  // CHECK-NEXT: tlx.tcgen05_mma %[[A]], %[[B]], %[[ACC]], %[[USE]] pred %[[P]] barriers(%[[BAR:.*]], %[[BAR]]) is_async : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+  // CHECK-NEXT: tlx.tcgen05_commit %[[BAR]]
+  // CHECK-NEXT: tlx.tcgen05_commit %[[BAR]], %[[P]]
+  %c0 = arith.constant 0 : i32
+  %as = tlx.local_alloc : !tlx.buffers<1, 128x64xf16, smem>
+  %bs = tlx.local_alloc : !tlx.buffers<1, 64x128xf16, smem>
+  %accs = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %a = tlx.local_view %as[%c0] : !tlx.buffers<1, 128x64xf16, smem>
+  %b = tlx.local_view %bs[%c0] : !tlx.buffers<1, 64x128xf16, smem>
+  %acc = tlx.local_view %accs[%c0] : !tlx.buffers<1, 128x128xf32, tmem>
+  %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  tlx.tcgen05_mma %a, %b, %acc : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+  tlx.tcgen05_mma %a, %b, %acc, %use pred %p barriers(%bar, %bar) is_async : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+  tlx.tcgen05_commit %bar
+  tlx.tcgen05_commit %bar, %p
+  return
+}
+
 // Asynchronous MMA (a from shared memory and from registers), named barriers, special registers.
 // CHECK-LABEL: func.func @mma_and_registers
 // CHECK-SAME:    (%[[ACC:.*]]: tensor<64x64xf32>, %[[AR:.*]]: tensor<64x64xf16>, %[[USE:.*]]: i1, %[[ID:.*]]: i32)

@@ -23,8 +23,15 @@ namespace ttg = mlir::triton::gpu;
 namespace {
 
 /// The user's layout, checked, or else the default one, written on `alloc`.
-/// Tensor memory has no shared layout: its allocations keep none.
+/// Tensor memory takes a tensor memory layout (Layouts.h); cluster-shared
+/// allocations keep none.
 FailureOr<Attribute> assignBufferLayout(LocalAllocOp alloc) {
+  if (alloc.getType().getStorage() == StorageKind::tmem) {
+    FailureOr<Attribute> layout = getTensorMemoryLayout(alloc);
+    if (succeeded(layout))
+      alloc.setLayoutAttr(*layout);
+    return layout;
+  }
   if (alloc.getType().getStorage() != StorageKind::smem)
     return Attribute();
   if (Attribute explicitLayout = alloc.getLayoutAttr()) {
@@ -125,9 +132,44 @@ LogicalResult checkOneCTA(ModuleOp module) {
          << numCTAs.getInt();
 }
 
+/// Whether tcgen05.ld/st can move `buffer` between tensor memory and the
+/// registers of `op`'s warps; an error at `op` if not.
+LogicalResult checkTensorMemoryAccess(Operation *op, BufferType buffer) {
+  if (buffer.getStorage() != StorageKind::tmem)
+    return success();
+  unsigned numWarps = lookupNumWarps(op);
+  if (succeeded(getTensorMemoryRegisterLayout(op->getContext(),
+                                              buffer.getShape(), numWarps)))
+    return success();
+  return op->emitOpError("tcgen05.ld/st move 64- or 128-row tensor-memory "
+                         "buffers with whole warp groups, each warp group "
+                         "an equal share of the columns: got [")
+         << buffer.getShape() << "] with num_warps " << numWarps;
+}
+
+/// tcgen05 exists from sm_100 on; tensor memory moves to registers by warp
+/// groups.
+LogicalResult checkBlackwellOps(ModuleOp module) {
+  bool failed = false;
+  module.walk([&](Operation *op) {
+    if (isa<TCGen05MMAOp>(op))
+      failed |= mlir::failed(verifyBlackwellTarget(op, "tcgen05.mma"));
+    else if (isa<TCGen05CommitOp>(op))
+      failed |= mlir::failed(verifyBlackwellTarget(op, "tcgen05.commit"));
+    else if (auto load = dyn_cast<LocalLoadOp>(op))
+      failed |=
+          mlir::failed(checkTensorMemoryAccess(op, load.getBuffer().getType()));
+    else if (auto store = dyn_cast<LocalStoreOp>(op))
+      failed |= mlir::failed(
+          checkTensorMemoryAccess(op, store.getBuffer().getType()));
+  });
+  return failure(failed);
+}
+
 struct AssignLayoutsPass : tlx::impl::TLXAssignLayoutsBase<AssignLayoutsPass> {
   void runOnOperation() override {
     if (failed(checkOneCTA(getOperation())) ||
+        failed(checkBlackwellOps(getOperation())) ||
         failed(propagateBufferLayouts(getOperation(), assignBufferLayout,
                                       giveDescriptorLayout, checkDotOperands)))
       signalPassFailure();

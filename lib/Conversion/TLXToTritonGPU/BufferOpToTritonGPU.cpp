@@ -11,6 +11,7 @@
 #include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
 
 #include "tlx/Dialect/Triton/IR/Dialect.h"
+#include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -19,8 +20,24 @@
 using namespace mlir;
 using namespace mlir::tlx;
 namespace ttg = mlir::triton::gpu;
+namespace ttng = mlir::triton::nvidia_gpu;
 
 namespace {
+
+bool isTensorMemory(ttg::MemDescType type) {
+  return isa_and_nonnull<ttng::TensorMemorySpaceAttr>(type.getMemorySpace());
+}
+
+/// `type` in the register layout of tcgen05.ld/st for `buffer` (checked
+/// possible by tlx-assign-layouts).
+FailureOr<RankedTensorType> getTensorMemoryRegisterType(Operation *op,
+                                                        RankedTensorType type) {
+  FailureOr<ttg::BlockedEncodingAttr> layout = getTensorMemoryRegisterLayout(
+      op->getContext(), type.getShape(), lookupNumWarps(op));
+  if (failed(layout))
+    return failure();
+  return RankedTensorType::get(type.getShape(), type.getElementType(), *layout);
+}
 
 struct LocalAllocOpConversion : OpConversionPattern<LocalAllocOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -30,11 +47,17 @@ struct LocalAllocOpConversion : OpConversionPattern<LocalAllocOp> {
                   ConversionPatternRewriter &rewriter) const override {
     BuffersType type = op.getType();
     Attribute layout = op.getLayoutAttr();
-    if (type.getStorage() != StorageKind::smem || !layout)
+    if (type.getStorage() == StorageKind::smemCluster || !layout)
       return rewriter.notifyMatchFailure(
-          op, "needs shared-memory buffers with a layout");
+          op, "needs shared- or tensor-memory buffers with a layout");
     SmallVector<int64_t> shape{type.getCount()};
     llvm::append_range(shape, type.getShape());
+    if (type.getStorage() == StorageKind::tmem) {
+      rewriter.replaceOpWithNewOp<ttng::TMEMAllocOp>(
+          op, getTensorMemDesc(shape, type.getElementType(), layout),
+          /*token=*/Type(), /*src=*/Value());
+      return success();
+    }
     rewriter.replaceOpWithNewOp<ttg::LocalAllocOp>(
         op, getSharedMemDesc(shape, type.getElementType(), layout), Value(),
         /*alignment=*/IntegerAttr());
@@ -101,6 +124,20 @@ struct LocalSliceOpConversion : OpConversionPattern<LocalSliceOp> {
     if (!source)
       return rewriter.notifyMatchFailure(op, "source is not a memdesc");
     BufferType result = op.getResult().getType();
+    if (isTensorMemory(source)) {
+      // Columns [N, N + width) of all rows: Triton's tmem_subslice.
+      FailureOr<Attribute> layout = getViewLayout(op, source.getEncoding());
+      if (failed(layout))
+        return rewriter.notifyMatchFailure(op, "no tensor memory layout");
+      auto type = ttg::MemDescType::get(
+          result.getShape(), result.getElementType(), *layout,
+          source.getMemorySpace(), source.getMutableMemory(),
+          source.getAllocShape());
+      rewriter.replaceOpWithNewOp<ttng::TMEMSubSliceOp>(
+          op, type, adaptor.getSource(),
+          static_cast<uint32_t>(op.getOffsets()[1]));
+      return success();
+    }
     auto type = ttg::MemDescType::get(
         result.getShape(), result.getElementType(), source.getEncoding(),
         source.getMemorySpace(), source.getMutableMemory(),
@@ -163,8 +200,25 @@ struct LocalLoadOpConversion : OpConversionPattern<LocalLoadOp> {
   LogicalResult
   matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!getMemDescType(adaptor.getBuffer()))
+    ttg::MemDescType buffer = getMemDescType(adaptor.getBuffer());
+    if (!buffer)
       return rewriter.notifyMatchFailure(op, "buffer is not a memdesc");
+    if (isTensorMemory(buffer)) {
+      // tcgen05.ld in its own register layout, then the result's.
+      FailureOr<RankedTensorType> type =
+          getTensorMemoryRegisterType(op, op.getType());
+      if (failed(type))
+        return rewriter.notifyMatchFailure(op, "no tcgen05.ld layout");
+      Value loaded = ttng::TMEMLoadOp::create(rewriter, op.getLoc(), *type,
+                                              /*token=*/Type(),
+                                              adaptor.getBuffer(), Value())
+                         .getResult();
+      if (*type != op.getType())
+        loaded = ttg::ConvertLayoutOp::create(rewriter, op.getLoc(),
+                                              op.getType(), loaded);
+      rewriter.replaceOp(op, loaded);
+      return success();
+    }
     rewriter.replaceOpWithNewOp<ttg::LocalLoadOp>(op, op.getType(),
                                                   adaptor.getBuffer(), Value());
     return success();
@@ -177,8 +231,27 @@ struct LocalStoreOpConversion : OpConversionPattern<LocalStoreOp> {
   LogicalResult
   matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!getMemDescType(adaptor.getBuffer()))
+    ttg::MemDescType buffer = getMemDescType(adaptor.getBuffer());
+    if (!buffer)
       return rewriter.notifyMatchFailure(op, "buffer is not a memdesc");
+    if (isTensorMemory(buffer)) {
+      // The value in tcgen05.st's register layout, then tcgen05.st.
+      auto valueType = cast<RankedTensorType>(adaptor.getValue().getType());
+      FailureOr<RankedTensorType> type =
+          getTensorMemoryRegisterType(op, valueType);
+      if (failed(type))
+        return rewriter.notifyMatchFailure(op, "no tcgen05.st layout");
+      Value value = adaptor.getValue();
+      if (*type != valueType)
+        value =
+            ttg::ConvertLayoutOp::create(rewriter, op.getLoc(), *type, value);
+      Value pred = getPredicateOrTrue(rewriter, op.getLoc(), Value());
+      ttng::TMEMStoreOp::create(rewriter, op.getLoc(), /*token=*/Type(),
+                                adaptor.getBuffer(), /*dep=*/Value(), value,
+                                pred);
+      rewriter.eraseOp(op);
+      return success();
+    }
     rewriter.replaceOpWithNewOp<ttg::LocalStoreOp>(op, adaptor.getValue(),
                                                    adaptor.getBuffer());
     return success();

@@ -1,6 +1,7 @@
 //===- Layouts.cpp - layout policy of the TLX -> TritonGPU lowering -------===//
 
 #include "tlx/Conversion/TLXToTritonGPU/Layouts.h"
+#include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -8,6 +9,7 @@
 using namespace mlir;
 using namespace mlir::tlx;
 namespace ttg = mlir::triton::gpu;
+namespace ttng = mlir::triton::nvidia_gpu;
 
 Attribute mlir::tlx::getDefaultBufferLayout(BuffersType buffers) {
   MLIRContext *context = buffers.getContext();
@@ -23,6 +25,115 @@ mlir::tlx::getUnswizzled1DLayout(MLIRContext *context) {
   return ttg::SwizzledSharedEncodingAttr::get(context, /*vec=*/1,
                                               /*perPhase=*/1, /*maxPhase=*/1,
                                               /*order=*/{0}, /*cgaBases=*/{});
+}
+
+std::optional<int64_t> mlir::tlx::getTargetCapability(Operation *op) {
+  auto module =
+      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
+  auto target =
+      module ? module->getAttrOfType<StringAttr>("ttg.target") : StringAttr();
+  unsigned capability = 0;
+  StringRef text = target ? target.getValue() : StringRef();
+  if (!text.consume_front("cuda:") || text.getAsInteger(10, capability))
+    return std::nullopt;
+  return capability;
+}
+
+LogicalResult mlir::tlx::verifyBlackwellTarget(Operation *op, StringRef what) {
+  std::optional<int64_t> capability = getTargetCapability(op);
+  if (!capability || *capability >= 100)
+    return success();
+  return op->emitOpError() << what << " needs sm_100 (Blackwell) or newer; "
+                           << "this kernel is compiled for sm_" << *capability;
+}
+
+int64_t mlir::tlx::getTensorMemoryColumns(BuffersType buffers,
+                                          unsigned colStride) {
+  ArrayRef<int64_t> shape = buffers.getShape();
+  int64_t bits = buffers.getElementType().getIntOrFloatBitWidth();
+  int64_t rowBlocks = std::max<int64_t>(1, shape[0] / 128);
+  int64_t perBuffer =
+      std::max<int64_t>(1, rowBlocks * shape[1] * bits * colStride / 32);
+  return buffers.getCount() * perBuffer;
+}
+
+FailureOr<Attribute> mlir::tlx::getTensorMemoryLayout(LocalAllocOp alloc) {
+  BuffersType type = alloc.getType();
+  MLIRContext *context = alloc.getContext();
+  if (failed(verifyBlackwellTarget(alloc, "tensor memory (storage tmem)")))
+    return failure();
+  ArrayRef<int64_t> shape = type.getShape();
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  if (bits > 32)
+    return alloc.emitOpError("tensor memory holds elements of at most 32 "
+                             "bits, got ")
+           << type.getElementType();
+  auto layout =
+      dyn_cast_or_null<ttng::TensorMemoryEncodingAttr>(alloc.getLayoutAttr());
+  if (alloc.getLayoutAttr() && !layout)
+    return alloc.emitOpError("layout ")
+           << alloc.getLayoutAttr()
+           << " is not a tensor memory layout: give tensor-memory buffers a "
+              "tlx.tensor_memory_layout_encoding (#ttng.tensor_memory_"
+              "encoding) or none";
+  if (!layout) {
+    if ((shape[0] != 64 && shape[0] != 128) || !llvm::isPowerOf2_64(shape[1]) ||
+        shape[1] > 512)
+      return alloc.emitOpError("tensor-memory buffers are 64 or 128 rows by "
+                               "a power-of-two number of columns up to 512, "
+                               "got ")
+             << shape[0] << "x" << shape[1];
+    layout = ttng::TensorMemoryEncodingAttr::get(
+        context, shape[0], shape[1], /*colStride=*/1, /*CTASplitM=*/1,
+        /*CTASplitN=*/1, /*twoCTAs=*/false);
+  } else if (layout.getBlockM() != shape[0] || layout.getBlockN() > shape[1] ||
+             layout.getTwoCTAs() || layout.getCTASplitM() != 1 ||
+             layout.getCTASplitN() != 1 || bits * layout.getColStride() > 32) {
+    return alloc.emitOpError("layout ")
+           << layout << " does not fit " << shape[0] << "x" << shape[1] << " "
+           << type.getElementType()
+           << " buffers: blockM must be the rows, blockN at most the "
+              "columns, colStride x element bits at most 32, one CTA";
+  }
+  int64_t columns = getTensorMemoryColumns(type, layout.getColStride());
+  if (columns > 512)
+    return alloc.emitOpError("tensor memory has 512 columns of 32 bits per "
+                             "CTA; these ")
+           << type.getCount() << " buffers of " << shape[0] << "x" << shape[1]
+           << " " << type.getElementType() << " need " << columns;
+  return Attribute(layout);
+}
+
+FailureOr<triton::gpu::BlockedEncodingAttr>
+mlir::tlx::getTensorMemoryRegisterLayout(MLIRContext *context,
+                                         ArrayRef<int64_t> shape,
+                                         unsigned numWarps) {
+  // tcgen05.ld/st 32x32b: warp w of a warp group reaches lanes (rows)
+  // 32(w % 4) .. 32(w % 4) + 31, one row per thread; 64-row buffers use 16
+  // lanes per warp and split the columns in two halves over the others.
+  // Warp groups beyond the first split the columns. This is the layout
+  // Gluon's get_tmem_reg_layout(..., "32x32b") computes.
+  if (shape.size() != 2 || numWarps % 4 != 0 ||
+      (shape[0] != 64 && shape[0] != 128))
+    return failure();
+  unsigned rowsPerWarp = shape[0] == 64 ? 16 : 32;
+  unsigned columnThreads = 32 / rowsPerWarp, columnWarps = numWarps / 4;
+  if (shape[1] % (columnThreads * columnWarps) != 0)
+    return failure();
+  unsigned perThread = shape[1] / (columnThreads * columnWarps);
+  return ttg::BlockedEncodingAttr::get(context, {1, perThread},
+                                       {rowsPerWarp, columnThreads},
+                                       {4, columnWarps}, /*order=*/{0, 1},
+                                       /*cgaBases=*/{});
+}
+
+ttg::MemDescType mlir::tlx::getTensorMemDesc(ArrayRef<int64_t> shape,
+                                             Type elementType,
+                                             Attribute layout) {
+  return ttg::MemDescType::get(
+      shape, elementType, layout,
+      ttng::TensorMemorySpaceAttr::get(elementType.getContext()),
+      /*mutableMemory=*/true);
 }
 
 LogicalResult mlir::tlx::verifyBufferLayout(LocalAllocOp alloc,
@@ -124,8 +235,20 @@ static FailureOr<Attribute> getReshapedLayout(Attribute layout,
 FailureOr<Attribute> mlir::tlx::getViewLayout(Operation *view,
                                               Attribute sourceLayout) {
   return llvm::TypeSwitch<Operation *, FailureOr<Attribute>>(view)
-      .Case<LocalViewOp, LocalSliceOp>(
+      .Case<LocalViewOp>(
           [&](auto) -> FailureOr<Attribute> { return sourceLayout; })
+      .Case<LocalSliceOp>([&](LocalSliceOp slice) -> FailureOr<Attribute> {
+        // A column slice of tensor memory keeps its rows; its blocks are at
+        // most as wide as the slice.
+        auto tmem = dyn_cast<ttng::TensorMemoryEncodingAttr>(sourceLayout);
+        if (!tmem)
+          return sourceLayout;
+        int64_t width = slice.getResult().getType().getShape()[1];
+        return Attribute(ttng::TensorMemoryEncodingAttr::get(
+            slice.getContext(), tmem.getBlockM(),
+            std::min<int64_t>(tmem.getBlockN(), width), tmem.getColStride(),
+            tmem.getCTASplitM(), tmem.getCTASplitN(), tmem.getTwoCTAs()));
+      })
       .Case<LocalTransOp>([&](LocalTransOp trans) {
         return getTransposedLayout(sourceLayout, trans.getOrder());
       })

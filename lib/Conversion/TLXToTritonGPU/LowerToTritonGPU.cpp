@@ -54,11 +54,11 @@ LogicalResult verifyTLXValuesStayInTLXOps(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
-/// The layout tlx-assign-layouts gave a local_alloc, which must be a shared
-/// one: the lowering chooses none itself.
+/// The layout tlx-assign-layouts gave a local_alloc, a shared or a tensor
+/// memory one: the lowering chooses none itself.
 FailureOr<Attribute> getAssignedLayout(LocalAllocOp alloc) {
   BuffersType type = alloc.getType();
-  if (type.getStorage() != StorageKind::smem)
+  if (type.getStorage() == StorageKind::smemCluster)
     return alloc.emitOpError("lowering of ")
            << stringifyStorageKind(type.getStorage())
            << " buffers is not implemented yet; use storage smem";
@@ -66,6 +66,8 @@ FailureOr<Attribute> getAssignedLayout(LocalAllocOp alloc) {
   if (!layout)
     return alloc.emitOpError("has no layout; run tlx-assign-layouts before "
                              "tlx-lower-to-ttg");
+  if (type.getStorage() == StorageKind::tmem)
+    return getTensorMemoryLayout(alloc);
   if (failed(verifyBufferLayout(alloc, layout)))
     return failure();
   return layout;

@@ -1,4 +1,8 @@
-//===- MMAOpToTritonGPU.cpp - asynchronous MMA -> ttng wgmma --------------===//
+//===- MMAOpToTritonGPU.cpp - asynchronous MMA -> ttng wgmma, tcgen05 ----===//
+//
+// Blackwell: tlx.tcgen05_mma and tlx.tcgen05_commit become ttng.tc_gen5_mma
+// and ttng.tc_gen5_commit one to one (the accumulator lives in tensor
+// memory, nothing to convert).
 //
 // A tlx.async_dot runs in the wgmma accumulator layout (Layouts.h) and hands
 // its result back in the user's layout:
@@ -111,9 +115,58 @@ struct AsyncDotWaitOpConversion : OpConversionPattern<AsyncDotWaitOp> {
   }
 };
 
+/// tlx.tcgen05_mma -> ttng.tc_gen5_mma on the buffers' memdescs. `useAcc`
+/// and `pred` default to true; each barrier is signalled unconditionally
+/// when the MMA completes (the op is then asynchronous).
+struct TCGen05MMAOpConversion : OpConversionPattern<TCGen05MMAOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TCGen05MMAOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!getMemDescType(adaptor.getA()) || !getMemDescType(adaptor.getB()) ||
+        !getMemDescType(adaptor.getAcc()))
+      return rewriter.notifyMatchFailure(op, "operands are not memdescs");
+    for (Value barrier : adaptor.getBarriers())
+      if (!getMemDescType(barrier))
+        return rewriter.notifyMatchFailure(op, "barriers are not memdescs");
+    Location loc = op.getLoc();
+    Value useAcc = getPredicateOrTrue(rewriter, loc, adaptor.getUseAcc());
+    Value pred = getPredicateOrTrue(rewriter, loc, adaptor.getPred());
+    SmallVector<Value> barrierPreds;
+    if (!adaptor.getBarriers().empty())
+      barrierPreds.assign(adaptor.getBarriers().size(),
+                          getPredicateOrTrue(rewriter, loc, Value()));
+    bool isAsync = op.getIsAsync() || !adaptor.getBarriers().empty();
+    ttng::TCGen5MMAOp::create(rewriter, loc, /*token=*/Type(), adaptor.getA(),
+                              adaptor.getB(), adaptor.getAcc(),
+                              /*acc_dep=*/Value(), useAcc, pred,
+                              adaptor.getBarriers(), barrierPreds, isAsync,
+                              /*two_ctas=*/false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tlx.tcgen05_commit -> ttng.tc_gen5_commit.
+struct TCGen05CommitOpConversion : OpConversionPattern<TCGen05CommitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TCGen05CommitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!getMemDescType(adaptor.getBarrier()))
+      return rewriter.notifyMatchFailure(op, "barrier is not a memdesc");
+    rewriter.replaceOpWithNewOp<ttng::TCGen5CommitOp>(
+        op, adaptor.getBarrier(), adaptor.getPred(), /*two_ctas=*/false);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tlx::populateMMAOpToTritonGPUPatterns(RewritePatternSet &patterns) {
-  patterns.add<AsyncDotOpConversion, AsyncDotWaitOpConversion>(
+  patterns.add<AsyncDotOpConversion, AsyncDotWaitOpConversion,
+               TCGen05MMAOpConversion, TCGen05CommitOpConversion>(
       patterns.getContext());
 }

@@ -20,7 +20,6 @@ __all__ = [
     "clc_response",
     "clc_response_type",
     "stoch_round",
-    "tcgen05_commit",
     "tmem_copy",
 ]
 
@@ -47,12 +46,6 @@ def async_dot_scaled(
 ):
     """Blackwell: block-scaled MMA, ``tcgen05.mma`` with scale factors (not implemented yet)."""
     blackwell_only("async_dot_scaled", "block-scaled MMA (tcgen05.mma with scales)", _semantic, _generator)
-
-
-@builtin
-def tcgen05_commit(mBarrier, two_ctas=False, _semantic=None, _generator=None):  # noqa: N803
-    """Blackwell: an mbarrier that tracks the completion of earlier ``tcgen05`` ops (not implemented yet)."""
-    blackwell_only("tcgen05_commit", "tcgen05.commit", _semantic, _generator)
 
 
 @builtin

@@ -114,7 +114,8 @@ class TLXSemantic:
     def require_capability(self, op: str, minimum: int, what: str) -> None:
         capability = self.capability()
         if capability is not None and capability < minimum:
-            raise self.error(op, f"{what} needs sm_{minimum} or newer; this kernel is compiled for sm_{capability}")
+            target = f"sm_{minimum} (Blackwell)" if minimum >= 100 else f"sm_{minimum}"
+            raise self.error(op, f"{what} needs {target} or newer; this kernel is compiled for sm_{capability}")
 
     # --------------------------------------------------------- argument checks
     def const_int(
@@ -198,7 +199,7 @@ class TLXSemantic:
             return Scalar(value.handle, tlc.int32)
         raise self.error(op, f"`{name}` must be a scalar integer, got {_describe(value)}")
 
-    def predicate(self, op: str, value: Any) -> Scalar | None:
+    def predicate(self, op: str, value: Any, name: str = "pred") -> Scalar | None:
         """An optional scalar ``i1`` predicate."""
         value = _unwrap(value)
         if value is None:
@@ -209,7 +210,7 @@ class TLXSemantic:
             if not value.dtype.is_bool():
                 value = self.semantic.cast(value, tlc.int1)
             return Scalar(value.handle, tlc.int1)
-        raise self.error(op, f"`pred` must be a scalar bool, got {_describe(value)}")
+        raise self.error(op, f"`{name}` must be a scalar bool, got {_describe(value)}")
 
     def one_buffer(self, op: str, name: str, value: Any, *, shared: bool = False) -> buffered_tensor:
         value = _unwrap(value)
@@ -927,8 +928,16 @@ class TLXSemantic:
         two_ctas: Any,
         input_precision: Any,
         out_dtype: Any,
-    ) -> tlc.tensor:
+        force_async: bool = False,
+    ) -> tlc.tensor | None:
         op = "async_dot"
+        acc = _unwrap(acc)
+        barriers = _unwrap(barriers)
+        capability = self.capability()
+        if isinstance(acc, buffered_tensor) or barriers or (capability is not None and capability >= 100):
+            return self.tcgen05_mma(
+                a, b, acc, use_acc, pred, barriers, two_ctas, input_precision, out_dtype, force_async
+            )
         self.require_capability(op, 90, "wgmma")
         a = _unwrap(a)
         a_in_registers = isinstance(a, tlc.tensor)
@@ -936,8 +945,6 @@ class TLXSemantic:
             a = self.one_buffer(op, "a", a, shared=True)
         b = self.one_buffer(op, "b", b, shared=True)
         self.unsupported(op, "pred", pred)
-        if _unwrap(barriers):
-            raise self.error(op, "`mBarriers` completion is the Blackwell (tcgen05) form, not supported yet")
         if self.const_bool(op, "two_ctas", two_ctas):
             raise self.error(op, "`two_ctas` is the Blackwell cta_group::2 form, not supported yet")
         out_dtype = _unwrap(out_dtype) or tlc.float32
@@ -945,7 +952,6 @@ class TLXSemantic:
             raise self.error(op, f"only float32 accumulators are supported, got {out_dtype}")
         # Shapes, element types and wgmma's tile sizes are the op verifier's to check; the result is the
         # accumulator's type, zeros of M x N when there is none.
-        acc = _unwrap(acc)
         if acc is None:
             if len(a.shape) != 2 or len(b.shape) != 2:
                 raise self.error(op, f"operands must be 2-D, got {list(a.shape)} and {list(b.shape)}")
@@ -965,6 +971,73 @@ class TLXSemantic:
         # `a` from registers has its own shape (MxK, not MxN): it rides a linked carrier.
         operands = {"a": Linked(a) if a_in_registers else a, "b": b, "acc": acc, "useAcc": use}
         return tlc.tensor(self.emit(op, operands, attrs, result=acc.type), acc.type)
+
+    def tcgen05_mma(
+        self,
+        a: Any,
+        b: Any,
+        acc: Any,
+        use_acc: Any,
+        pred: Any,
+        barriers: Any,
+        two_ctas: Any,
+        input_precision: Any,
+        out_dtype: Any,
+        force_async: bool = False,
+    ) -> None:
+        """The Blackwell form of ``async_dot``: ``tcgen05.mma`` into a tensor-memory accumulator (Form A, every
+        operand a handle or a scalar). Storage kinds, shapes and element types are the op verifier's to check."""
+        op = "async_dot"
+        what = "tcgen05.mma (async_dot with mBarriers= or a tensor-memory accumulator)"
+        self.require_capability(op, 100, what)
+        if isinstance(_unwrap(a), tlc.tensor):
+            raise self.error(op, "tcgen05 reads `A` from a shared- or tensor-memory buffer, not from registers")
+        a = self.one_buffer(op, "A", a)
+        b = self.one_buffer(op, "B", b)
+        if not isinstance(acc, buffered_tensor):
+            raise self.error(
+                op,
+                "on sm_100 async_dot is tcgen05.mma, which accumulates in tensor memory: `acc` must be a buffer "
+                f"of tlx.local_alloc(..., storage=tlx.storage_kind.tmem), got {_describe(acc)}",
+            )
+        acc = self.one_buffer(op, "acc", acc)
+        if self.const_bool(op, "two_ctas", two_ctas):
+            raise self.error(op, "`two_ctas` (tcgen05 cta_group::2) is not supported by this TLX release yet")
+        precision = _unwrap(input_precision)
+        if precision not in (None, "tf32"):
+            raise self.error(op, f"tcgen05 multiplies float32 operands as tf32 only, got input_precision={precision!r}")
+        out_dtype = _unwrap(out_dtype) or tlc.float32
+        if out_dtype != tlc.float32:
+            raise self.error(op, f"only float32 accumulators are supported, got {out_dtype}")
+        if barriers is None:
+            barriers = ()
+        if isinstance(barriers, tlc.tuple):
+            barriers = barriers.values
+        if isinstance(barriers, mbarrier):
+            barriers = (barriers,)
+        if not isinstance(barriers, (tuple, list)):
+            raise self.error(op, f"`mBarriers` must be a list of mbarriers, got {_describe(barriers)}")
+        bars = [self.one_barrier(op, f"mBarriers[{i}]", bar) for i, bar in enumerate(barriers)]
+        use = _unwrap(use_acc)
+        use = None if use is None else self.predicate(op, use, "use_acc")
+        operands = {
+            "a": a,
+            "b": b,
+            "acc": acc,
+            "useAcc": use,
+            "pred": self.predicate(op, pred),
+            "barriers": bars,
+        }
+        self.emit("tcgen05_mma", operands, {"isAsync": bool(force_async)})
+        return None
+
+    def tcgen05_commit(self, barrier: Any, two_ctas: Any) -> None:
+        op = "tcgen05_commit"
+        self.require_capability(op, 100, "tcgen05.commit")
+        bar = self.one_barrier(op, "mBarrier", barrier)
+        if self.const_bool(op, "two_ctas", two_ctas):
+            raise self.error(op, "`two_ctas` (tcgen05 cta_group::2) is not supported by this TLX release yet")
+        self.emit(op, {"barrier": bar})
 
     def async_dot_wait(self, pendings: Any, acc: Any) -> tlc.tensor:
         op = "async_dot_wait"

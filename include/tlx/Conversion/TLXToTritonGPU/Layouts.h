@@ -37,6 +37,30 @@ getUnswizzled1DLayout(MLIRContext *context);
 /// rank. Emits the error at `alloc` otherwise.
 LogicalResult verifyBufferLayout(LocalAllocOp alloc, Attribute layout);
 
+/// The compute capability of the module's `ttg.target` ("cuda:100" -> 100).
+std::optional<int64_t> getTargetCapability(Operation *op);
+
+/// An error at `op` unless the target is sm_100 or newer (or unknown).
+LogicalResult verifyBlackwellTarget(Operation *op, StringRef what);
+
+/// The 32-bit tensor-memory columns that `buffers` take with `colStride`.
+int64_t getTensorMemoryColumns(BuffersType buffers, unsigned colStride);
+
+/// The user's tensor-memory layout of a tmem allocation, checked, or the
+/// default one (blockM = rows, blockN = columns, packed); errors at `alloc`
+/// for shapes tensor memory cannot hold, other targets than sm_100+ and
+/// more than its 512 columns.
+FailureOr<Attribute> getTensorMemoryLayout(LocalAllocOp alloc);
+
+/// The register layout of a tcgen05.ld / tcgen05.st (32x32b) of a `shape`
+/// tensor-memory buffer by `numWarps` warps; failure where there is none.
+FailureOr<triton::gpu::BlockedEncodingAttr>
+getTensorMemoryRegisterLayout(MLIRContext *context, ArrayRef<int64_t> shape,
+                              unsigned numWarps);
+
+triton::gpu::MemDescType getTensorMemDesc(ArrayRef<int64_t> shape,
+                                          Type elementType, Attribute layout);
+
 /// The layout of a transposed view by `order`: swizzled layouts permute
 /// their order, 2-D NVMMA layouts flip between K-major and MN-major; failure
 /// for any other layout.

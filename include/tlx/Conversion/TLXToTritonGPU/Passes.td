@@ -18,9 +18,12 @@ def TLXAssignLayouts : Pass<"tlx-assign-layouts", "::mlir::ModuleOp"> {
     through its views: the kernel argument's type or the
     `tt.make_tensor_descriptor` result is rewritten, which is what the
     host-side tensor map is built from. A descriptor used with buffers of two
-    layouts is an error.
+    layouts is an error. A tensor-memory allocation (sm_100) gets a
+    `#ttng.tensor_memory_encoding` (the user's, checked, or blockM = rows,
+    blockN = columns, packed) and must fit the 512 columns of tensor memory.
   }];
-  let dependentDialects = ["::mlir::triton::gpu::TritonGPUDialect"];
+  let dependentDialects = ["::mlir::triton::gpu::TritonGPUDialect",
+                           "::mlir::triton::nvidia_gpu::TritonNvidiaGPUDialect"];
 }
 
 def TLXLowerToTritonGPU : Pass<"tlx-lower-to-ttg", "::mlir::ModuleOp"> {

@@ -388,6 +388,58 @@ LogicalResult AsyncDotOp::verify() {
   return success();
 }
 
+LogicalResult TCGen05MMAOp::verify() {
+  BufferType a = getA().getType(), b = getB().getType(),
+             acc = getAcc().getType();
+  if (acc.getStorage() != StorageKind::tmem)
+    return emitOpError("tcgen05 accumulates in tensor memory: `acc` must be "
+                       "a buffer of tlx.local_alloc(..., storage="
+                       "tlx.storage_kind.tmem), got storage ")
+           << stringifyStorageKind(acc.getStorage());
+  if (a.getStorage() == StorageKind::smemCluster)
+    return emitOpError("tcgen05 reads `a` from shared or tensor memory, not ")
+           << stringifyStorageKind(a.getStorage());
+  if (b.getStorage() != StorageKind::smem)
+    return emitOpError("tcgen05 reads `b` from a shared-memory buffer "
+                       "(storage smem), got ")
+           << stringifyStorageKind(b.getStorage());
+  ArrayRef<int64_t> aShape = a.getShape(), bShape = b.getShape(),
+                    accShape = acc.getShape();
+  if (aShape.size() != 2 || bShape.size() != 2 || accShape.size() != 2)
+    return emitOpError("operands and accumulator must be 2-D");
+  int64_t m = aShape[0], k = aShape[1], n = bShape[1];
+  if (bShape[0] != k)
+    return emitOpError("inner dimensions differ: a is ")
+           << m << "x" << k << ", b is " << bShape[0] << "x" << n;
+  if (accShape != ArrayRef<int64_t>{m, n})
+    return emitOpError("accumulator must be ")
+           << m << "x" << n << ", got " << accShape[0] << "x" << accShape[1];
+  Type element = a.getElementType();
+  if (element != b.getElementType())
+    return emitOpError("a and b must have one element type, got ")
+           << element << " and " << b.getElementType();
+  if (!isa<Float16Type, BFloat16Type, Float32Type, Float8E4M3FNType,
+           Float8E5M2Type>(element))
+    return emitOpError("tcgen05 multiplies f16, bf16, f32 (as tf32) or fp8 "
+                       "(e4m3, e5m2) operands, not ")
+           << element;
+  if (!acc.getElementType().isF32())
+    return emitOpError("the tcgen05 accumulator must be float32, got ")
+           << acc.getElementType();
+  // One tcgen05.mma consumes 32 bytes of K per row.
+  int64_t instructionK = 256 / element.getIntOrFloatBitWidth();
+  if (k % instructionK != 0)
+    return emitOpError("K = ")
+           << k << " is not a multiple of " << instructionK << ", the K of one "
+           << "tcgen05.mma for " << element << " operands";
+  int64_t stepN = m == 64 ? 8 : 16;
+  if ((m != 64 && m != 128) || n % stepN != 0 || n < stepN || n > 256)
+    return emitOpError("tcgen05.mma tiles are M = 64 or 128 rows by N a "
+                       "multiple of 8 (M = 64) or 16 (M = 128) up to 256, got ")
+           << m << "x" << n;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Warp specialization
 //===----------------------------------------------------------------------===//

@@ -21,7 +21,9 @@ def TLX_LocalAllocOp : TLX_Op<"local_alloc",
   let description = [{
     `tlx.local_alloc(shape, dtype, num, storage)` in Python. The buffers live
     for the whole kernel; their memory layout is chosen when TLX lowers to
-    TritonGPU unless the user gave one.
+    TritonGPU unless the user gave one. Tensor memory (`tmem`, sm_100) holds
+    2-D buffers of 64 or 128 rows (lanes) in at most 512 32-bit columns
+    (`tcgen05.alloc`); its layout is a `#ttng.tensor_memory_encoding`.
 
     ```mlir
     %a = tlx.local_alloc : !tlx.buffers<3, 128x64xf16, smem>
@@ -207,10 +209,11 @@ def TLX_BarrierArriveOp : TLX_Op<"barrier_arrive", [AttrSizedOperandSegments]> {
 //===----------------------------------------------------------------------===//
 
 def TLX_LocalLoadOp : TLX_Op<"local_load"> {
-  let summary = "load a shared-memory buffer into registers";
+  let summary = "load a shared- or tensor-memory buffer into registers";
   let description = [{
     `tlx.local_load(buf)` in Python: `ld.shared` (or `ldmatrix`) in the
-    layout of the result tensor.
+    layout of the result tensor; from tensor memory (sm_100) `tcgen05.ld`
+    in the register layout tcgen05.ld needs, then converted to the result's.
   }];
   let arguments = (ins TLX_BufferType:$buffer);
   let results = (outs TT_Tensor:$result);
@@ -221,9 +224,10 @@ def TLX_LocalLoadOp : TLX_Op<"local_load"> {
 }
 
 def TLX_LocalStoreOp : TLX_Op<"local_store"> {
-  let summary = "store registers into a shared-memory buffer";
+  let summary = "store registers into a shared- or tensor-memory buffer";
   let description = [{
-    `tlx.local_store(buf, value)` in Python: `st.shared` (or `stmatrix`).
+    `tlx.local_store(buf, value)` in Python: `st.shared` (or `stmatrix`);
+    into tensor memory (sm_100) `tcgen05.st`.
   }];
   let arguments = (ins TT_Tensor:$value, TLX_BufferType:$buffer);
   let assemblyFormat = [{
@@ -489,6 +493,53 @@ def TLX_AsyncDotWaitOp : TLX_Op<"async_dot_wait", [AllTypesMatch<["acc", "result
                        ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
   let results = (outs TT_FloatTensor:$result);
   let assemblyFormat = "$acc `,` $pendings attr-dict `:` type($acc)";
+}
+
+def TLX_TCGen05MMAOp : TLX_Op<"tcgen05_mma", [AttrSizedOperandSegments]> {
+  let summary = "acc (+)= a * b on Blackwell's tensor cores, in tensor memory";
+  let description = [{
+    `tlx.async_dot(a, b, acc, use_acc=, pred=, mBarriers=[...])` in Python
+    when `acc` is a tensor-memory buffer (sm_100): `tcgen05.mma` with `a`
+    read from a shared-memory or tensor-memory buffer, `b` from shared
+    memory and the float32 accumulator in tensor memory. `useAcc` false (or
+    an i1 false) starts from zero; it defaults to true. With `barriers` (or
+    `isAsync`) the MMA runs asynchronously and each barrier receives one
+    arrival when it completes (`tcgen05.commit ... mbarrier::arrive::one`);
+    without, it completes before the next instruction.
+
+    ```mlir
+    tlx.tcgen05_mma %a, %b, %acc, %use barriers(%bar) is_async
+        : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>,
+          !tlx.buffer<128x128xf32, tmem>
+    ```
+  }];
+  let arguments = (ins TLX_BufferType:$a, TLX_BufferType:$b,
+                       TLX_BufferType:$acc, Optional<I1>:$useAcc,
+                       Optional<I1>:$pred,
+                       Variadic<TLX_MBarrierType>:$barriers,
+                       UnitAttr:$isAsync);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc (`,` $useAcc^)? (`pred` $pred^)?
+    (`barriers` `(` $barriers^ `)`)? (`is_async` $isAsync^)? attr-dict `:`
+    qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($acc))
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_TCGen05CommitOp : TLX_Op<"tcgen05_commit"> {
+  let summary = "an mbarrier arrival once every earlier tcgen05 op completes";
+  let description = [{
+    `tlx.tcgen05_commit(bar)` in Python (sm_100):
+    `tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64`: the barrier
+    receives one arrival when all tcgen05 MMAs (and copies) this thread
+    issued before have completed.
+
+    ```mlir
+    tlx.tcgen05_commit %bar
+    ```
+  }];
+  let arguments = (ins TLX_MBarrierType:$barrier, Optional<I1>:$pred);
+  let assemblyFormat = "$barrier (`,` $pred^)? attr-dict";
 }
 
 //===----------------------------------------------------------------------===//

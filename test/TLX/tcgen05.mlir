@@ -1,0 +1,82 @@
+// RUN: tlx-opt %s -split-input-file --tlx-assign-layouts --tlx-lower-to-ttg | FileCheck %s
+
+// Tensor memory: the default layout, one buffer of a set, tcgen05.st / tcgen05.ld in the 32x32b register
+// layout (Gluon's get_tmem_reg_layout) converted from and to the user's, and a column slice.
+// CHECK-DAG: #[[REG:.*]] = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+// CHECK-DAG: #[[REG64:.*]] = #ttg.blocked<{sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+// CHECK-DAG: #[[TMEM:.*]] = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
+// CHECK-DAG: #[[TMEM64:.*]] = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  // CHECK-LABEL: tt.func @tmem_load_store
+  tt.func @tmem_load_store(%x: tensor<128x128xf32, #blocked>, %i: i32) -> tensor<128x64xf32, #blocked> {
+    // CHECK: %[[ALLOC:.*]] = ttng.tmem_alloc : () -> !ttg.memdesc<2x128x128xf32, #[[TMEM]], #ttng.tensor_memory, mutable>
+    %bufs = tlx.local_alloc : !tlx.buffers<2, 128x128xf32, tmem>
+    // CHECK: %[[BUF:.*]] = ttg.memdesc_index %[[ALLOC]][%{{.*}}] : !ttg.memdesc<2x128x128xf32, #[[TMEM]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<128x128xf32, #[[TMEM]], #ttng.tensor_memory, mutable>
+    %buf = tlx.local_view %bufs[%i] : !tlx.buffers<2, 128x128xf32, tmem>
+    // CHECK: %[[IN:.*]] = ttg.convert_layout %{{.*}} : tensor<128x128xf32, #blocked> -> tensor<128x128xf32, #[[REG]]>
+    // CHECK: ttng.tmem_store %[[IN]], %[[BUF]], %{{.*}} : tensor<128x128xf32, #[[REG]]> -> !ttg.memdesc<128x128xf32, #[[TMEM]], #ttng.tensor_memory, mutable>
+    tlx.local_store %x, %buf : tensor<128x128xf32, #blocked> -> !tlx.buffer<128x128xf32, tmem>
+    // CHECK: %[[HALF:.*]] = ttng.tmem_subslice %[[BUF]] {N = 64 : i32} : !ttg.memdesc<128x128xf32, #[[TMEM]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<128x64xf32, #[[TMEM64]], #ttng.tensor_memory, mutable, 128x128>
+    %half = tlx.local_slice %buf, [0, 64] : !tlx.buffer<128x128xf32, tmem> -> !tlx.buffer<128x64xf32, tmem>
+    // CHECK-NEXT: %[[V:.*]] = ttng.tmem_load %[[HALF]] : !ttg.memdesc<128x64xf32, #[[TMEM64]], #ttng.tensor_memory, mutable, 128x128> -> tensor<128x64xf32, #[[REG64]]>
+    // CHECK-NEXT: %[[OUT:.*]] = ttg.convert_layout %[[V]] : tensor<128x64xf32, #[[REG64]]> -> tensor<128x64xf32, #blocked>
+    // CHECK-NEXT: tt.return %[[OUT]]
+    %v = tlx.local_load %half : !tlx.buffer<128x64xf32, tmem> -> tensor<128x64xf32, #blocked>
+    tt.return %v : tensor<128x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// 8 warps: the second warp group takes the other half of the columns; 64 rows: 16 lanes per warp, the two
+// halves of a warp on the two halves of the columns. A user layout is kept.
+// CHECK-DAG: #[[REG8:.*]] = #ttg.blocked<{sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 2], order = [0, 1]}>
+// CHECK-DAG: #[[REG64ROWS:.*]] = #ttg.blocked<{sizePerThread = [1, 32], threadsPerWarp = [16, 2], warpsPerCTA = [4, 2], order = [0, 1]}>
+// CHECK-DAG: #[[PACKED:.*]] = #ttng.tensor_memory_encoding<blockM = 64, blockN = 128, colStride = 2>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 8 : i32, ttg.target = "cuda:100"} {
+  // CHECK-LABEL: tt.func @eight_warps
+  tt.func @eight_warps(%i: i32) {
+    %bufs = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+    %buf = tlx.local_view %bufs[%i] : !tlx.buffers<1, 128x128xf32, tmem>
+    // CHECK: ttng.tmem_load %{{.*}} -> tensor<128x128xf32, #[[REG8]]>
+    %v = tlx.local_load %buf : !tlx.buffer<128x128xf32, tmem> -> tensor<128x128xf32, #blocked>
+    // CHECK: ttng.tmem_alloc : () -> !ttg.memdesc<1x64x128xf16, #[[PACKED]], #ttng.tensor_memory, mutable>
+    %hs = tlx.local_alloc {layout = #ttng.tensor_memory_encoding<blockM = 64, blockN = 128, colStride = 2>} : !tlx.buffers<1, 64x128xf16, tmem>
+    %h = tlx.local_view %hs[%i] : !tlx.buffers<1, 64x128xf16, tmem>
+    // CHECK: ttng.tmem_load %{{.*}} -> tensor<64x128xf16, #[[REG64ROWS]]>
+    %w = tlx.local_load %h : !tlx.buffer<64x128xf16, tmem> -> tensor<64x128xf16, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// tcgen05: the accumulator in tensor memory, the operands in NVMMA shared memory; mbarriers make it
+// asynchronous, each signalled when it completes; use_acc and pred default to true.
+// CHECK-DAG: #[[SHARED:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  // CHECK-LABEL: tt.func @mma
+  tt.func @mma(%use: i1, %i: i32) {
+    %as = tlx.local_alloc : !tlx.buffers<2, 128x64xf16, smem>
+    %bs = tlx.local_alloc : !tlx.buffers<2, 64x128xf16, smem>
+    %accs = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+    %a = tlx.local_view %as[%i] : !tlx.buffers<2, 128x64xf16, smem>
+    %b = tlx.local_view %bs[%i] : !tlx.buffers<2, 64x128xf16, smem>
+    %acc = tlx.local_view %accs[%i] : !tlx.buffers<1, 128x128xf32, tmem>
+    %bar = tlx.local_view %bars[%i] : !tlx.mbarriers<2>
+    // CHECK: %[[TRUE:.*]] = arith.constant true
+    // CHECK: ttng.tc_gen5_mma %[[A:.*]], %[[B:.*]], %[[ACC:.*]], %{{.*}}, %[[TRUE]], %[[BAR:.*]][%{{.*}}] {is_async} : !ttg.memdesc<128x64xf16, #[[SHARED]], #smem, mutable>, !ttg.memdesc<64x128xf16, #[[SHARED]], #smem, mutable>, !ttg.memdesc<128x128xf32, #{{.*}}, #ttng.tensor_memory, mutable>, !ttg.memdesc<1xi64, #{{.*}}, #smem, mutable>
+    tlx.tcgen05_mma %a, %b, %acc, %use barriers(%bar) : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+    // Synchronous without mbarriers; asynchronous with is_async (force_async) alone.
+    // CHECK: ttng.tc_gen5_mma %[[A]], %[[B]], %[[ACC]], %{{.*}}, %{{.*}} : !ttg.memdesc
+    tlx.tcgen05_mma %a, %b, %acc : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+    // CHECK: ttng.tc_gen5_mma %[[A]], %[[B]], %[[ACC]], %{{.*}}, %{{.*}} {is_async} : !ttg.memdesc
+    tlx.tcgen05_mma %a, %b, %acc is_async : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+    // CHECK: ttng.tc_gen5_commit %[[BAR]] : !ttg.memdesc<1xi64, #{{.*}}, #smem, mutable>
+    tlx.tcgen05_commit %bar
+    tt.return
+  }
+}
