@@ -248,7 +248,58 @@ def named_barrier_zero_arrive_in_tasks(x, n):
                 tlx.named_barrier_wait(2, 256)
 
 
-#: (kernel, signature, what the error says).
+@triton.jit
+def pipeline_phase_never_flips(desc, out, K: tl.constexpr):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 2)
+    full = tlx.alloc_barriers(2)
+    acc = tl.zeros((64, 64), tl.float32)
+    for i in tl.static_range(2):
+        tlx.barrier_expect_bytes(full[i], 8192)
+        tlx.async_descriptor_load(desc, bufs[i], [0, i * 64], full[i])
+    for k in range(K):
+        s = k % 2
+        tlx.barrier_wait(full[s], 0)  # BUG
+        acc += tlx.local_load(bufs[s]).to(tl.float32)
+        if k + 2 < K:
+            tlx.barrier_expect_bytes(full[s], 8192)
+            tlx.async_descriptor_load(desc, bufs[s], [0, (k + 2) * 64], full[s])
+    offs = tl.arange(0, 64)
+    tl.store(out + offs[:, None] * 64 + offs[None, :], acc)
+
+
+@triton.jit
+def ws_phase_flips_every_iteration(x, N: tl.constexpr):
+    full = tlx.alloc_barriers(2)
+    empty = tlx.alloc_barriers(2)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            for i in range(N):
+                tlx.barrier_wait(empty[i % 2], ((i // 2) & 1) ^ 1)
+                tlx.barrier_arrive(full[i % 2])
+        with tlx.async_task(num_warps=4):
+            phase = 0
+            for i in range(N):
+                tlx.barrier_wait(full[i % 2], phase)  # BUG
+                phase ^= 1
+                tlx.barrier_arrive(empty[i % 2])
+
+
+@triton.jit
+def ws_producer_reuses_the_free_phase(x, N: tl.constexpr):
+    full = tlx.alloc_barriers(3)
+    empty = tlx.alloc_barriers(3)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            for i in range(N):
+                tlx.barrier_wait(empty[i % 3], 1)  # BUG
+                tlx.barrier_arrive(full[i % 3])
+        with tlx.async_task(num_warps=4):
+            for i in range(N):
+                tlx.barrier_wait(full[i % 3], (i // 3) & 1)
+                tlx.barrier_arrive(empty[i % 3])
+
+
+#: (kernel, signature (an int: a constexpr's value), what the error says).
 SEEDED = [
     (wait_never_arrived, {"x": "i32"}, "nothing in the kernel arrives on"),
     (wait_on_the_other_barrier, {"x": "i32"}, "nothing in the kernel arrives on"),
@@ -272,6 +323,9 @@ SEEDED = [
     (cp_async_wait_leaves_it_pending, {"x": "*fp32", "out": "*fp32", "n": "i32"}, "cp.async may still be filling"),
     (named_barrier_zero_wait_in_tasks, {"x": "i32"}, "named barrier 0 inside warp-specialized tasks"),
     (named_barrier_zero_arrive_in_tasks, {"x": "i32", "n": "i32"}, "named barrier 0 inside warp-specialized tasks"),
+    (pipeline_phase_never_flips, {"desc": DESC, "out": "*fp32", "K": 8}, "with phase parity 0 again"),
+    (ws_phase_flips_every_iteration, {"x": "i32", "N": 8}, "with phase parity 0 again"),
+    (ws_producer_reuses_the_free_phase, {"x": "i32", "N": 9}, "with phase parity 1 again"),
 ]
 
 
@@ -283,7 +337,11 @@ def _bug_line(kernel) -> int:
 
 
 def _compile(kernel, signature):
-    return triton.compile(ASTSource(kernel, signature, {}), target=GPUTarget("cuda", 90, 32))
+    """Compile for sm_90; an int in `signature` is the value of a constexpr argument."""
+    names = list(signature)
+    constants = {(names.index(k),): v for k, v in signature.items() if isinstance(v, int)}
+    types = {k: "constexpr" if isinstance(v, int) else v for k, v in signature.items()}
+    return triton.compile(ASTSource(kernel, types, constants), target=GPUTarget("cuda", 90, 32))
 
 
 def test_the_suite_is_large_enough():
@@ -314,6 +372,93 @@ def test_bytes_on_some_paths_only_is_a_warning_at_the_line(monkeypatch):
     monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")  # a kernel served from the cache warns nothing
     with pytest.warns(TLXWarning, match="on some paths the TMA loads completing on this mbarrier deliver 8192 or 0"):
         _compile(branch_loads_its_own_bytes, {"desc": DESC, "flag": "i32"})
+
+
+@triton.jit
+def ws_phase_never_flips_for_n_steps(x, n):
+    full = tlx.alloc_barriers(2)
+    empty = tlx.alloc_barriers(2)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            for i in range(n):
+                tlx.barrier_wait(empty[i % 2], ((i // 2) & 1) ^ 1)
+                tlx.barrier_arrive(full[i % 2])
+        with tlx.async_task(num_warps=4):
+            for i in range(n):
+                tlx.barrier_wait(full[i % 2], 0)  # WARN
+                tlx.barrier_arrive(empty[i % 2])
+
+
+def test_a_phase_that_never_flips_in_a_loop_of_unknown_length_is_a_warning_at_the_line(monkeypatch):
+    monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")
+    with pytest.warns(TLXWarning, match="with phase parity 0 again.*assumed trip counts") as caught:
+        _compile(ws_phase_never_flips_for_n_steps, {"x": "i32", "n": "i32"})
+    lines, first = inspect.getsourcelines(ws_phase_never_flips_for_n_steps.fn)
+    line = first + next(i for i, text in enumerate(lines) if text.rstrip().endswith("# WARN"))
+    assert any(f"test_protocol_checker.py:{line}:" in str(w.message) for w in caught)
+
+
+@triton.jit
+def ws_ring_with_the_usual_phases(x, n, N: tl.constexpr):
+    full = tlx.alloc_barriers(3)
+    empty = tlx.alloc_barriers(3, arrive_count=2)
+    done = tlx.alloc_barriers(1)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            for t in range(n):  # persistent tiles: the step counter runs across them
+                for k in range(N):
+                    step = t * N + k
+                    tlx.barrier_wait(empty[step % 3], ((step // 3) & 1) ^ 1)
+                    tlx.barrier_arrive(full[step % 3])
+            tlx.barrier_wait(done[0], 0)
+        with tlx.async_task(num_warps=4, replicate=2):
+            phase = 0
+            s = 0
+            for _t in range(n):
+                for _k in range(N):
+                    tlx.barrier_wait(full[s], phase)
+                    tlx.barrier_arrive(empty[s])
+                    s += 1
+                    if s == 3:
+                        s = 0
+                        phase ^= 1
+            tlx.barrier_arrive(done[0], 1)
+
+
+@triton.jit
+def pipeline_with_the_usual_phases(desc, out, K: tl.constexpr):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 2)
+    full = tlx.alloc_barriers(2)
+    acc = tl.zeros((64, 64), tl.float32)
+    for i in tl.static_range(2):
+        tlx.barrier_expect_bytes(full[i], 8192)
+        tlx.async_descriptor_load(desc, bufs[i], [0, i * 64], full[i])
+    for k in range(K):
+        s = k % 2
+        tlx.barrier_wait(full[s], (k // 2) & 1)
+        acc += tlx.local_load(bufs[s]).to(tl.float32)
+        if k + 2 < K:
+            tlx.barrier_expect_bytes(full[s], 8192)
+            tlx.async_descriptor_load(desc, bufs[s], [0, (k + 2) * 64], full[s])
+    offs = tl.arange(0, 64)
+    tl.store(out + offs[:, None] * 64 + offs[None, :], acc)
+
+
+@pytest.mark.parametrize(
+    "kernel, signature",
+    [
+        (ws_ring_with_the_usual_phases, {"x": "i32", "n": "i32", "N": 5}),
+        (ws_ring_with_the_usual_phases, {"x": "i32", "n": "i32", "N": 1}),
+        (pipeline_with_the_usual_phases, {"desc": DESC, "out": "*fp32", "K": 8}),
+        (pipeline_with_the_usual_phases, {"desc": DESC, "out": "*fp32", "K": 1}),
+    ],
+    ids=["ws-ring-5", "ws-ring-1", "pipeline-8", "pipeline-1"],
+)
+def test_the_usual_phase_idioms_compile_clean(monkeypatch, kernel, signature):
+    monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TLXWarning)
+        _compile(kernel, signature)
 
 
 def test_tutorials_compile_with_no_protocol_warning():

@@ -10,6 +10,7 @@
 #include "tlx/Dialect/TLX/Transforms/Passes.h"
 
 #include "tlx/Dialect/TLX/Transforms/BufferIdentity.h"
+#include "tlx/Dialect/TLX/Transforms/PhaseParity.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
@@ -319,6 +320,7 @@ struct CheckProtocolPass : tlx::impl::TLXCheckProtocolBase<CheckProtocolPass> {
       BarrierUses uses = collectBarrierUses(alloc);
       record(checkBarrierSet(uses));
     });
+    record(checkPhaseParity(root));
     root->walk([&](AsyncDotOp dot) { record(checkDotResult(dot)); });
     root->walk([&](Block *block) { record(checkBlock(*block)); });
     root->walk([&](Operation *op) {

@@ -59,7 +59,16 @@ def TLXCheckProtocol : Pass<"tlx-check-protocol"> {
       still reads; a read of a cp.async destination before
       `tlx.async_load_wait_group` covers its group;
     * named barrier 0 inside warp-specialized tasks (it is `bar.sync 0`, the
-      compiler's own CTA-wide barrier).
+      compiler's own CTA-wide barrier);
+    * phases through loops (PhaseParity.cpp): the kernel is replayed on
+      concrete iteration numbers (every task, loops nested, index arithmetic
+      evaluated, iteration arguments carried) and a task whose waits on an
+      mbarrier are one-to-one with its completions must flip their parity
+      each time (`(k // NUM_STAGES) & 1`, `phase ^= 1` when the stage wraps).
+      An error when every trip count is static; a warning when the replay
+      had to assume trip counts (or a program id starting a persistent
+      loop). A barrier used by an op the replay does not model, or armed
+      where it cannot tell, is not judged.
   }];
   let dependentDialects = ["::mlir::tlx::TLXDialect", "::mlir::scf::SCFDialect"];
 }

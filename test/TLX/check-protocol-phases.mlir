@@ -1,0 +1,143 @@
+// RUN: tlx-opt %s -split-input-file -verify-diagnostics --tlx-check-protocol
+
+// A two-stage ring, refilled in the loop: the parity of slot k % 2 is
+// (k / 2) & 1. Quiet.
+tt.func @ring_with_flipping_parity(%x: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c8 = arith.constant 8 : i32
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+  scf.for %k = %c0 to %c8 step %c1 : i32 {
+    %s = arith.remsi %k, %c2 : i32
+    %bar = tlx.local_view %bars[%s] : !tlx.mbarriers<2>
+    tlx.barrier_arrive %bar, 1 : !tlx.mbarrier
+    %round = arith.divsi %k, %c2 : i32
+    %phase = arith.andi %round, %c1 : i32
+    tlx.barrier_wait %bar, %phase : !tlx.mbarrier
+  }
+  tt.return
+}
+
+// -----
+
+// The same ring waited with a constant parity, eight static trips: the
+// second wait on each slot returns on the first completion.
+tt.func @ring_with_constant_parity(%x: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c8 = arith.constant 8 : i32
+  // expected-note @below {{the mbarriers}}
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+  scf.for %k = %c0 to %c8 step %c1 : i32 {
+    %s = arith.remsi %k, %c2 : i32
+    %bar = tlx.local_view %bars[%s] : !tlx.mbarriers<2>
+    tlx.barrier_arrive %bar, 1 : !tlx.mbarrier
+    // expected-error @below {{'tlx.barrier_wait' op waits on mbarrier 0 of this tlx.alloc_barriers with phase parity 0 again, while the barrier completes once for each wait (4 completions, 4 waits by this task in the replayed loops)}}
+    // expected-note @below {{the previous wait on it, with the same parity}}
+    tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
+  }
+  tt.return
+}
+
+// -----
+
+// A loop-carried parity flipped every iteration while the ring has two
+// slots: slot 0 comes around every other iteration with the same parity.
+// The trip count is an argument: the replay assumes one, so this warns.
+tt.func @parity_flipped_every_iteration(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  // expected-note @below {{the mbarriers}}
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+  %last = scf.for %k = %c0 to %n step %c1 iter_args(%phase = %c0) -> (i32) : i32 {
+    %s = arith.remsi %k, %c2 : i32
+    %bar = tlx.local_view %bars[%s] : !tlx.mbarriers<2>
+    tlx.barrier_arrive %bar, 1 : !tlx.mbarrier
+    // expected-warning @below {{with phase parity 0 again}}
+    // expected-note @below {{the previous wait on it, with the same parity}}
+    tlx.barrier_wait %bar, %phase : !tlx.mbarrier
+    %next = arith.xori %phase, %c1 : i32
+    scf.yield %next : i32
+  }
+  tt.return
+}
+
+// -----
+
+// Warp-specialized: the consumer's waits on full[k % 2] alternate; the
+// producer's waits on empty[k % 2] start at parity 1 (a free slot) and
+// alternate too; two consumer replicas arrive on empty. Quiet.
+tt.func @ws_ring(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %full = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+  %empty = tlx.alloc_barriers arrive_count = 2 : !tlx.mbarriers<2>
+  tlx.async_tasks {
+    tlx.async_task default {
+      scf.for %k = %c0 to %n step %c1 : i32 {
+        %s = arith.remsi %k, %c2 : i32
+        %round = arith.divsi %k, %c2 : i32
+        %p = arith.andi %round, %c1 : i32
+        %free = arith.xori %p, %c1 : i32
+        %e = tlx.local_view %empty[%s] : !tlx.mbarriers<2>
+        tlx.barrier_wait %e, %free : !tlx.mbarrier
+        %f = tlx.local_view %full[%s] : !tlx.mbarriers<2>
+        tlx.barrier_arrive %f, 1 : !tlx.mbarrier
+      }
+    }
+    tlx.async_task num_warps(4) replicate(2) {
+      scf.for %k = %c0 to %n step %c1 : i32 {
+        %s = arith.remsi %k, %c2 : i32
+        %round = arith.divsi %k, %c2 : i32
+        %p = arith.andi %round, %c1 : i32
+        %f = tlx.local_view %full[%s] : !tlx.mbarriers<2>
+        tlx.barrier_wait %f, %p : !tlx.mbarrier
+        %e = tlx.local_view %empty[%s] : !tlx.mbarriers<2>
+        tlx.barrier_arrive %e, 1 : !tlx.mbarrier
+      }
+    }
+  }
+  tt.return
+}
+
+// -----
+
+// A barrier armed once and waited in every iteration with the same parity:
+// the waits are not one-to-one with completions. Quiet.
+tt.func @armed_once_waited_often(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  tlx.barrier_arrive %bar, 1 : !tlx.mbarrier
+  scf.for %k = %c0 to %n step %c1 : i32 {
+    %b = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    tlx.barrier_wait %b, %c0 : !tlx.mbarrier
+  }
+  tt.return
+}
+
+// -----
+
+// An arm under a condition the replay cannot evaluate: completions are
+// unknown, nothing is judged.
+tt.func @arm_under_unknown_condition(%flag: i1) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c8 = arith.constant 8 : i32
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+  scf.for %k = %c0 to %c8 step %c1 : i32 {
+    %s = arith.remsi %k, %c2 : i32
+    %bar = tlx.local_view %bars[%s] : !tlx.mbarriers<2>
+    scf.if %flag {
+      tlx.barrier_arrive %bar, 1 : !tlx.mbarrier
+    }
+    tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
+  }
+  tt.return
+}
