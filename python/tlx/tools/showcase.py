@@ -1,6 +1,6 @@
-"""The main job: compile the showcase kernels for Hopper and write every IR stage.
+"""The main job: compile the showcase kernels for Hopper (or Blackwell) and write every IR stage.
 
-    python -m tlx.tools.showcase [--out DIR] [--arch 90]
+    python -m tlx.tools.showcase [--out DIR] [--arch 90|100]
 
 Everything compiles on the CPU for the target (no GPU needed):
 
@@ -13,7 +13,12 @@ Everything compiles on the CPU for the target (no GPU needed):
   with a README saying how to replay a step with tlx-opt);
 * two plain Triton kernels through stock Triton, in DIR/<kernel>/.
 
-Where a CUDA GPU and PyTorch are present, every kernel also runs and is checked
+``--arch 100`` compiles the Blackwell tutorials instead (sm_100a: the pipelined
+and warp-specialized GEMM of ``blackwell_gemm``, the persistent GEMM with a
+double-buffered tensor-memory accumulator, attention and GDPA forward), with the
+same stages in DIR/tlx/<kernel>/; they are compile-verified only and never run.
+
+Where a CUDA GPU and PyTorch are present (and the target is sm_90), every kernel also runs and is checked
 against a float64 PyTorch reference on fresh random inputs with NaN-poisoned
 outputs (and the matmuls are timed against cuBLAS).
 """
@@ -38,6 +43,10 @@ import tlx
 from tlx.tools.stock_kernels import matmul_kernel
 from tlx.tools.tlx_opt import binary_path
 from tlx.tutorials import (
+    blackwell_attention,
+    blackwell_gdpa,
+    blackwell_gemm,
+    blackwell_ws_gemm,
     broadcast_scoring,
     compile_tutorial,
     cp_async_matmul,
@@ -65,6 +74,22 @@ TLX_TUTORIALS = (
     gdpa,
 )
 
+#: The Blackwell tutorials (``--arch 100``), each SPEC a dump directory of its own: compile-verified only.
+BLACKWELL_SPECS = (
+    blackwell_gemm.SPEC,
+    blackwell_gemm.SPEC_WS,
+    blackwell_ws_gemm.SPEC,
+    blackwell_attention.SPEC,
+    blackwell_gdpa.SPEC,
+)
+
+
+def tutorial_specs(arch: int) -> tuple[dict, ...]:
+    """The SPECs of the TLX tutorials the showcase compiles for ``arch``: Blackwell's from sm_100 on."""
+    if arch >= 100:
+        return BLACKWELL_SPECS
+    return tuple(tutorial.SPEC for tutorial in TLX_TUTORIALS)
+
 
 @triton.jit
 def vector_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
@@ -87,6 +112,11 @@ class Showcase:
     # what the PTX must contain for the compile to count as the intended one
     ptx_markers: tuple[str, ...]
     run_on_gpu: Callable[[], str]
+    # the markers on sm_100 and later, where they differ (stock Triton's matmul is tcgen05 there)
+    ptx_markers_sm100: tuple[str, ...] | None = None
+
+    def markers(self, arch: int) -> tuple[str, ...]:
+        return self.ptx_markers_sm100 if arch >= 100 and self.ptx_markers_sm100 is not None else self.ptx_markers
 
 
 def _check_vector_add() -> str:
@@ -151,6 +181,7 @@ SHOWCASES = (
         8,
         ("wgmma.mma_async",),
         _check_matmul,
+        ("tcgen05.mma",),
     ),
 )
 
@@ -204,15 +235,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     print(f"TLX {tlx.__version__} (tlx-opt: {binary_path()}), triton {triton.__version__}, target sm_{args.arch}")
-    gpu = _gpu_available()
+    # The Blackwell kernels cannot run on the Hopper GPUs this runs on: compile them only.
+    gpu = _gpu_available() and args.arch < 100
     rows = []
     tlx_dumps = (args.out / "tlx").resolve()
     previous = os.environ.get("TLX_DUMP_DIR")
     os.environ["TLX_DUMP_DIR"] = str(tlx_dumps)
     os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # a cached kernel would not be dumped
     try:
-        for tutorial in TLX_TUTORIALS:
-            spec = tutorial.SPEC
+        for spec in tutorial_specs(args.arch):
             compiled = compile_tutorial(spec, args.arch)
             name = spec["kernel"].fn.__name__
             missing = [marker for marker in spec["ptx"] if marker not in compiled.asm["ptx"]]
@@ -237,18 +268,20 @@ def main(argv: list[str] | None = None) -> int:
         compiled = compile_showcase(showcase, args.arch)
         written = write_stages(compiled, args.out / showcase.name)
         ptx = compiled.asm["ptx"]
-        missing = [marker for marker in showcase.ptx_markers if marker not in ptx]
+        markers = showcase.markers(args.arch)
+        missing = [marker for marker in markers if marker not in ptx]
         if missing:
             print(f"{showcase.name}: PTX lacks {missing}", file=sys.stderr)
             return 1
         result = showcase.run_on_gpu() if gpu else "not run (no GPU)"
-        rows.append((showcase.name, len(compiled.asm["cubin"]), ", ".join(showcase.ptx_markers), result))
+        rows.append((showcase.name, len(compiled.asm["cubin"]), ", ".join(markers), result))
         for path in written:
             print(f"  wrote {path}")
     print()
-    print(f"{'kernel':<26} {'cubin bytes':>11}  {'PTX has':<58} GPU check")
+    width = max(26, *(len(row[0]) for row in rows))
+    print(f"{'kernel':<{width}} {'cubin bytes':>11}  {'PTX has':<58} GPU check")
     for name, size, markers, result in rows:
-        print(f"{name:<26} {size:>11}  {markers:<58} {result}")
+        print(f"{name:<{width}} {size:>11}  {markers:<58} {result}")
     if gpu:
         from tlx.tools import gpu_check
 

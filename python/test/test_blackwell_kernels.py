@@ -1,0 +1,112 @@
+"""The Blackwell tutorial kernels (persistent GEMM, attention, GDPA) compile on the CPU to sm_100a cubins.
+
+No Blackwell GPU here: each SPEC compiles with stock triton's ptxas for sm_100a, its PTX holds the
+instructions it promises, no TLX op survives into the final TTGIR and the protocol checker warns nothing.
+The structural checks below pin the choices the docstrings describe (two tensor-memory accumulators,
+subtiled epilogue, P through shared memory, the task layout).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from types import ModuleType
+
+import pytest
+
+from tlx.compiler import TLXWarning
+from tlx.tutorials import blackwell_attention, blackwell_gdpa, blackwell_ws_gemm, compile_tutorial
+
+MODULES = [blackwell_ws_gemm, blackwell_attention, blackwell_gdpa]
+SPECS = [
+    (module, name) for module in MODULES for name in sorted(vars(module)) if name == "SPEC" or name.startswith("SPEC_")
+]
+
+_compiled: dict[tuple[str, str], object] = {}
+
+
+def _compile(module: ModuleType, name: str):
+    """Compile once per test session (the structural tests reuse the first compile)."""
+    key = (module.__name__, name)
+    if key not in _compiled:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", TLXWarning)  # the protocol checker finds nothing to warn about
+            _compiled[key] = compile_tutorial(getattr(module, name), arch=100)
+    return _compiled[key]
+
+
+@pytest.mark.parametrize("module, name", SPECS, ids=[f"{m.__name__.split('.')[-1]}.{n}" for m, n in SPECS])
+def test_spec_compiles_to_sm100_cubin_with_promised_ptx(module: ModuleType, name: str, monkeypatch) -> None:
+    monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")  # a kernel served from the cache warns nothing
+    compiled = _compile(module, name)
+    ptx = compiled.asm["ptx"]
+    assert ".target sm_100a" in ptx
+    missing = [marker for marker in getattr(module, name)["ptx"] if marker not in ptx]
+    assert not missing, f"PTX lacks {missing}"
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+    assert "tlx." not in compiled.asm["ttgir"], "a TLX op or carrier survived into the final TTGIR"
+
+
+def _partitions(ttgir: str) -> list[str]:
+    """The text of each partition region of the kernel's one ttg.warp_specialize."""
+    assert ttgir.count("ttg.warp_specialize") >= 1, "not warp-specialized"
+    return re.split(r"\bpartition\d+\(", ttgir)[1:]
+
+
+def test_gemm_double_buffers_the_accumulator_in_tensor_memory() -> None:
+    compiled = _compile(blackwell_ws_gemm, "SPEC")
+    cfg = blackwell_ws_gemm.CONFIG
+    ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
+    bm, bn = cfg["BLOCK_M"], cfg["BLOCK_N"]
+    assert re.search(rf"ttng\.tmem_alloc .*memdesc<{cfg['NUM_ACC']}x{bm}x{bn}xf32, #tmem", ttgir), "one 2-buffer alloc"
+    # The MMA issuer's partition issues every tcgen05.mma and the commit that hands a tile over.
+    mma_partition = [p for p in _partitions(ttgir) if "ttng.tc_gen5_mma" in p]
+    assert len(mma_partition) == 1 and "ttng.tc_gen5_commit" in mma_partition[0]
+    # Epilogue subtiling: EPILOGUE_SUBTILE tcgen05.ld of BLOCK_N / EPILOGUE_SUBTILE columns, one TMA store each.
+    slice_n = bn // cfg["EPILOGUE_SUBTILE"]
+    assert ptx.count(f"tcgen05.ld.sync.aligned.32x32b.x{slice_n}.b32") == cfg["EPILOGUE_SUBTILE"]
+    assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group") == cfg["EPILOGUE_SUBTILE"]
+    # A slice's store overlaps the next slice's tcgen05.ld: only the store two slices back is waited for.
+    assert re.search(r"cp\.async\.bulk\.wait_group\.read\s+1;", ptx)
+
+
+@pytest.mark.parametrize("module", [blackwell_attention, blackwell_gdpa], ids=lambda m: m.__name__.split(".")[-1])
+def test_attention_kernels_keep_s_and_o_in_tensor_memory_and_p_in_shared(module: ModuleType) -> None:
+    compiled = _compile(module, "SPEC")
+    ttgir = compiled.asm["ttgir"]
+    # Two S (128 x BLOCK_N) and two O (128 x D) buffers: all 512 columns at D = 128.
+    assert re.search(r"ttng\.tmem_alloc .*memdesc<2x128x128xf32, #tmem", ttgir)
+    assert len(re.findall(r"ttng\.tmem_alloc ", ttgir)) == 2
+    # P @ V reads P from shared memory (a local_alloc of 2 x 128 x BLOCK_N fp16), not from tensor memory.
+    assert re.search(r"ttg\.local_alloc .*memdesc<2x128x128xf16, #shared", ttgir)
+    # The tasks: the default plus two 4-warp softmax/activation replicas, the 2-warp MMA and load tasks.
+    assert re.findall(r"num_warps\((\d+)\)", ttgir) == ["4", "4", "2", "2"]
+    partitions = _partitions(ttgir)
+    assert sum("ttng.tc_gen5_mma" in p for p in partitions) == 1
+    assert sum("ttng.async_tma_copy_global_to_local" in p for p in partitions) == 1
+    assert sum("ttng.tmem_load" in p for p in partitions) == 2  # the replicas read S
+
+
+def test_attention_correction_rescales_o_in_tensor_memory() -> None:
+    ttgir = _compile(blackwell_attention, "SPEC").asm["ttgir"]
+    # O *= alpha: tcgen05.ld, multiply, tcgen05.st, in 64-column slices at D = 128, in the default task
+    # (the correction: before the first partition).
+    default = ttgir.split("partition0(")[0]
+    assert re.search(r"ttng\.tmem_store .*memdesc<128x64xf32, #tmem", default)
+    assert re.search(r"ttng\.tmem_load .*memdesc<128x64xf32, #tmem", default)
+    assert "ttng.tmem_store" not in ttgir.split("partition0(")[1]
+
+
+def test_gdpa_reuses_the_hopper_host_checks() -> None:
+    from tlx.tutorials import gdpa
+
+    assert blackwell_gdpa._check_inputs is gdpa._check_inputs
+    assert blackwell_gdpa.reference is gdpa.reference
+    with pytest.raises(ValueError, match="blackwell_gdpa: activation must be one of"):
+        blackwell_gdpa.run(None, None, None, None, 0, activation="relu")
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__.split(".")[-1])
+def test_module_docstring_says_compile_verified_only(module: ModuleType) -> None:
+    assert "Compile-verified only" in module.__doc__
+    assert callable(module.run)
