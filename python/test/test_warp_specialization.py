@@ -162,6 +162,27 @@ def test_a_one_warp_task_of_scalars_and_tma():
 
 
 @triton.jit
+def constant_tensor_in_a_four_warp_task(out_ptr):
+    bars = tlx.alloc_barriers(1)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.barrier_wait(bars[0], 0)
+        with tlx.async_task(num_warps=4):
+            tl.store(out_ptr + tl.arange(0, 128), tl.full((128,), float("-inf"), tl.float32))
+        with tlx.async_task(num_warps=1):
+            tlx.barrier_arrive(bars[0])
+
+
+@pytest.mark.needs_tlx_passes
+def test_a_constant_tensor_goes_only_to_the_task_that_uses_it():
+    # The frontend hoists the constant out of the tasks; a copy in the 1-warp task would carry the 4-warp
+    # task's layout, which no 1-warp partition can hold.
+    compiled = compile_sm90(constant_tensor_in_a_four_warp_task, {"out_ptr": "*fp32"}, {})
+    assert re.search(r"partition1\(.*\) num_warps\(1\)", compiled.asm["ttgir"])
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+
+
+@triton.jit
 def dot_a_from_registers(a_desc, b_desc, out_ptr, BLOCK: tl.constexpr):
     a_buf = tlx.local_alloc((64, BLOCK), tl.float16, 1)
     b_buf = tlx.local_alloc((BLOCK, BLOCK), tl.float16, 1)

@@ -186,3 +186,4 @@ tt.func private @tlx.async_task.r_i1() -> i1 attributes {noinline = true} {
   %0 = arith.constant true
   tt.return %0 : i1
 }
+

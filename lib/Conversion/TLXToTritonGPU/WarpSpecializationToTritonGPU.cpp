@@ -163,13 +163,27 @@ public:
 
   ArrayRef<Value> passed() const { return passedValues.getArrayRef(); }
 
-  /// Maps the values from above inside a partition whose block arguments
-  /// stand for `passed()`; recomputed values are cloned at the builder.
-  void map(OpBuilder &builder, Block &entry, IRMapping &mapping) const {
+  /// Maps the values from above inside the partition of `task`, whose block
+  /// arguments stand for `passed()`; the recomputed values that task uses
+  /// are cloned at the builder. Only those: a tensor's layout belongs to the
+  /// warps of the task it was made for, and a partition of fewer warps could
+  /// not hold it.
+  void map(OpBuilder &builder, Block &entry, IRMapping &mapping,
+           AsyncTaskOp task) const {
     for (auto [value, argument] : llvm::zip(passedValues, entry.getArguments()))
       mapping.map(value, argument);
+    SetVector<Value> above;
+    getUsedValuesDefinedAbove(task.getBody(), above);
+    SmallVector<Value> worklist(above.begin(), above.end());
+    DenseSet<Operation *> needed;
+    while (!worklist.empty()) {
+      Operation *def = worklist.pop_back_val().getDefiningOp();
+      if (def && recomputed.contains(def) && needed.insert(def).second)
+        llvm::append_range(worklist, def->getOperands());
+    }
     for (Operation *op : recomputed)
-      builder.clone(*op, mapping);
+      if (needed.contains(op))
+        builder.clone(*op, mapping);
   }
 
 private:
@@ -430,7 +444,7 @@ private:
          llvm::zip(partitionsOp.getPartitionRegions(), set.partitions)) {
       Block *entry = rewriter.createBlock(&region, region.end(), types, locs);
       IRMapping mapping;
-      captures.map(rewriter, *entry, mapping);
+      captures.map(rewriter, *entry, mapping, partition.task);
       for (Operation &op : partition.task.getBody().front())
         rewriter.clone(op, mapping);
       replaceReplicaIds(rewriter, region, partition.replica);
