@@ -6,11 +6,10 @@
 * ``TLX_WAIT_TIMEOUT_MS=<ms>`` bounds every ``tlx.barrier_wait``, for debugging hangs: a wait still
   incomplete after that long fails a device assertion (``__assertfail``, as ``tl.device_assert`` does)
   whose message names the kernel, the mbarrier, the phase parity and the source line, so a deadlocked
-  kernel fails its launch instead of hanging the process (H200, 200 ms: the launch failed after 0.97 s,
-  measured with an earlier form that printed through ``vprintf`` and trapped, whose report the trap
-  discarded). Off by default, and a debugging tool only: with it on, the warp-specialized GEMM and
-  attention tutorials ran at 0.23x and 0.30x of their speed (any call in the register-limited tasks
-  makes ptxas spill; ``__assertfail`` spills as much as ``vprintf`` did).
+  kernel fails its launch instead of hanging the process (H200, 200 ms: the launch failed after 0.43 s
+  and the driver printed the report). Off by default, and a debugging tool only: with it on, the
+  warp-specialized GEMM and attention tutorials ran at 0.21x and 0.29x of their speed (the call in the
+  register-limited tasks makes ptxas spill).
 
 They become fields of the compile options (``tlx_protocol_check``, ``tlx_wait_timeout_us``; see
 ``tlx.compiler.clusters``), so Triton's cache keys them like ``num_warps``: switching one recompiles.
