@@ -451,3 +451,13 @@ def test_relative_error_and_attention_reference():
         )
         for (b, h), got in zip(picks, refs, strict=True):
             assert torch.allclose(got, expected[b, h, rows], atol=1e-10)
+
+
+def test_moe_cases_hold_fp16_problems_and_a_pattern_picks_cases():
+    cases = bench.moe_cases()
+    assert sum(case["dtype"] == "fp16" for case in cases) == len(bench.MOE_FP16_SHAPES) == 2
+    runner = bench.Runner(device="cpu", cases="fp16")
+    measured = bench._measure_cases(runner, "moe", cases, lambda case: {"TLX": {"status": "missing"}})
+    assert [case["dtype"] for case in measured] == ["fp16", "fp16"]
+    everything = bench._measure_cases(bench.Runner(device="cpu"), "moe", cases, lambda case: {})
+    assert len(everything) == len(cases)

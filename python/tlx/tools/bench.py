@@ -99,6 +99,9 @@ MOE_SHAPES: list[tuple[int, int, int, int, float, str]] = [
     (64, 32768, 2048, 1408, 1.0, "wgrad"),
 ]
 MOE_QUICK_SHAPES = MOE_SHAPES[1:2] + MOE_SHAPES[5:6]
+#: The same kernels in fp16 (the grouped GEMM takes both 16-bit types), on one forward and one weight-gradient
+#: problem.
+MOE_FP16_SHAPES = [MOE_SHAPES[1], MOE_SHAPES[6]]
 
 #: GDPA problems: (sequences, heads, D, activation, causal), lengths log-normal in [128, 4096] with a mean
 #: near 1k (user histories of a recommendation model), H * D = 1024.
@@ -233,7 +236,10 @@ def moe_label(experts: int, tokens: int, k: int, n: int, skew: float, layout: st
 
 
 def moe_cases(quick: bool = False) -> list[dict]:
-    """The grouped GEMM problems (bf16), with no results yet."""
+    """The grouped GEMM problems (bf16, and fp16 on MOE_FP16_SHAPES), with no results yet."""
+    shapes = [(shape, "bf16") for shape in (MOE_QUICK_SHAPES if quick else MOE_SHAPES)]
+    if not quick:
+        shapes += [(shape, "fp16") for shape in MOE_FP16_SHAPES]
     return [
         {
             "experts": experts,
@@ -242,11 +248,11 @@ def moe_cases(quick: bool = False) -> list[dict]:
             "n": n,
             "skew": skew,
             "layout": layout,
-            "dtype": "bf16",
+            "dtype": dtype,
             "label": moe_label(experts, tokens, k, n, skew, layout),
             "flops": gemm_flops(tokens, n, k),
         }
-        for experts, tokens, k, n, skew, layout in (MOE_QUICK_SHAPES if quick else MOE_SHAPES)
+        for (experts, tokens, k, n, skew, layout), dtype in shapes
     ]
 
 
@@ -908,7 +914,10 @@ class Runner:
 
     `device` is where inputs are made ('cuda'; another device only for trying the harness itself)."""
 
-    def __init__(self, warmup: int = 25, rep: int = 100, device: str = "cuda", timer: str = "both"):
+    def __init__(
+        self, warmup: int = 25, rep: int = 100, device: str = "cuda", timer: str = "both", cases: str | None = None
+    ):
+        self.cases = re.compile(cases) if cases else None
         self.warmup = warmup
         self.rep = rep
         self.timer = timer
@@ -1204,7 +1213,10 @@ def gemm_case(runner: Runner, case: dict) -> dict[str, dict]:
 
 
 def _measure_cases(runner: Runner, section: str, cases: list[dict], measure: Callable[[dict], dict]) -> list[dict]:
-    """Give every case of `section` its provider results (`measure(case)`), logging each as it lands."""
+    """Give every case of `section` its provider results (`measure(case)`), logging each as it lands; with
+    the runner's `cases` pattern, only the cases whose label (`case_label`) it matches."""
+    if runner.cases is not None:
+        cases = [case for case in cases if runner.cases.search(case_label(section, case))]
     for case in cases:
         case["providers"] = measure(case)
         _log(f"{section} {case_label(section, case)}: {_brief(case['providers'])}")
@@ -1619,6 +1631,9 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="events: do_bench around each call as a user makes it; graph: CUDA-graph replays (device time); "
         "both (default): events, with the device time beside it",
     )
+    parser.add_argument(
+        "--cases", default=None, help="only the cases whose label matches this regular expression (e.g. 'fp16')"
+    )
     parser.add_argument("--fake", action="store_true", help="no GPU: made-up results through the reporting path")
     args = parser.parse_args(argv)
     args.sections = [name.strip() for name in args.only.split(",") if name.strip()]
@@ -1654,13 +1669,14 @@ def main(argv: list[str] | None = None) -> int:
                 "warmup_ms": args.warmup,
                 "rep_ms": args.rep,
                 "timer": args.timer,
+                "cases": args.cases,
                 "tolerance": TOLERANCE,
                 "command": command,
                 "seed": seed,
             },
             "section_wall_s": {},
         }
-        runner = Runner(args.warmup, args.rep, timer=args.timer)
+        runner = Runner(args.warmup, args.rep, timer=args.timer, cases=args.cases)
         try:
             for section in args.sections:
                 section_start = time.time()

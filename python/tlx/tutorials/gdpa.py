@@ -373,6 +373,7 @@ def run(
     sm_scale: float | None = None,
     out: Any = None,
     pingpong: bool = True,
+    config: dict | None = None,
 ) -> Any:
     """GDPA forward: ``out[rows of b, h] = act(q @ k^T * sm_scale) @ v`` per sequence b and head h.
 
@@ -380,7 +381,7 @@ def run(
     cumulative sequence starts on q's device; ``max_seq_len``: at least the longest sequence's length;
     ``activation``: "gelu" (tanh form), "silu" or "none"; ``sm_scale`` defaults to 1 / sqrt(D). The
     result goes to ``out`` when given (rows outside every sequence are left as they are), else to a
-    new NaN-filled tensor."""
+    new NaN-filled tensor. ``config`` overrides entries of ``CONFIGS[D]`` (BLOCK_N, NUM_STAGES)."""
     _check_inputs("gdpa", q, k, v, offsets, max_seq_len, activation)
     o = _output("gdpa", q, out)
     total, heads, d = q.shape
@@ -389,7 +390,7 @@ def run(
         return o
     from triton.tools.tensor_descriptor import TensorDescriptor
 
-    cfg = CONFIGS[d]
+    cfg = {**CONFIGS[d], **(config or {})}
     sm_scale = 1.0 / math.sqrt(d) if sm_scale is None else float(sm_scale)
     half = cfg["BLOCK_M"] // 2
     q2, k2, v2, o2 = (t.view(total, heads * d) for t in (q, k, v, o))
