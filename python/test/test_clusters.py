@@ -54,6 +54,56 @@ def test_the_launcher_divides_grid_x_by_the_cluster():
         launcher(7, 1, 1, 0, None)
 
 
+def test_a_three_dimensional_cluster_compiles_with_its_shape_on_the_module():
+    compiled = triton.compile(
+        ASTSource(rank_kernel, {"out": "*i32"}, {}),
+        target=GPUTarget("cuda", 90, 32),
+        options={"ctas_per_cga": (2, 2, 2)},
+    )
+    assert compiled.metadata.ctas_per_cga == (2, 2, 2)
+    for axis in "xyz":
+        assert f'"ttg.cluster-dim-{axis}" = 2 : i32' in compiled.asm["ttgir"]
+    assert BACKEND.pack_metadata(compiled.metadata)[:2] == (4, 8)  # Triton's num_ctas: the CTAs of a cluster
+
+
+def test_the_launcher_divides_each_grid_dimension_by_the_cluster():
+    class Recorder:
+        def __init__(self, src, metadata):
+            self.calls = []
+
+        def __call__(self, gridX, gridY, gridZ, stream, function, *args):
+            self.calls.append((gridX, gridY, gridZ))
+
+    class Metadata:
+        ctas_per_cga = (2, 2, 1)
+
+    launcher = clusters.launcher_class(Recorder)(None, Metadata())
+    launcher(8, 6, 3, 0, None)
+    assert launcher.calls == [(4, 3, 3)] and launcher.num_ctas == 4
+    with pytest.raises(clusters.ClusterLaunchError, match=r"grid y \(5\) must be a multiple of the cluster's 2 CTAs"):
+        launcher(8, 5, 1, 0, None)
+
+
+def test_the_cluster_launcher_source_launches_clusters_of_x_y_z():
+    from triton.backends.nvidia import driver
+
+    stock = driver.make_launcher({}, {0: "*fp32", 1: "i32"}, None)  # no cluster being built: stock source
+    assert "clusterDim.x = num_ctas;" in stock and "config.gridDimY = gridY;" in stock
+    ours = clusters.cluster_launcher_source(stock, (2, 4, 1))
+    for line in (
+        "clusterAttr.value.clusterDim.x = 2;",
+        "clusterAttr.value.clusterDim.y = 4;",
+        "clusterAttr.value.clusterDim.z = 1;",
+        "config.gridDimX = gridX * 2;",
+        "config.gridDimY = gridY * 4;",
+        "config.gridDimZ = gridZ * 1;",
+    ):
+        assert line in ours
+    assert "clusterDim.x = num_ctas" not in ours
+    with pytest.raises(clusters.ClusterLaunchError, match="not the one TLX edits"):
+        clusters.cluster_launcher_source(ours, (2, 4, 1))
+
+
 def test_a_kernel_without_a_cluster_gets_the_stock_launcher_itself():
     class Stock:
         def __init__(self, src, metadata):
@@ -79,7 +129,7 @@ def test_config_carries_the_option_to_the_launch():
 @pytest.mark.parametrize(
     "value, message",
     [
-        ((1, 2, 1), "forms clusters along x only; use ctas_per_cga=\\(2, 1, 1\\)"),
+        ((3, 3, 1), "at most 8 CTAs, or 16 .*, not 9 \\(x \\* y \\* z\\)"),
         ((0, 1, 1), "every dimension must be at least 1"),
         ((2, 1), "must be a tuple of three ints"),
         ((12, 1, 1), "at most 8 CTAs, or 16"),

@@ -14,9 +14,12 @@ teaches it in four places, each kept small:
   (validated here, once); the option enters the compile cache key and the
   kernel's metadata. Kernels launched without it keep stock options.
 * :func:`pack_metadata` and :class:`ClusterLauncher`: Triton 3.6's launcher forms
-  clusters of ``num_ctas`` CTAs along x and multiplies grid x by ``num_ctas``;
-  a TLX cluster launch hands it ``num_ctas = x`` and grid x divided by ``x``,
-  which launches exactly the user's grid in clusters of ``x``.
+  clusters of ``num_ctas`` CTAs along x and multiplies grid x by ``num_ctas``.
+  A TLX cluster kernel's launcher is built from that launcher's C source with
+  the cluster's x, y and z written in (:func:`cluster_launcher_source`), and
+  gets the user's grid divided by them: it launches exactly the user's grid,
+  in clusters of x * y * z CTAs. ``num_ctas`` becomes x * y * z, which keeps
+  Triton's scratch sizes and its non-portable 16-CTA setting right.
 * ``triton.Config`` accepts ``ctas_per_cga`` and passes it to the launch.
 
 The compiler sees the cluster shape as the module attributes
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import threading
 from typing import Any
 
 from . import knobs
@@ -62,16 +66,11 @@ def cluster_shape(value: Any, *, capability: int, num_ctas: int) -> tuple[int, i
             f"ctas_per_cga={shape} with num_ctas={num_ctas}: ctas_per_cga groups the grid's CTAs into clusters, "
             "each with its own tensors; num_ctas splits one program over a cluster. Use one of them (num_ctas=1)."
         )
-    if shape[1] != 1 or shape[2] != 1:
-        raise ClusterLaunchError(
-            f"ctas_per_cga={shape}: Triton 3.6's launcher forms clusters along x only; use "
-            f"ctas_per_cga=({shape[0] * shape[1] * shape[2]}, 1, 1) and tlx.cluster_cta_rank() for the rank"
-        )
-    size = shape[0]
+    size = shape[0] * shape[1] * shape[2]
     if size > MAX_PORTABLE_CLUSTER and size != MAX_CLUSTER:
         raise ClusterLaunchError(
             f"ctas_per_cga={shape}: a cluster holds at most {MAX_PORTABLE_CLUSTER} CTAs, or {MAX_CLUSTER} "
-            f"(non-portable, Hopper), not {size}"
+            f"(non-portable, Hopper), not {size} (x * y * z)"
         )
     return shape
 
@@ -105,17 +104,23 @@ def parse_options(stock_parse: Any, options_class: type) -> Any:
     return parse
 
 
-def cluster_x(metadata: Any) -> int:
-    """CTAs per cluster (along x) of a compiled kernel's metadata, 1 without a cluster."""
+def cluster_dims(metadata: Any) -> tuple[int, int, int]:
+    """(x, y, z) CTAs per cluster of a compiled kernel's metadata, (1, 1, 1) without a cluster."""
     shape = getattr(metadata, OPTION, None)
-    return int(shape[0]) if shape else 1
+    return (int(shape[0]), int(shape[1]), int(shape[2])) if shape else (1, 1, 1)
+
+
+def cluster_size(metadata: Any) -> int:
+    """CTAs per cluster of a compiled kernel's metadata, 1 without a cluster."""
+    x, y, z = cluster_dims(metadata)
+    return x * y * z
 
 
 def pack_metadata(stock_pack: Any) -> Any:
     @functools.wraps(stock_pack)
     def pack(self, metadata: Any) -> Any:
         packed = stock_pack(self, metadata)
-        size = cluster_x(metadata)
+        size = cluster_size(metadata)
         if size == 1:
             return packed
         num_warps, _num_ctas, *rest = packed
@@ -124,29 +129,82 @@ def pack_metadata(stock_pack: Any) -> Any:
     return pack
 
 
+#: Lines of Triton 3.6's launcher source (``make_launcher``) that fix clusters along x, and what a TLX
+#: cluster launch writes in their place ({x}, {y}, {z}: the cluster's dimensions).
+_LAUNCHER_EDITS = (
+    (
+        "config.gridDimX = gridX * num_ctas;\n    config.gridDimY = gridY;\n    config.gridDimZ = gridZ;",
+        "config.gridDimX = gridX * {x};\n    config.gridDimY = gridY * {y};\n    config.gridDimZ = gridZ * {z};",
+    ),
+    (
+        "clusterAttr.value.clusterDim.x = num_ctas;\n      clusterAttr.value.clusterDim.y = 1;\n"
+        "      clusterAttr.value.clusterDim.z = 1;",
+        "clusterAttr.value.clusterDim.x = {x};\n      clusterAttr.value.clusterDim.y = {y};\n"
+        "      clusterAttr.value.clusterDim.z = {z};",
+    ),
+)
+
+
+def cluster_launcher_source(source: str, dims: tuple[int, int, int]) -> str:
+    """Triton 3.6's launcher C source launching clusters of ``dims`` (x, y, z) CTAs, each grid dimension
+    multiplied by the cluster's along it (the launcher is called with the grid divided by them)."""
+    x, y, z = dims
+    for stock, ours in _LAUNCHER_EDITS:
+        if source.count(stock) != 1:
+            raise ClusterLaunchError(
+                "ctas_per_cga: this Triton's launcher source is not the one TLX edits for cluster launches "
+                "(Triton 3.6.0's); install triton==3.6.0"
+            )
+        source = source.replace(stock, ours.format(x=x, y=y, z=z))
+    return source
+
+
+#: The cluster of the launcher this thread is building (``ClusterLauncher.__init__``), read by the
+#: driver's ``make_launcher`` once :func:`install` has wrapped it.
+_building = threading.local()
+
+
+def make_launcher(stock_make: Any) -> Any:
+    @functools.wraps(stock_make)
+    def make(*args: Any) -> str:
+        source = stock_make(*args)
+        dims = getattr(_building, "dims", None)
+        return source if dims is None else cluster_launcher_source(source, dims)
+
+    return make
+
+
 def launcher_class(stock_launcher: type) -> type:
     class ClusterLauncher(stock_launcher):
-        """Triton 3.6's CUDA launcher, launching grid x as ``grid x / cluster x`` clusters of ``cluster x`` CTAs.
+        """Triton 3.6's CUDA launcher for a cluster kernel: its C source launches clusters of (x, y, z) CTAs
+        (:func:`cluster_launcher_source`), and each call divides the user's grid by them.
 
         A kernel without a cluster gets the stock launcher itself, so TLX adds nothing to its launches."""
 
         def __new__(cls, src: Any, metadata: Any) -> Any:
-            if cluster_x(metadata) == 1:
+            if cluster_size(metadata) == 1:
                 return stock_launcher(src, metadata)
             return super().__new__(cls)
 
         def __init__(self, src: Any, metadata: Any) -> None:
-            super().__init__(src, metadata)
-            self.cluster_x = cluster_x(metadata)
-            self.num_ctas = self.cluster_x  # scratch is allocated per launched CTA: grid x / cluster x * this
+            self.cluster_dims = cluster_dims(metadata)
+            _building.dims = self.cluster_dims  # the stock constructor's make_launcher edits its source
+            try:
+                super().__init__(src, metadata)
+            finally:
+                _building.dims = None
+            self.num_ctas = cluster_size(metadata)  # scratch is allocated per launched CTA: grid / size * this
 
         def __call__(self, gridX, gridY, gridZ, stream, function, *args):
-            size = self.cluster_x
-            if gridX % size:
-                raise ClusterLaunchError(
-                    f"ctas_per_cga=({size}, 1, 1): grid x ({gridX}) must be a multiple of the cluster's {size} CTAs"
-                )
-            return super().__call__(gridX // size, gridY, gridZ, stream, function, *args)
+            grid = (gridX, gridY, gridZ)
+            for axis, (extent, size) in enumerate(zip(grid, self.cluster_dims, strict=True)):
+                if extent % size:
+                    raise ClusterLaunchError(
+                        f"ctas_per_cga={self.cluster_dims}: grid {'xyz'[axis]} ({extent}) must be a multiple of "
+                        f"the cluster's {size} CTAs along it"
+                    )
+            x, y, z = self.cluster_dims
+            return super().__call__(gridX // x, gridY // y, gridZ // z, stream, function, *args)
 
     ClusterLauncher.__qualname__ = ClusterLauncher.__name__ = f"Cluster{stock_launcher.__name__}"
     return ClusterLauncher
@@ -221,6 +279,7 @@ def install() -> None:
     options_class = _options_class(nvidia_compiler.CUDAOptions)
     backend.parse_options = parse_options(backend.parse_options, options_class)
     backend.pack_metadata = pack_metadata(backend.pack_metadata)
+    nvidia_driver.make_launcher = make_launcher(nvidia_driver.make_launcher)
     launcher = launcher_class(nvidia_driver.CudaLauncher)
     nvidia_driver.CudaLauncher = launcher  # drivers created from now on
     for created in (getattr(triton.runtime.driver, "_default", None), getattr(triton.runtime.driver, "_active", None)):

@@ -26,6 +26,13 @@ def _rank_kernel(out):
 
 
 @triton.jit
+def _rank_3d_kernel(out):
+    pid = tl.program_id(0) + tl.num_programs(0) * (tl.program_id(1) + tl.num_programs(1) * tl.program_id(2))
+    tl.store(out + 2 * pid, tlx.cluster_cta_rank())
+    tl.store(out + 2 * pid + 1, tlx.cluster_size_1d())
+
+
+@triton.jit
 def _swap_kernel(x, y, N: tl.constexpr):
     """Each CTA of a pair stores its row into the peer's buffer; each then writes what it received."""
     buf = tlx.local_alloc((N,), tl.float32, 1)
@@ -74,6 +81,16 @@ def check_basics(rows: list) -> bool:
     got = out.view(8, 2).cpu()
     good = got[:, 0].tolist() == [0, 1] * 4 and got[:, 1].tolist() == [2] * 8
     rows.append(("cluster_cta_rank / size, ctas_per_cga=(2,1,1), grid 8", "ok" if good else f"FAIL {got.tolist()}"))
+    ok &= good
+    # A 3-D grid in clusters of 2 x 2 x 2: %cluster_ctarank is x + 2 * y + 4 * z within the cluster.
+    grid = (4, 4, 2)
+    out = torch.full((4 * 4 * 2 * 2,), -1, device="cuda", dtype=torch.int32)
+    _rank_3d_kernel[grid](out, ctas_per_cga=(2, 2, 2))
+    got = out.view(2, 4, 4, 2).cpu()  # [z, y, x, (rank, size)]
+    z, y, x = torch.meshgrid(torch.arange(2), torch.arange(4), torch.arange(4), indexing="ij")
+    expected = (x % 2) + 2 * (y % 2) + 4 * (z % 2)
+    good = torch.equal(got[..., 0], expected.int()) and bool((got[..., 1] == 8).all())
+    rows.append(("cluster_cta_rank / size, ctas_per_cga=(2,2,2), grid 4x4x2", "ok" if good else "FAIL"))
     ok &= good
     n = 256
     x = torch.randn(4, n, device="cuda")
