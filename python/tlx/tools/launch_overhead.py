@@ -29,6 +29,7 @@ import triton
 import triton.language as tl
 
 import tlx
+from tlx.tutorials.tma_copy import tma_scale_kernel as tlx_scale_kernel
 
 BLOCK_M = 64
 BLOCK_N = 64
@@ -39,26 +40,11 @@ TOLERANCE = 1e-2
 
 @triton.jit
 def stock_scale_kernel(in_desc, out_desc, alpha, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """`tlx.tutorials.tma_copy.tma_scale_kernel` (the TLX side of the pair) in stock Triton."""
     off_m = tl.program_id(0) * BLOCK_M
     off_n = tl.program_id(1) * BLOCK_N
     tile = in_desc.load([off_m, off_n])
     out_desc.store([off_m, off_n], (tile.to(tl.float32) * alpha).to(tl.float16))
-
-
-@triton.jit
-def tlx_scale_kernel(in_desc, out_desc, alpha, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
-    off_m = tl.program_id(0) * BLOCK_M
-    off_n = tl.program_id(1) * BLOCK_N
-    tile = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float16, 1)
-    ready = tlx.alloc_barriers(1)
-    tlx.barrier_expect_bytes(ready[0], BLOCK_M * BLOCK_N * 2)
-    tlx.async_descriptor_load(in_desc, tile[0], [off_m, off_n], ready[0])
-    tlx.barrier_wait(ready[0], 0)
-    scaled = tlx.local_load(tile[0]).to(tl.float32) * alpha
-    tlx.local_store(tile[0], scaled.to(tl.float16))
-    tlx.fence_async_shared()
-    tlx.async_descriptor_store(out_desc, tile[0], [off_m, off_n])
-    tlx.async_descriptor_store_wait(0)
 
 
 @triton.jit

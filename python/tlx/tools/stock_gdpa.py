@@ -24,7 +24,7 @@ from typing import Any
 import triton
 import triton.language as tl
 
-from tlx.tutorials.gdpa import _activation, _check_inputs, _output
+from tlx.tutorials.gdpa import _activation, _check_inputs, _output, gdpa_key_blocks, gdpa_tile
 
 
 @triton.jit
@@ -60,26 +60,14 @@ def stock_gdpa_kernel(
     WARP_SPECIALIZE: tl.constexpr,
 ):
     """One (query tile, sequence, head) of GDPA; the descriptors view q, k, v as (total_tokens, H * HEAD_DIM)."""
-    pid_bh = tl.program_id(1)
-    batch = pid_bh // H
-    head = pid_bh % H
-    seq_start = tl.load(offsets_ptr + batch)
-    seq_len = tl.load(offsets_ptr + batch + 1) - seq_start
-    pid_m = tl.num_programs(0) - 1 - tl.program_id(0) if CAUSAL else tl.program_id(0)
-    start_m = pid_m * BLOCK_M
+    seq_start, seq_len, start_m, col = gdpa_tile(offsets_ptr, H, HEAD_DIM, BLOCK_M, CAUSAL)
     # Triton 3.6's warp specialization fails on a kernel with an early return: there, a tile past the
     # sequence runs no key block and its store is masked off instead. (A constexpr `if` and a runtime
     # one: `and` does not mix them.)
     if not WARP_SPECIALIZE:  # noqa: SIM102
         if start_m >= seq_len:
             return
-    col = head * HEAD_DIM
-    if CAUSAL:
-        n_blocks = tl.cdiv(tl.minimum(start_m + BLOCK_M, seq_len), BLOCK_N)
-        mask_from = start_m // BLOCK_N  # blocks before it lie wholly below the diagonal
-    else:
-        n_blocks = tl.cdiv(seq_len, BLOCK_N)
-        mask_from = seq_len // BLOCK_N  # blocks before it lie wholly inside the sequence
+    n_blocks, mask_from = gdpa_key_blocks(start_m, seq_len, BLOCK_M, BLOCK_N, CAUSAL)
     n_blocks = tl.where(start_m < seq_len, n_blocks, 0)
 
     q = q_desc.load([seq_start + start_m, col])

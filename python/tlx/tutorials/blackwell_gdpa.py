@@ -66,6 +66,8 @@ from tlx.tutorials.gdpa import (  # noqa: F401  (re-exported: the host helpers a
     _output,
     _tanh_approx,
     flops,
+    gdpa_key_blocks,
+    gdpa_tile,
     jagged_lengths,
     make_inputs,
     offsets_of,
@@ -125,25 +127,10 @@ def blackwell_gdpa_kernel(
     KV_BYTES: tl.constexpr = BLOCK_N * HEAD_DIM * 2
     O_SLICE: tl.constexpr = 64 if HEAD_DIM > 64 else HEAD_DIM  # columns of O the epilogue holds at once
 
-    pid_bh = tl.program_id(1)
-    batch = pid_bh // H
-    head = pid_bh % H
-    seq_start = tl.load(offsets_ptr + batch)
-    seq_len = tl.load(offsets_ptr + batch + 1) - seq_start
-    # Causal tiles differ in work: the CTAs launched first take the longest rows.
-    pid_m = tl.num_programs(0) - 1 - tl.program_id(0) if CAUSAL else tl.program_id(0)
-    start_m = pid_m * BLOCK_M
+    seq_start, seq_len, start_m, col = gdpa_tile(offsets_ptr, H, HEAD_DIM, BLOCK_M, CAUSAL)
     if start_m >= seq_len:
         return
-
-    col = head * HEAD_DIM
-    if CAUSAL:
-        kv_end = tl.minimum(start_m + BLOCK_M, seq_len)  # no key block wholly above the diagonal
-        mask_from = start_m // BLOCK_N  # the first block crossing the diagonal
-    else:
-        kv_end = seq_len
-        mask_from = seq_len // BLOCK_N  # the block holding the sequence end, if it is partial
-    n_blocks = tl.cdiv(kv_end, BLOCK_N)  # >= 1: the tile holds a row of the sequence
+    n_blocks, mask_from = gdpa_key_blocks(start_m, seq_len, BLOCK_M, BLOCK_N, CAUSAL)  # n_blocks >= 1
 
     q_tiles = tlx.local_alloc((SPLIT_M, HEAD_DIM), dtype, GROUPS)  # reused for each group's output
     kv_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, NUM_KV)  # K_j at 2j, V_j at 2j + 1 (mod NUM_KV)

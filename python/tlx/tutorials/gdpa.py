@@ -95,6 +95,32 @@ def _activation(s, sm_scale, ACTIVATION: tl.constexpr):
 
 
 @triton.jit
+def gdpa_tile(offsets_ptr, H, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, CAUSAL: tl.constexpr):
+    """This program's (query tile, sequence, head): ``(seq_start, seq_len, start_m, col)``, the sequence's
+    first row and length, the tile's first row in it and the head's first column of the (tokens, H * D)
+    views. Causal tiles differ in work: the CTAs launched first take the longest rows."""
+    pid_bh = tl.program_id(1)
+    batch = pid_bh // H
+    seq_start = tl.load(offsets_ptr + batch)
+    seq_len = tl.load(offsets_ptr + batch + 1) - seq_start
+    pid_m = tl.num_programs(0) - 1 - tl.program_id(0) if CAUSAL else tl.program_id(0)
+    return seq_start, seq_len, pid_m * BLOCK_M, (pid_bh % H) * HEAD_DIM
+
+
+@triton.jit
+def gdpa_key_blocks(start_m, seq_len, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
+    """``(n_blocks, mask_from)``: the key blocks a tile starting at ``start_m`` reads (none wholly above the
+    diagonal), and the first that needs the mask (it crosses the diagonal, or holds the sequence end)."""
+    if CAUSAL:
+        kv_end = tl.minimum(start_m + BLOCK_M, seq_len)
+        mask_from = start_m // BLOCK_N
+    else:
+        kv_end = seq_len
+        mask_from = seq_len // BLOCK_N
+    return tl.cdiv(kv_end, BLOCK_N), mask_from
+
+
+@triton.jit
 def _p_block(s, j, rows, seq_len, mask_from, sm_scale, dtype: tl.constexpr, BLOCK_N: tl.constexpr,
              ACTIVATION: tl.constexpr, CAUSAL: tl.constexpr):  # fmt: skip
     """P of key block ``j`` for the query ``rows`` (sequence-relative), in the input dtype for wgmma.
@@ -159,25 +185,10 @@ def gdpa_kernel(
     HALF_M: tl.constexpr = BLOCK_M // 2
     KV_BYTES: tl.constexpr = BLOCK_N * HEAD_DIM * 2
 
-    pid_bh = tl.program_id(1)
-    batch = pid_bh // H
-    head = pid_bh % H
-    seq_start = tl.load(offsets_ptr + batch)
-    seq_len = tl.load(offsets_ptr + batch + 1) - seq_start
-    # Causal tiles differ in work: the CTAs launched first take the longest rows.
-    pid_m = tl.num_programs(0) - 1 - tl.program_id(0) if CAUSAL else tl.program_id(0)
-    start_m = pid_m * BLOCK_M
+    seq_start, seq_len, start_m, col = gdpa_tile(offsets_ptr, H, HEAD_DIM, BLOCK_M, CAUSAL)
     if start_m >= seq_len:
         return
-
-    col = head * HEAD_DIM
-    if CAUSAL:
-        kv_end = tl.minimum(start_m + BLOCK_M, seq_len)  # no key block wholly above the diagonal
-        mask_from = start_m // BLOCK_N  # the first block crossing the diagonal (start_m < seq_len)
-    else:
-        kv_end = seq_len
-        mask_from = seq_len // BLOCK_N  # the block holding the sequence end, if it is partial
-    n_blocks = tl.cdiv(kv_end, BLOCK_N)  # >= 1: the tile holds a row of the sequence
+    n_blocks, mask_from = gdpa_key_blocks(start_m, seq_len, BLOCK_M, BLOCK_N, CAUSAL)  # n_blocks >= 1
 
     q_tiles = tlx.local_alloc((HALF_M, HEAD_DIM), dtype, 2)  # one per consumer; reused for its output
     k_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, NUM_STAGES)
