@@ -4,6 +4,7 @@ No Blackwell GPU here: every kernel compiles to an sm_100a cubin with stock trit
 checked for the tcgen05 instructions (alloc, st, ld, mma, commit).
 """
 
+import inspect
 import re
 
 import pytest
@@ -13,6 +14,7 @@ from triton.backends.compiler import GPUTarget
 from triton.compiler.compiler import ASTSource
 
 import tlx
+from tlx.compiler import TLXCompilationError, frontend_ir, pipeline
 from tlx.tutorials import blackwell_gemm, compile_tutorial
 
 
@@ -147,3 +149,110 @@ def test_blackwell_gemm_tutorial_compiles_for_sm100(spec):
 
 def test_tcgen05_commit_is_exported_by_the_mma_module():
     assert tlx.tcgen05_commit is tlx.language.mma.tcgen05_commit
+
+
+@triton.jit
+def tmem_copy_kernel(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
+    src = tlx.local_alloc((M, N), tl.float32, 1)
+    dst = tlx.local_alloc((M, N), tl.float32, 1, storage=tlx.storage_kind.tmem)
+    bars = tlx.alloc_barriers(1)
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tlx.local_store(src[0], tl.load(x_ptr + offs))
+    tlx.fence_async_shared()
+    tlx.tmem_copy(src[0], dst[0])
+    tlx.tcgen05_commit(bars[0])
+    tlx.barrier_wait(bars[0], 0)
+    tl.store(out_ptr + offs, tlx.local_load(dst[0]))
+
+
+@pytest.mark.parametrize("columns", [8, 64, 128])
+def test_tmem_copy_is_tcgen05_cp(columns):
+    signature = {"x_ptr": "*fp32", "out_ptr": "*fp32", "M": "constexpr", "N": "constexpr"}
+    compiled = compile_sm100(tmem_copy_kernel, signature, {"M": 128, "N": columns})
+    assert "ttng.tmem_copy" in compiled.asm["ttgir"]
+    found = tcgen05_instructions(compiled.asm["ptx"])
+    assert "tcgen05.cp.cta_group::1.128x256b" in found, found
+    assert "tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64" in found
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+
+
+@triton.jit
+def two_cta_dot(a_desc, b_desc, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    # Each CTA of the pair: its M rows of A, its half of B's N columns, its M x N rows of the accumulator.
+    a = tlx.local_alloc((M, K), tl.float16, 1)
+    b = tlx.local_alloc((K, N // 2), tl.float16, 1)
+    acc = tlx.local_alloc((M, N), tl.float32, 1, storage=tlx.storage_kind.tmem)
+    bars = tlx.alloc_barriers(3)
+    tlx.barrier_expect_bytes(bars[0], (M * K + K * N // 2) * 2)
+    tlx.async_descriptor_load(a_desc, a[0], [0, 0], bars[0])
+    tlx.async_descriptor_load(b_desc, b[0], [0, 0], bars[0])
+    tlx.barrier_wait(bars[0], 0)
+    tlx.cluster_barrier()  # both halves are in shared memory
+    tlx.async_dot(a[0], b[0], acc[0], use_acc=False, mBarriers=[bars[1]], two_ctas=True)
+    tlx.tcgen05_commit(bars[2], two_ctas=True)
+    tlx.barrier_wait(bars[1], 0)
+    tlx.barrier_wait(bars[2], 0)
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(c_ptr + offs, tlx.local_load(acc[0]))
+
+
+def test_two_ctas_is_tcgen05_cta_group_2():
+    signature = {
+        "a_desc": "tensordesc<fp16[128, 64]>",
+        "b_desc": "tensordesc<fp16[64, 64]>",
+        "c_ptr": "*fp32",
+        "M": "constexpr",
+        "N": "constexpr",
+        "K": "constexpr",
+    }
+    compiled = compile_sm100(two_cta_dot, signature, {"M": 128, "N": 128, "K": 64}, ctas_per_cga=(2, 1, 1))
+    ttgir = compiled.asm["ttgir"]
+    assert re.search(r"ttng\.tc_gen5_mma .*\{is_async, two_ctas\}", ttgir), ttgir
+    # Each CTA's buffers seen as its half of the pair's operands, Triton 3.6's two-CTA form.
+    assert "CTASplitM = 2, twoCTAs = true" in ttgir and "CGALayout = [[0, 1]]" in ttgir
+    found = tcgen05_instructions(compiled.asm["ptx"])
+    assert "tcgen05.mma.cta_group::2.kind::f16" in found, found
+    assert "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64" in found
+    assert "tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32" in found
+    # Only the even CTA of the pair issues: the predicate reads %cluster_ctarank.
+    assert "%cluster_ctarank" in compiled.asm["ptx"]
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+
+
+@triton.jit
+def two_ctas_without_cluster(a_desc, b_desc, n):
+    a = tlx.local_alloc((128, 64), tl.float16, 1)
+    b = tlx.local_alloc((64, 64), tl.float16, 1)
+    acc = tlx.local_alloc((128, 128), tl.float32, 1, storage=tlx.storage_kind.tmem)
+    tlx.async_dot(a[0], b[0], acc[0], two_ctas=True)  # misuse
+
+
+@triton.jit
+def mixed_cta_groups(a_desc, b_desc, n):
+    a = tlx.local_alloc((128, 64), tl.float16, 1)
+    b = tlx.local_alloc((64, 64), tl.float16, 1)
+    acc = tlx.local_alloc((128, 128), tl.float32, 1, storage=tlx.storage_kind.tmem)
+    tlx.async_dot(a[0], b[0], acc[0], two_ctas=True)
+    tlx.async_dot(a[0], tlx.local_alloc((64, 128), tl.float16, 1)[0], acc[0])  # misuse
+
+
+@pytest.mark.parametrize(
+    "kernel, options, message",
+    [
+        (two_ctas_without_cluster, {}, "two_ctas (tcgen05 cta_group::2) runs on pairs of CTAs: launch the kernel"),
+        (
+            mixed_cta_groups,
+            {"ctas_per_cga": (2, 1, 1)},
+            "two_ctas=False, but an earlier async_dot has two_ctas=True: the tcgen05 MMAs of a kernel use one",
+        ),
+    ],
+    ids=["no_cluster", "mixed"],
+)
+def test_two_ctas_misuse_is_reported_at_the_line(kernel, options, message):
+    signature = {"a_desc": "*fp16", "b_desc": "*fp16", "n": "i32"}
+    text = frontend_ir(kernel, signature, target=GPUTarget("cuda", 100, 32), **options)
+    with pytest.raises(TLXCompilationError) as info:
+        pipeline.run(text, kernel=kernel.__name__, source_name=f"{kernel.__name__}.mlir")
+    lines, start = inspect.getsourcelines(kernel.fn)
+    line = start + next(i for i, text in enumerate(lines) if "# misuse" in text)
+    assert message in str(info.value) and f":{line}:" in str(info.value), str(info.value)

@@ -713,10 +713,28 @@ def clc_context_on_hopper(n):
 
 
 @triton.jit
-def tmem_copy_on_blackwell(n):
+def tmem_copy_on_hopper(n):
+    bufs = tlx.local_alloc((128, 64), tl.float32, 2)
+    tlx.tmem_copy(bufs[0], bufs[1])  # misuse
+
+
+@triton.jit
+def tmem_copy_16_bit(n):
     src = tlx.local_alloc((128, 64), tl.float16, 1)
     dst = tlx.local_alloc((128, 64), tl.float16, 1, tlx.storage_kind.tmem)
     tlx.tmem_copy(src[0], dst[0])  # misuse
+
+
+@triton.jit
+def tmem_copy_unswizzled(n):
+    src = tlx.local_alloc((128, 4), tl.float32, 1)
+    dst = tlx.local_alloc((128, 4), tl.float32, 1, tlx.storage_kind.tmem)
+    tlx.tmem_copy(src[0], dst[0])  # misuse
+
+
+@triton.jit
+def stoch_round_on_blackwell(n):
+    tlx.stoch_round(tl.zeros((128,), tl.float32), tl.bfloat16, tl.zeros((128,), tl.uint32))  # misuse
 
 
 @triton.jit
@@ -829,7 +847,8 @@ CASES = [
     (tcgen05_commit_on_hopper, N, SM90, "tlx.tcgen05_commit: tcgen05.commit needs sm_100 (Blackwell) or newer; this"),
     (tcgen05_register_acc_on_blackwell, N, SM100, "on sm_100 async_dot is tcgen05.mma, which accumulates in"),
     (clc_context_on_hopper, N, SM90, "tlx.clc_create_context: cluster launch control (clusterlaunchcontrol.try_c"),
-    (tmem_copy_on_blackwell, N, SM100, "tlx.tmem_copy: a shared-to-tensor-memory copy (tcgen05.cp) is not implemen"),
+    (tmem_copy_on_hopper, N, SM90, "tlx.tmem_copy: a shared-to-tensor-memory copy (tcgen05.cp) needs sm_100 (Bl"),
+    (stoch_round_on_blackwell, N, SM100, "tlx.stoch_round: stochastic rounding (cvt.rs.satfinite) is not implemented"),
     (ballot_of_a_tensor, N, SM90, "tlx.vote_ballot_sync: a tensor `pred` (shape [128]) is not supported by this"),
     (warp_sum, PTR, SM90, "tlx.warp_redux: `op` must be one of 'max', 'min', 'abs_max', 'abs_min', got 'sum'"),
     (fp8_name_of_fp16, N, SM90, "tlx.get_fp8_format_name: supports only tl.float8e5 (e5m2) and tl.float8e4nv"),
@@ -842,6 +861,8 @@ CASES = [
 COMPILER_CASES = [
     (tcgen05_acc_in_shared_memory, N, SM100, "'tlx.tcgen05_mma' op tcgen05 accumulates in tensor memory: `acc`"),
     (tmem_over_512_columns, N, SM100, "tensor memory has 512 columns of 32 bits per CTA; these 3 buffers of 128"),
+    (tmem_copy_16_bit, N, SM100, "Triton 3.6 copies 128-row buffers of 32-bit elements into tensor memory, got"),
+    (tmem_copy_unswizzled, N, SM100, "'tlx.tmem_copy' op tcgen05.cp reads a swizzled, untransposed NVMMA shared"),
     (dot_k8, N, SM90, "'tlx.async_dot' op K = 8 is not a multiple of 16, the K of one wgmma for 'f16' operands"),
     (dot_k24, N, SM90, "shared-memory buffer dimensions must be powers of two, got 24"),
     (dot_int8_into_float32, N, SM90, "or fp8 (e4m3, e5m2) operands into a float32 accumulator, not 'i8'"),

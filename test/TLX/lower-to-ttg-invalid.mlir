@@ -54,3 +54,19 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// tcgen05.cp reads swizzled NVMMA shared memory: 4 f32 columns (16-byte rows) are unswizzled.
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  tt.func @tmem_copy_unswizzled(%i: i32) {
+    %srcs = tlx.local_alloc : !tlx.buffers<1, 128x4xf32, smem>
+    %dsts = tlx.local_alloc : !tlx.buffers<1, 128x4xf32, tmem>
+    %src = tlx.local_view %srcs[%i] : !tlx.buffers<1, 128x4xf32, smem>
+    %dst = tlx.local_view %dsts[%i] : !tlx.buffers<1, 128x4xf32, tmem>
+    // expected-error @below {{'tlx.tmem_copy' op tcgen05.cp reads a swizzled, untransposed NVMMA shared layout (rows of at least 32 bytes, not a local_trans view), got #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 32}>}}
+    // expected-error @below {{failed to legalize operation 'tlx.tmem_copy'}}
+    tlx.tmem_copy %src, %dst : !tlx.buffer<128x4xf32, smem>, !tlx.buffer<128x4xf32, tmem>
+    tt.return
+  }
+}

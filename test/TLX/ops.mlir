@@ -200,6 +200,9 @@ func.func @tcgen05(%use: i1, %p: i1) {
   // CHECK-NEXT: tlx.tcgen05_mma %[[A]], %[[B]], %[[ACC]], %[[USE]] pred %[[P]] barriers(%[[BAR:.*]], %[[BAR]]) is_async : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>, !tlx.buffer<128x128xf32, tmem>
   // CHECK-NEXT: tlx.tcgen05_commit %[[BAR]]
   // CHECK-NEXT: tlx.tcgen05_commit %[[BAR]], %[[P]]
+  // CHECK:      tlx.tcgen05_mma %[[A]], %[[B2:.*]], %[[ACC]] barriers(%[[BAR]]) two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+  // CHECK-NEXT: tlx.tcgen05_commit %[[BAR]] two_ctas
+  // CHECK-NEXT: tlx.tmem_copy %[[SRC:.*]], %[[ACC]] : !tlx.buffer<128x128xf32, smem>, !tlx.buffer<128x128xf32, tmem>
   %c0 = arith.constant 0 : i32
   %as = tlx.local_alloc : !tlx.buffers<1, 128x64xf16, smem>
   %bs = tlx.local_alloc : !tlx.buffers<1, 64x128xf16, smem>
@@ -213,6 +216,13 @@ func.func @tcgen05(%use: i1, %p: i1) {
   tlx.tcgen05_mma %a, %b, %acc, %use pred %p barriers(%bar, %bar) is_async : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>, !tlx.buffer<128x128xf32, tmem>
   tlx.tcgen05_commit %bar
   tlx.tcgen05_commit %bar, %p
+  %b2s = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %b2 = tlx.local_view %b2s[%c0] : !tlx.buffers<1, 64x64xf16, smem>
+  %srcs = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, smem>
+  %src = tlx.local_view %srcs[%c0] : !tlx.buffers<1, 128x128xf32, smem>
+  tlx.tcgen05_mma %a, %b2, %acc barriers(%bar) two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+  tlx.tcgen05_commit %bar two_ctas
+  tlx.tmem_copy %src, %acc : !tlx.buffer<128x128xf32, smem>, !tlx.buffer<128x128xf32, tmem>
   return
 }
 

@@ -95,3 +95,51 @@ tt.func @n8_with_m128(%a: !tlx.buffer<128x64xf16, smem>, %b: !tlx.buffer<64x8xf1
   tlx.tcgen05_mma %a, %b, %acc : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x8xf16, smem>, !tlx.buffer<128x8xf32, tmem>
   tt.return
 }
+
+// -----
+
+tt.func @two_ctas_acc_not_twice_b(%a: !tlx.buffer<128x64xf16, smem>, %b: !tlx.buffer<64x128xf16, smem>, %acc: !tlx.buffer<128x128xf32, tmem>) {
+  // expected-error @below {{accumulator must be 128x256, got 128x128 (two_ctas: b is each CTA's half of the N columns)}}
+  tlx.tcgen05_mma %a, %b, %acc two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+  tt.return
+}
+
+// -----
+
+tt.func @two_ctas_64_rows(%a: !tlx.buffer<64x64xf16, smem>, %b: !tlx.buffer<64x64xf16, smem>, %acc: !tlx.buffer<64x128xf32, tmem>) {
+  // expected-error @below {{two_ctas (tcgen05 cta_group::2) takes 128 rows of `a` per CTA from shared memory, got 64 rows in smem}}
+  tlx.tcgen05_mma %a, %b, %acc two_ctas : !tlx.buffer<64x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<64x128xf32, tmem>
+  tt.return
+}
+
+// -----
+
+tt.func @copy_from_tensor_memory(%src: !tlx.buffer<128x64xf32, tmem>, %dst: !tlx.buffer<128x64xf32, tmem>) {
+  // expected-error @below {{'tlx.tmem_copy' op tcgen05.cp copies from a shared-memory buffer (storage smem), got tmem}}
+  tlx.tmem_copy %src, %dst : !tlx.buffer<128x64xf32, tmem>, !tlx.buffer<128x64xf32, tmem>
+  tt.return
+}
+
+// -----
+
+tt.func @copy_into_shared_memory(%src: !tlx.buffer<128x64xf32, smem>, %dst: !tlx.buffer<128x64xf32, smem>) {
+  // expected-error @below {{tcgen05.cp copies into a tensor-memory buffer (storage tmem), got smem}}
+  tlx.tmem_copy %src, %dst : !tlx.buffer<128x64xf32, smem>, !tlx.buffer<128x64xf32, smem>
+  tt.return
+}
+
+// -----
+
+tt.func @copy_of_another_shape(%src: !tlx.buffer<128x32xf32, smem>, %dst: !tlx.buffer<128x64xf32, tmem>) {
+  // expected-error @below {{source and destination must have one shape and element type, got [128, 32] 'f32' and [128, 64] 'f32'}}
+  tlx.tmem_copy %src, %dst : !tlx.buffer<128x32xf32, smem>, !tlx.buffer<128x64xf32, tmem>
+  tt.return
+}
+
+// -----
+
+tt.func @copy_of_16_bit(%src: !tlx.buffer<128x64xf16, smem>, %dst: !tlx.buffer<128x64xf16, tmem>) {
+  // expected-error @below {{Triton 3.6 copies 128-row buffers of 32-bit elements into tensor memory, got [128, 64] 'f16'}}
+  tlx.tmem_copy %src, %dst : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<128x64xf16, tmem>
+  tt.return
+}

@@ -80,3 +80,55 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
     tt.return
   }
 }
+
+// -----
+
+// tmem_copy: tcgen05.cp from the default (swizzled NVMMA) layout of a 128-row f32 buffer.
+// CHECK-DAG: #[[SW:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  // CHECK-LABEL: tt.func @copy
+  tt.func @copy(%i: i32) {
+    %srcs = tlx.local_alloc : !tlx.buffers<1, 128x64xf32, smem>
+    %dsts = tlx.local_alloc : !tlx.buffers<1, 128x64xf32, tmem>
+    %src = tlx.local_view %srcs[%i] : !tlx.buffers<1, 128x64xf32, smem>
+    %dst = tlx.local_view %dsts[%i] : !tlx.buffers<1, 128x64xf32, tmem>
+    // CHECK: ttng.tmem_copy %{{.*}}, %{{.*}} : !ttg.memdesc<128x64xf32, #[[SW]], #smem, mutable>, !ttg.memdesc<128x64xf32, #{{.*}}, #ttng.tensor_memory, mutable>
+    tlx.tmem_copy %src, %dst : !tlx.buffer<128x64xf32, smem>, !tlx.buffer<128x64xf32, tmem>
+    tt.return
+  }
+}
+
+// -----
+
+// two_ctas: each CTA's buffers are reinterpreted as its half of the pair's operands (a: 2M rows split over
+// the CTAs, b: 2x its columns, the accumulator CTASplitM = 2, twoCTAs), Triton 3.6's two-CTA form; the even
+// CTA of the pair issues the MMA and the commit.
+// CHECK-DAG: #[[A2:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, CGALayout = {{\[\[}}1, 0]]}>
+// CHECK-DAG: #[[B2:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, CGALayout = {{\[\[}}0, 1]]}>
+// CHECK-DAG: #[[T2:.*]] = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1, CTASplitM = 2, twoCTAs = true>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.cluster-dim-x" = 2 : i32} {
+  // CHECK-LABEL: tt.func @two_ctas
+  tt.func @two_ctas(%i: i32) {
+    %as = tlx.local_alloc : !tlx.buffers<1, 128x64xf16, smem>
+    %bs = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+    %accs = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %a = tlx.local_view %as[%i] : !tlx.buffers<1, 128x64xf16, smem>
+    %b = tlx.local_view %bs[%i] : !tlx.buffers<1, 64x64xf16, smem>
+    %acc = tlx.local_view %accs[%i] : !tlx.buffers<1, 128x128xf32, tmem>
+    %bar = tlx.local_view %bars[%i] : !tlx.mbarriers<1>
+    // CHECK: %[[A:.*]] = ttg.memdesc_reinterpret %{{.*}} : !ttg.memdesc<128x64xf16, #{{.*}}, #smem, mutable> -> !ttg.memdesc<256x64xf16, #[[A2]], #smem, mutable>
+    // CHECK: %[[B:.*]] = ttg.memdesc_reinterpret %{{.*}} : !ttg.memdesc<64x64xf16, #{{.*}}, #smem, mutable> -> !ttg.memdesc<64x128xf16, #[[B2]], #smem, mutable>
+    // CHECK: %[[ACC:.*]] = ttg.memdesc_reinterpret %{{.*}} : !ttg.memdesc<128x128xf32, #{{.*}}, #ttng.tensor_memory, mutable> -> !ttg.memdesc<256x128xf32, #[[T2]], #ttng.tensor_memory, mutable>
+    // CHECK: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    // CHECK: %[[PARITY:.*]] = arith.remui %[[RANK]], %{{.*}} : i32
+    // CHECK: %[[EVEN:.*]] = arith.cmpi eq, %[[PARITY]], %{{.*}} : i32
+    // CHECK: %[[PRED:.*]] = arith.andi %{{.*}}, %[[EVEN]] : i1
+    // CHECK: ttng.tc_gen5_mma %[[A]], %[[B]], %[[ACC]], %{{.*}}, %[[PRED]], %{{.*}} {is_async, two_ctas}
+    tlx.tcgen05_mma %a, %b, %acc barriers(%bar) two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+    // CHECK: %[[CRANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    // CHECK: ttng.tc_gen5_commit %{{.*}}, %{{.*}} {two_ctas} : !ttg.memdesc<1xi64
+    tlx.tcgen05_commit %bar two_ctas
+    tt.return
+  }
+}

@@ -156,6 +156,8 @@ LogicalResult checkBlackwellOps(ModuleOp module) {
       failed |= mlir::failed(verifyBlackwellTarget(op, "tcgen05.mma"));
     else if (isa<TCGen05CommitOp>(op))
       failed |= mlir::failed(verifyBlackwellTarget(op, "tcgen05.commit"));
+    else if (isa<TMEMCopyOp>(op))
+      failed |= mlir::failed(verifyBlackwellTarget(op, "tcgen05.cp"));
     else if (auto load = dyn_cast<LocalLoadOp>(op))
       failed |=
           mlir::failed(checkTensorMemoryAccess(op, load.getBuffer().getType()));

@@ -22,6 +22,7 @@
 #include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
 #include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -115,6 +116,46 @@ struct AsyncDotWaitOpConversion : OpConversionPattern<AsyncDotWaitOp> {
   }
 };
 
+/// Whether this CTA is the even one of its pair: it issues the pair's
+/// cta_group::2 tcgen05 ops (%cluster_ctarank % 2 == 0).
+Value isEvenCTA(OpBuilder &builder, Location loc) {
+  Value rank = NVVM::ClusterId::create(builder, loc, builder.getI32Type());
+  Value two = arith::ConstantIntOp::create(builder, loc, 2, 32);
+  Value zero = arith::ConstantIntOp::create(builder, loc, 0, 32);
+  Value parity = arith::RemUIOp::create(builder, loc, rank, two);
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, parity,
+                               zero);
+}
+
+/// One CTA's buffer seen as its half of the CTA pair's operand, which is
+/// what Triton 3.6's two-CTA tc_gen5_mma takes: twice as large along `dim`,
+/// split over the two CTAs (CGA layout bases, or CTASplitM and twoCTAs for
+/// tensor memory). No data moves: each CTA keeps its own buffer.
+Value viewOverCTAPair(OpBuilder &builder, Location loc, Value buffer,
+                      unsigned dim) {
+  auto type = cast<ttg::MemDescType>(buffer.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] *= 2;
+  Attribute layout = type.getEncoding();
+  if (auto tmem = dyn_cast<ttng::TensorMemoryEncodingAttr>(layout)) {
+    layout = ttng::TensorMemoryEncodingAttr::get(
+        builder.getContext(), tmem.getBlockM(), tmem.getBlockN(),
+        tmem.getColStride(), /*CTASplitM=*/2, tmem.getCTASplitN(),
+        /*twoCTAs=*/true);
+  } else if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(layout)) {
+    SmallVector<unsigned> bases(nvmma.getRank(), 0);
+    bases[dim] = 1;
+    layout = ttg::NVMMASharedEncodingAttr::get(
+        builder.getContext(), nvmma.getSwizzlingByteWidth(),
+        nvmma.getTransposed(), nvmma.getElementBitWidth(), nvmma.getFp4Padded(),
+        nvmma.getRank(), bases);
+  }
+  auto pairType =
+      ttg::MemDescType::get(shape, type.getElementType(), layout,
+                            type.getMemorySpace(), type.getMutableMemory());
+  return ttg::MemDescReinterpretOp::create(builder, loc, pairType, buffer);
+}
+
 /// tlx.tcgen05_mma -> ttng.tc_gen5_mma on the buffers' memdescs. `useAcc`
 /// and `pred` default to true; each barrier is signalled unconditionally
 /// when the MMA completes (the op is then asynchronous).
@@ -138,11 +179,18 @@ struct TCGen05MMAOpConversion : OpConversionPattern<TCGen05MMAOp> {
       barrierPreds.assign(adaptor.getBarriers().size(),
                           getPredicateOrTrue(rewriter, loc, Value()));
     bool isAsync = op.getIsAsync() || !adaptor.getBarriers().empty();
-    ttng::TCGen5MMAOp::create(rewriter, loc, /*token=*/Type(), adaptor.getA(),
-                              adaptor.getB(), adaptor.getAcc(),
+    Value a = adaptor.getA(), b = adaptor.getB(), acc = adaptor.getAcc();
+    if (op.getTwoCTAs()) {
+      a = viewOverCTAPair(rewriter, loc, a, /*dim=*/0);
+      b = viewOverCTAPair(rewriter, loc, b, /*dim=*/1);
+      acc = viewOverCTAPair(rewriter, loc, acc, /*dim=*/0);
+      pred =
+          arith::AndIOp::create(rewriter, loc, pred, isEvenCTA(rewriter, loc));
+    }
+    ttng::TCGen5MMAOp::create(rewriter, loc, /*token=*/Type(), a, b, acc,
                               /*acc_dep=*/Value(), useAcc, pred,
                               adaptor.getBarriers(), barrierPreds, isAsync,
-                              /*two_ctas=*/false);
+                              op.getTwoCTAs());
     rewriter.eraseOp(op);
     return success();
   }
@@ -157,8 +205,39 @@ struct TCGen05CommitOpConversion : OpConversionPattern<TCGen05CommitOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!getMemDescType(adaptor.getBarrier()))
       return rewriter.notifyMatchFailure(op, "barrier is not a memdesc");
-    rewriter.replaceOpWithNewOp<ttng::TCGen5CommitOp>(
-        op, adaptor.getBarrier(), adaptor.getPred(), /*two_ctas=*/false);
+    Value pred = adaptor.getPred();
+    if (op.getTwoCTAs()) {
+      Value even = isEvenCTA(rewriter, op.getLoc());
+      pred = pred ? arith::AndIOp::create(rewriter, op.getLoc(), pred, even)
+                        .getResult()
+                  : even;
+    }
+    rewriter.replaceOpWithNewOp<ttng::TCGen5CommitOp>(op, adaptor.getBarrier(),
+                                                      pred, op.getTwoCTAs());
+    return success();
+  }
+};
+
+/// tlx.tmem_copy -> ttng.tmem_copy (tcgen05.cp), which Triton 3.6 lowers
+/// from swizzled, untransposed NVMMA shared memory only.
+struct TMEMCopyOpConversion : OpConversionPattern<TMEMCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TMEMCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ttg::MemDescType src = getMemDescType(adaptor.getSrc());
+    if (!src || !getMemDescType(adaptor.getDst()))
+      return rewriter.notifyMatchFailure(op, "operands are not memdescs");
+    auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(src.getEncoding());
+    if (!nvmma || nvmma.getSwizzlingByteWidth() == 0 || nvmma.getTransposed())
+      return op.emitOpError("tcgen05.cp reads a swizzled, untransposed "
+                            "NVMMA shared layout (rows of at least 32 "
+                            "bytes, not a local_trans view), got ")
+             << src.getEncoding();
+    ttng::TMEMCopyOp::create(rewriter, op.getLoc(), adaptor.getSrc(),
+                             adaptor.getDst(), /*barrier=*/Value());
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -167,6 +246,6 @@ struct TCGen05CommitOpConversion : OpConversionPattern<TCGen05CommitOp> {
 
 void mlir::tlx::populateMMAOpToTritonGPUPatterns(RewritePatternSet &patterns) {
   patterns.add<AsyncDotOpConversion, AsyncDotWaitOpConversion,
-               TCGen05MMAOpConversion, TCGen05CommitOpConversion>(
-      patterns.getContext());
+               TCGen05MMAOpConversion, TCGen05CommitOpConversion,
+               TMEMCopyOpConversion>(patterns.getContext());
 }

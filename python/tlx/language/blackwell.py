@@ -20,7 +20,6 @@ __all__ = [
     "clc_response",
     "clc_response_type",
     "stoch_round",
-    "tmem_copy",
 ]
 
 _CLC = "cluster launch control (clusterlaunchcontrol.try_cancel)"
@@ -46,12 +45,6 @@ def async_dot_scaled(
 ):
     """Blackwell: block-scaled MMA, ``tcgen05.mma`` with scale factors (not implemented yet)."""
     blackwell_only("async_dot_scaled", "block-scaled MMA (tcgen05.mma with scales)", _semantic, _generator)
-
-
-@builtin
-def tmem_copy(src, dst, _semantic=None, _generator=None):
-    """Blackwell: an asynchronous copy from shared to tensor memory, ``tcgen05.cp`` (not implemented yet)."""
-    blackwell_only("tmem_copy", "a shared-to-tensor-memory copy (tcgen05.cp)", _semantic, _generator)
 
 
 @builtin

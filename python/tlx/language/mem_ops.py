@@ -19,6 +19,7 @@ __all__ = [
     "local_reinterpret",
     "local_slice",
     "local_store",
+    "tmem_copy",
     "local_trans",
     "local_view",
     "subslice",
@@ -105,6 +106,18 @@ def local_store(dst, src, _semantic=None, _generator=None) -> None:
     Hardware: ``st.shared`` (or ``stmatrix``); ``tcgen05.st`` for tensor memory.
     """
     TLXSemantic(_semantic, _generator).local_store(dst, src)
+
+
+@builtin
+def tmem_copy(src, dst, _semantic=None, _generator=None) -> None:
+    """Blackwell: start an asynchronous copy of shared-memory buffer ``src`` into tensor-memory buffer ``dst``.
+
+    Hardware: ``tcgen05.cp`` (sm_100), no registers involved. The buffers have one shape and element type;
+    Triton 3.6 copies 128-row buffers of 32-bit elements from a swizzled NVMMA layout (rows of at least 32
+    bytes, not a transposed view). Like an MMA it completes asynchronously: a later ``tcgen05_commit`` (or the
+    mbarriers of a later ``async_dot`` of this thread) arrives once it has.
+    """
+    TLXSemantic(_semantic, _generator).tmem_copy(src, dst)
 
 
 @builtin

@@ -532,6 +532,12 @@ class TLXSemantic:
         buf = self.one_buffer(op, "dst", buf)
         self.emit(op, {"value": self.stored_tensor(op, "src", value, buf), "buffer": buf})
 
+    def tmem_copy(self, src: Any, dst: Any) -> None:
+        """``tcgen05.cp``: shapes, element types and storage kinds are the op verifier's to check."""
+        op = "tmem_copy"
+        self.require_capability(op, 100, "a shared-to-tensor-memory copy (tcgen05.cp)")
+        self.emit(op, {"src": self.one_buffer(op, "src", src), "dst": self.one_buffer(op, "dst", dst)})
+
     # ------------------------------------------------------------- buffer views
     #
     # local_trans, local_slice (and subslice), local_reinterpret: one buffer in, one buffer view out, no data
@@ -946,7 +952,7 @@ class TLXSemantic:
         b = self.one_buffer(op, "b", b, shared=True)
         self.unsupported(op, "pred", pred)
         if self.const_bool(op, "two_ctas", two_ctas):
-            raise self.error(op, "`two_ctas` is the Blackwell cta_group::2 form, not supported yet")
+            raise self.error(op, "`two_ctas` is the Blackwell cta_group::2 form (tcgen05.mma); wgmma has none")
         out_dtype = _unwrap(out_dtype) or tlc.float32
         if out_dtype != tlc.float32:
             raise self.error(op, f"only float32 accumulators are supported, got {out_dtype}")
@@ -1001,8 +1007,7 @@ class TLXSemantic:
                 f"of tlx.local_alloc(..., storage=tlx.storage_kind.tmem), got {_describe(acc)}",
             )
         acc = self.one_buffer(op, "acc", acc)
-        if self.const_bool(op, "two_ctas", two_ctas):
-            raise self.error(op, "`two_ctas` (tcgen05 cta_group::2) is not supported by this TLX release yet")
+        pair = self.const_bool(op, "two_ctas", two_ctas)
         precision = _unwrap(input_precision)
         if precision not in (None, "tf32"):
             raise self.error(op, f"tcgen05 multiplies float32 operands as tf32 only, got input_precision={precision!r}")
@@ -1028,16 +1033,14 @@ class TLXSemantic:
             "pred": self.predicate(op, pred),
             "barriers": bars,
         }
-        self.emit("tcgen05_mma", operands, {"isAsync": bool(force_async)})
+        self.emit("tcgen05_mma", operands, {"isAsync": bool(force_async), "twoCTAs": pair})
         return None
 
     def tcgen05_commit(self, barrier: Any, two_ctas: Any) -> None:
         op = "tcgen05_commit"
         self.require_capability(op, 100, "tcgen05.commit")
         bar = self.one_barrier(op, "mBarrier", barrier)
-        if self.const_bool(op, "two_ctas", two_ctas):
-            raise self.error(op, "`two_ctas` (tcgen05 cta_group::2) is not supported by this TLX release yet")
-        self.emit(op, {"barrier": bar})
+        self.emit(op, {"barrier": bar}, {"twoCTAs": self.const_bool(op, "two_ctas", two_ctas)})
 
     def async_dot_wait(self, pendings: Any, acc: Any) -> tlc.tensor:
         op = "async_dot_wait"

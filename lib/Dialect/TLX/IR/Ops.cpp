@@ -411,9 +411,19 @@ LogicalResult TCGen05MMAOp::verify() {
   if (bShape[0] != k)
     return emitOpError("inner dimensions differ: a is ")
            << m << "x" << k << ", b is " << bShape[0] << "x" << n;
+  // Two CTAs: each holds half of b's columns and all N of its accumulator.
+  if (getTwoCTAs())
+    n *= 2;
   if (accShape != ArrayRef<int64_t>{m, n})
     return emitOpError("accumulator must be ")
-           << m << "x" << n << ", got " << accShape[0] << "x" << accShape[1];
+           << m << "x" << n << ", got " << accShape[0] << "x" << accShape[1]
+           << (getTwoCTAs() ? " (two_ctas: b is each CTA's half of the N "
+                              "columns)"
+                            : "");
+  if (getTwoCTAs() && (m != 128 || a.getStorage() != StorageKind::smem))
+    return emitOpError("two_ctas (tcgen05 cta_group::2) takes 128 rows of "
+                       "`a` per CTA from shared memory, got ")
+           << m << " rows in " << stringifyStorageKind(a.getStorage());
   Type element = a.getElementType();
   if (element != b.getElementType())
     return emitOpError("a and b must have one element type, got ")
@@ -437,6 +447,30 @@ LogicalResult TCGen05MMAOp::verify() {
     return emitOpError("tcgen05.mma tiles are M = 64 or 128 rows by N a "
                        "multiple of 8 (M = 64) or 16 (M = 128) up to 256, got ")
            << m << "x" << n;
+  return success();
+}
+
+LogicalResult TMEMCopyOp::verify() {
+  BufferType src = getSrc().getType(), dst = getDst().getType();
+  if (src.getStorage() != StorageKind::smem)
+    return emitOpError("tcgen05.cp copies from a shared-memory buffer "
+                       "(storage smem), got ")
+           << stringifyStorageKind(src.getStorage());
+  if (dst.getStorage() != StorageKind::tmem)
+    return emitOpError("tcgen05.cp copies into a tensor-memory buffer "
+                       "(storage tmem), got ")
+           << stringifyStorageKind(dst.getStorage());
+  if (src.getShape() != dst.getShape() ||
+      src.getElementType() != dst.getElementType())
+    return emitOpError("source and destination must have one shape and "
+                       "element type, got ")
+           << "[" << src.getShape() << "] " << src.getElementType() << " and ["
+           << dst.getShape() << "] " << dst.getElementType();
+  if (dst.getShape().size() != 2 || dst.getShape()[0] != 128 ||
+      dst.getElementType().getIntOrFloatBitWidth() != 32)
+    return emitOpError("Triton 3.6 copies 128-row buffers of 32-bit "
+                       "elements into tensor memory, got [")
+           << dst.getShape() << "] " << dst.getElementType();
   return success();
 }
 

@@ -30,7 +30,37 @@ int64_t getClusterSize(ModuleOp module) {
 class ClusterChecker {
 public:
   explicit ClusterChecker(ModuleOp module)
-      : clusterSize(getClusterSize(module)) {}
+      : clusterSize(getClusterSize(module)) {
+    if (auto x = module->getAttrOfType<IntegerAttr>("ttg.cluster-dim-x"))
+      clusterX = x.getInt();
+  }
+
+  /// A tcgen05 op with two_ctas (cta_group::2) runs on the CTA pairs of
+  /// the cluster (ranks 2i, 2i + 1 along x); Triton 3.6 allocates all of the
+  /// kernel's tensor memory for one group size, so its MMAs agree.
+  LogicalResult checkTwoCTAs(Operation *op, bool twoCTAs, bool isMMA) {
+    if (isMMA) {
+      if (!firstMMA)
+        firstMMA = op;
+      else if (firstMMATwoCTAs != twoCTAs) {
+        InFlightDiagnostic error =
+            op->emitOpError() << "two_ctas=" << (twoCTAs ? "True" : "False")
+                              << ", but an earlier async_dot has two_ctas="
+                              << (firstMMATwoCTAs ? "True" : "False")
+                              << ": the tcgen05 MMAs of a kernel use one "
+                                 "CTA group (cta_group::1 or ::2)";
+        error.attachNote(firstMMA->getLoc()) << "the earlier async_dot";
+        return error;
+      }
+      firstMMATwoCTAs = twoCTAs;
+    }
+    if (!twoCTAs || clusterX % 2 == 0)
+      return success();
+    return op->emitOpError("two_ctas (tcgen05 cta_group::2) runs on pairs of "
+                           "CTAs: launch the kernel with ctas_per_cga=(2, 1, "
+                           "1) (an even cluster size along x), got ")
+           << (clusterSize <= 1 ? "no cluster" : "a cluster of other shape");
+  }
 
   /// An op reaching CTAs `ranks` (named `what` in the message).
   LogicalResult checkRemote(Operation *op, ValueRange ranks, StringRef what) {
@@ -77,6 +107,9 @@ public:
 
 private:
   int64_t clusterSize;
+  int64_t clusterX = 1;
+  Operation *firstMMA = nullptr;
+  bool firstMMATwoCTAs = false;
 };
 
 struct CheckClustersPass : tlx::impl::TLXCheckClustersBase<CheckClustersPass> {
@@ -105,6 +138,14 @@ struct CheckClustersPass : tlx::impl::TLXCheckClustersBase<CheckClustersPass> {
               })
               .Case<ClusterBarrierOp>([&](ClusterBarrierOp barrier) {
                 return checker.checkBarrierPlacement(barrier);
+              })
+              .Case<TCGen05MMAOp>([&](TCGen05MMAOp mma) {
+                return checker.checkTwoCTAs(mma, mma.getTwoCTAs(),
+                                            /*isMMA=*/true);
+              })
+              .Case<TCGen05CommitOp>([&](TCGen05CommitOp commit) {
+                return checker.checkTwoCTAs(commit, commit.getTwoCTAs(),
+                                            /*isMMA=*/false);
               })
               .Default([](Operation *) { return success(); });
       failed |= mlir::failed(result);

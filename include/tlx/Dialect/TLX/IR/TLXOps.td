@@ -507,6 +507,12 @@ def TLX_TCGen05MMAOp : TLX_Op<"tcgen05_mma", [AttrSizedOperandSegments]> {
     arrival when it completes (`tcgen05.commit ... mbarrier::arrive::one`);
     without, it completes before the next instruction.
 
+    `twoCTAs` (`two_ctas=True`, a kernel launched with `ctas_per_cga=(2, 1,
+    1)`): `tcgen05.mma.cta_group::2`, one MMA of 2M x N over the CTA pair.
+    Each CTA passes its own M x K rows of `a`, its half (K x N/2) of `b` and
+    its M x N rows of the accumulator; the even CTA of the pair issues it
+    and the barriers of both CTAs receive the arrival.
+
     ```mlir
     tlx.tcgen05_mma %a, %b, %acc, %use barriers(%bar) is_async
         : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>,
@@ -517,10 +523,11 @@ def TLX_TCGen05MMAOp : TLX_Op<"tcgen05_mma", [AttrSizedOperandSegments]> {
                        TLX_BufferType:$acc, Optional<I1>:$useAcc,
                        Optional<I1>:$pred,
                        Variadic<TLX_MBarrierType>:$barriers,
-                       UnitAttr:$isAsync);
+                       UnitAttr:$isAsync, UnitAttr:$twoCTAs);
   let assemblyFormat = [{
     $a `,` $b `,` $acc (`,` $useAcc^)? (`pred` $pred^)?
-    (`barriers` `(` $barriers^ `)`)? (`is_async` $isAsync^)? attr-dict `:`
+    (`barriers` `(` $barriers^ `)`)? (`is_async` $isAsync^)?
+    (`two_ctas` $twoCTAs^)? attr-dict `:`
     qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($acc))
   }];
   let hasVerifier = 1;
@@ -532,14 +539,38 @@ def TLX_TCGen05CommitOp : TLX_Op<"tcgen05_commit"> {
     `tlx.tcgen05_commit(bar)` in Python (sm_100):
     `tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64`: the barrier
     receives one arrival when all tcgen05 MMAs (and copies) this thread
-    issued before have completed.
+    issued before have completed. `twoCTAs` (`two_ctas=True`):
+    `cta_group::2`, issued by the even CTA of the pair, the barrier of both
+    CTAs receiving the arrival.
 
     ```mlir
     tlx.tcgen05_commit %bar
     ```
   }];
-  let arguments = (ins TLX_MBarrierType:$barrier, Optional<I1>:$pred);
-  let assemblyFormat = "$barrier (`,` $pred^)? attr-dict";
+  let arguments = (ins TLX_MBarrierType:$barrier, Optional<I1>:$pred,
+                       UnitAttr:$twoCTAs);
+  let assemblyFormat = "$barrier (`,` $pred^)? (`two_ctas` $twoCTAs^)? attr-dict";
+}
+
+def TLX_TMEMCopyOp : TLX_Op<"tmem_copy"> {
+  let summary = "asynchronous copy from shared memory to tensor memory";
+  let description = [{
+    `tlx.tmem_copy(src, dst)` in Python (sm_100): `tcgen05.cp` of a
+    shared-memory buffer into a tensor-memory buffer of the same shape,
+    without registers. Triton 3.6 copies 128-row buffers of 32-bit elements
+    from a swizzled NVMMA layout. Asynchronous: like an MMA it completes
+    with a later `tcgen05_commit` (or the mbarriers of a later tcgen05 MMA
+    of this thread).
+
+    ```mlir
+    tlx.tmem_copy %src, %dst : !tlx.buffer<128x64xf32, smem>, !tlx.buffer<128x64xf32, tmem>
+    ```
+  }];
+  let arguments = (ins TLX_BufferType:$src, TLX_BufferType:$dst);
+  let assemblyFormat = [{
+    $src `,` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
