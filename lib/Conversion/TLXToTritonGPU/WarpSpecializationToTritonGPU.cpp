@@ -12,6 +12,7 @@
 
 #include "tlx/Conversion/TLXToTritonGPU/Layouts.h"
 #include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
+#include "tlx/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -29,6 +30,9 @@ constexpr int kThreadsPerWarp = 32;
 constexpr int kRegistersPerSM = 64 * 1024;
 constexpr int kMaxWarpsPerCTA = 32;
 constexpr int kWarpsPerGroup = 4;
+/// Set by planWarpSpecialization on a tlx.async_tasks whose register budgets
+/// do not fit: it lowers without them.
+constexpr llvm::StringLiteral kWithoutBudgets = "tlx.without_register_budgets";
 
 /// setmaxnreg takes register counts in steps of 8.
 int32_t roundDown8(int64_t value) { return value / 8 * 8; }
@@ -90,12 +94,87 @@ bool TaskSet::hasRegisterBudgets() {
   return anyRegisters && !partitions.empty();
 }
 
-/// Register budgets: each warp group of a task holds its registers; the
-/// default task gets what is left (or what it asked for, when that fits).
+/// Whether `region` may call the driver's assert or print: stock
+/// allocate-warp-groups gives such a partition at least 32 registers (an
+/// NVIDIA driver bug).
+bool usesAssertOrPrint(Region &region) {
+  return region
+      .walk([](Operation *op) {
+        return isa<triton::AssertOp, triton::PrintOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// A warp group of the partitions, as stock allocate-warp-groups forms them
+/// (Triton 3.6, lib/Conversion/TritonGPUToLLVM/AllocateWarpGroups.cpp): it
+/// pads the partitions to whole warp groups with empty ones (powers of 2,
+/// largest first) that ask for 16 registers, places all of them largest
+/// first from the kernel's warps on (equal sizes in order), and a partition
+/// that starts on a multiple of 4 warps opens a warp group. `setmaxnreg`
+/// sets a whole warp group: each runs at the largest budget of its
+/// partitions.
+struct WarpGroup {
+  /// Indices into TaskSet::partitions; padding has none.
+  SmallVector<int32_t> members;
+  int32_t warps = 0;
+  int32_t registers = 0;
+};
+
+constexpr int32_t kPaddingRegisters = 16;
+constexpr int32_t kAssertOrPrintRegisters = 32;
+
+SmallVector<WarpGroup> formWarpGroups(TaskSet &set,
+                                      ArrayRef<int32_t> requested) {
+  struct Slot {
+    int32_t partition; // -1: padding
+    int32_t warps;
+    int32_t registers;
+  };
+  SmallVector<Slot> slots;
+  for (auto [index, partition] : llvm::enumerate(set.partitions)) {
+    int32_t registers = requested[index];
+    if (usesAssertOrPrint(partition.task.getBody()))
+      registers = std::max(registers, kAssertOrPrintRegisters);
+    slots.push_back(
+        {static_cast<int32_t>(index), set.partitionWarps[index], registers});
+  }
+  int32_t padding = set.getTotalWarps() - set.baseWarps - set.extraWarps;
+  while (padding > 0) {
+    int32_t size = llvm::NextPowerOf2(padding) / 2;
+    slots.push_back({-1, size, kPaddingRegisters});
+    padding -= size;
+  }
+  llvm::stable_sort(slots, [](const Slot &lhs, const Slot &rhs) {
+    return lhs.warps > rhs.warps;
+  });
+  SmallVector<WarpGroup> groups;
+  int32_t start = set.baseWarps;
+  for (const Slot &slot : slots) {
+    if (start % kWarpsPerGroup == 0 || groups.empty())
+      groups.emplace_back();
+    WarpGroup &group = groups.back();
+    if (slot.partition >= 0)
+      group.members.push_back(slot.partition);
+    group.warps += slot.warps;
+    group.registers =
+        std::max(group.registers,
+                 static_cast<int32_t>(llvm::divideCeil(slot.registers, 8) * 8));
+    start += slot.warps;
+  }
+  return groups;
+}
+
+/// Register budgets: each warp group holds the largest budget of its
+/// partitions; the default task gets what is left (or what it asked for,
+/// when that fits).
 struct RegisterBudgets {
-  /// Registers per thread of each partition.
+  /// Registers per thread each partition asks for.
   SmallVector<int32_t> requested;
-  /// Registers per thread times warps, over all partitions.
+  /// Registers per thread each partition runs with: its warp group's.
+  SmallVector<int32_t> granted;
+  /// Registers per thread times warps, over all warp groups of partitions.
   int64_t partitionRegisters = 0;
   /// Registers per thread at launch (`ttg.maxnreg`).
   int32_t launchCap = 0;
@@ -110,11 +189,14 @@ RegisterBudgets computeRegisterBudgets(TaskSet &set) {
   int32_t uniform =
       roundDown8(kRegistersPerSM / (totalWarps * kThreadsPerWarp));
   RegisterBudgets budgets;
-  for (Partition &partition : set.partitions) {
-    int32_t registers = partition.task.getRegisters().value_or(uniform);
-    budgets.requested.push_back(registers);
-    budgets.partitionRegisters +=
-        int64_t(registers) * *partition.task.getNumWarps();
+  for (Partition &partition : set.partitions)
+    budgets.requested.push_back(
+        partition.task.getRegisters().value_or(uniform));
+  budgets.granted.assign(budgets.requested.size(), 0);
+  for (const WarpGroup &group : formWarpGroups(set, budgets.requested)) {
+    budgets.partitionRegisters += int64_t(group.registers) * group.warps;
+    for (int32_t member : group.members)
+      budgets.granted[member] = group.registers;
   }
   // With `entry` registers per thread at launch, the default task gets
   // (entry * totalWarps - partitionRegisters) / baseWarps.
@@ -130,10 +212,13 @@ RegisterBudgets computeRegisterBudgets(TaskSet &set) {
   while (entry + 8 <= uniform && defaultGets(entry + 8) <= wanted)
     entry += 8;
   int32_t available = defaultGets(std::min(entry, uniform));
+  int32_t minimum = usesAssertOrPrint(set.defaultTask.getBody())
+                        ? kAssertOrPrintRegisters
+                        : 24;
   budgets.launchCap = entry;
   budgets.defaultAtEqualShare = defaultGets(uniform);
-  budgets.fits =
-      entry <= uniform && available >= 24 && !(asked && available < wanted);
+  budgets.fits = entry <= uniform && available >= minimum &&
+                 !(asked && available < wanted);
   return budgets;
 }
 
@@ -255,6 +340,13 @@ LogicalResult verifyTaskWarps(TaskSet &set) {
              << set.baseWarps << " warps, not num_warps=" << *numWarps
              << "; launch the kernel with num_warps=" << *numWarps
              << " or drop num_warps here";
+  // Stock Triton places the tasks' warps after whole warp groups of the
+  // kernel's (its ttg.warp_specialize verifier).
+  if (!set.partitions.empty() && set.baseWarps % kWarpsPerGroup != 0)
+    return set.op.emitOpError("warp specialization needs the kernel's "
+                              "num_warps to be a multiple of 4 (whole warp "
+                              "groups for the default task), got ")
+           << set.baseWarps;
   for (AsyncTaskOp task : set.others) {
     int32_t numWarps = *task.getNumWarps();
     // Register tensors carry layouts made for the kernel's warp count.
@@ -294,32 +386,65 @@ LogicalResult recordLaunchCap(TaskSet &set, int32_t launchCap) {
   return success();
 }
 
+/// A task whose replicas share a warp group with a larger budget runs with
+/// that budget (as stock Triton and the public TLX do), and one that may
+/// call assert or print with at least 32: say so at the task.
+void warnAboutRaisedBudgets(TaskSet &set, const RegisterBudgets &budgets) {
+  DenseSet<Operation *> warned;
+  for (auto [partition, requested, granted] :
+       llvm::zip(set.partitions, budgets.requested, budgets.granted)) {
+    AsyncTaskOp task = partition.task;
+    if (!task.getRegisters() || granted <= int32_t(*task.getRegisters()) ||
+        !warned.insert(task).second)
+      continue;
+    InFlightDiagnostic warning = task.emitWarning("runs with ")
+                                 << granted << " registers per thread, not the "
+                                 << requested << " it asks for: ";
+    if (granted == kAssertOrPrintRegisters &&
+        usesAssertOrPrint(task.getBody())) {
+      warning << "it may call the driver's assert or print, and Triton gives "
+                 "such code at least "
+              << kAssertOrPrintRegisters
+              << " (the work-around of an NVIDIA driver bug)";
+      continue;
+    }
+    warning << "its " << *task.getNumWarps()
+            << (*task.getNumWarps() == 1 ? " warp shares" : " warps share")
+            << " a warp group with tasks of a larger budget, and setmaxnreg "
+               "sets a whole warp group, to the largest budget in it; give "
+               "the tasks of a warp group equal budgets";
+  }
+}
+
 /// Budgets are set per warp group and must leave the default task enough;
-/// every budgeted task set of a kernel launches with the same warps.
-LogicalResult verifyRegisterBudgets(TaskSet &set, int32_t kernelWarps) {
+/// every budgeted task set of a kernel launches with the same warps. Sets
+/// `fits` to whether the budgets apply: budgets that do not fit are dropped
+/// with a warning, as the public TLX drops them (no setmaxnreg at all).
+LogicalResult verifyRegisterBudgets(TaskSet &set, int32_t kernelWarps,
+                                    bool &fits) {
   int32_t totalWarps = set.getTotalWarps();
   if (kernelWarps != totalWarps)
     return set.op.emitOpError("register budgets need every tlx.async_tasks "
                               "of the kernel to use the same number of "
                               "warps: this one uses ")
            << totalWarps << ", another " << kernelWarps;
-  if (set.extraWarps % kWarpsPerGroup != 0)
-    return set.op.emitOpError("register budgets (setmaxnreg) are set per "
-                              "warp group: the non-default tasks must add up "
-                              "to whole warp groups, got ")
-           << set.extraWarps << " warps";
   RegisterBudgets budgets = computeRegisterBudgets(set);
+  fits = budgets.fits;
   std::optional<uint32_t> asked = set.defaultTask.getRegisters();
-  if (!budgets.fits)
-    return set.op.emitOpError("register budgets do not fit: the tasks ask "
-                              "for ")
-           << budgets.partitionRegisters * kThreadsPerWarp
-           << " registers and leave the default task "
-           << std::max(0, budgets.defaultAtEqualShare) << " per thread"
-           << (asked ? " (it asks for " + std::to_string(*asked) + ")"
-                     : std::string())
-           << "; an SM has " << kRegistersPerSM << " for all of its "
-           << totalWarps * kThreadsPerWarp << " threads";
+  if (!fits) {
+    set.op.emitWarning("register budgets do not fit: the tasks ask for ")
+        << budgets.partitionRegisters * kThreadsPerWarp
+        << " registers and leave the default task "
+        << std::max(0, budgets.defaultAtEqualShare) << " per thread"
+        << (asked ? " (it asks for " + std::to_string(*asked) + ")"
+                  : std::string())
+        << "; an SM has " << kRegistersPerSM << " for all of its "
+        << totalWarps * kThreadsPerWarp
+        << " threads. Compiled without register budgets (no setmaxnreg), as "
+           "the public TLX does";
+    return success();
+  }
+  warnAboutRaisedBudgets(set, budgets);
   return recordLaunchCap(set, budgets.launchCap);
 }
 
@@ -355,10 +480,14 @@ LogicalResult mlir::tlx::planWarpSpecialization(ModuleOp module) {
   for (TaskSet &set : taskSets) {
     if (failed(verifyTaskWarps(set)))
       return failure();
+    bool fits = true;
     if (set.hasRegisterBudgets() &&
         failed(verifyRegisterBudgets(
-            set, kernelWarps.lookup(set.op->getParentOfType<ModuleOp>()))))
+            set, kernelWarps.lookup(set.op->getParentOfType<ModuleOp>()),
+            fits)))
       return failure();
+    if (!fits)
+      set.op->setAttr(kWithoutBudgets, UnitAttr::get(set.op.getContext()));
     if (failed(verifyCaptures(set)))
       return failure();
   }
@@ -401,7 +530,7 @@ struct AsyncTasksOpConversion : OpConversionPattern<AsyncTasksOp> {
     if (captures.collect(set.others))
       return rewriter.notifyMatchFailure(op, "a tensor cannot be captured");
     DenseI32ArrayAttr requestedRegisters;
-    if (set.hasRegisterBudgets())
+    if (set.hasRegisterBudgets() && !op->hasAttr(kWithoutBudgets))
       requestedRegisters =
           rewriter.getDenseI32ArrayAttr(computeRegisterBudgets(set).requested);
     auto ws = ttg::WarpSpecializeOp::create(

@@ -1,0 +1,314 @@
+"""Register budgets of tasks smaller than a warp group: the public TLX API's idiom
+
+    with tlx.async_task("default"): ...                     # epilogue, the kernel's num_warps
+    with tlx.async_task(num_warps=1, num_regs=24): ...      # TMA loads
+    with tlx.async_task(num_warps=1, num_regs=24): ...      # MMA issue
+
+compiles unmodified, with the meaning stock Triton 3.6 gives it. `setmaxnreg` sets a whole warp group:
+stock `allocate-warp-groups` pads the partitions to whole warp groups with empty ones (powers of 2, largest
+first, asking for 16 registers), places the partitions largest first after the kernel's warps, and runs each
+warp group at the largest budget of its partitions. TLX accounts for the warp groups the same way when it
+picks the launch cap (`ttg.maxnreg`), so the default task gets exactly what TLX computed: the tests run stock's
+pass on the final TTGIR and compare. A task whose group-mates ask for more runs with their budget (a warning
+at its line); budgets that do not fit are dropped with a warning, as the public TLX drops them.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import warnings
+from pathlib import Path
+
+import pytest
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler.compiler import ASTSource
+
+import tlx
+from tlx.compiler import TLXWarning
+from tlx.compiler.errors import TLXCompilationError
+
+HERE = Path(__file__).resolve()
+SOURCE = HERE.read_text().splitlines()
+pytestmark = pytest.mark.needs_tlx_passes
+
+
+@pytest.fixture(autouse=True)
+def _always_compile(monkeypatch):
+    monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")  # a kernel served from the cache warns nothing
+
+
+def line_of(marker: str) -> int:
+    hits = [i + 1 for i, text in enumerate(SOURCE) if text.rstrip().endswith(f"# @{marker}")]
+    assert len(hits) == 1, (marker, hits)
+    return hits[0]
+
+
+def compile_for(kernel, signature, constexprs, arch, num_warps=4):
+    names = list(signature)
+    constants = {(names.index(name),): value for name, value in constexprs.items()}
+    source = ASTSource(kernel, signature, constants)
+    return triton.compile(source, target=GPUTarget("cuda", arch, 32), options={"num_warps": num_warps})
+
+
+def compile_quietly(*args, **kwargs):
+    """Compile with every TLXWarning an error: the budgets are honoured exactly."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TLXWarning)
+        return compile_for(*args, **kwargs)
+
+
+def setmaxnreg(ptx: str) -> set[int]:
+    return {int(v) for v in re.findall(r"setmaxnreg\.(?:inc|dec)\.sync\.aligned\.u32\s+(\d+);", ptx)}
+
+
+def stock_warp_groups(ttgir: str) -> dict:
+    """Stock Triton's own allocate-warp-groups pass on the final TTGIR: where it puts each partition and
+    which registers it gives each (the default task first)."""
+    from triton._C.libtriton import ir, passes
+
+    context = ir.context()
+    ir.load_dialects(context)
+    from triton._C.libtriton import nvidia
+
+    nvidia.load_dialects(context)
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "kernel.ttgir"
+        path.write_text(ttgir)
+        module = ir.parse_mlir_module(str(path), context)
+    manager = ir.pass_manager(context)
+    passes.ttgpuir.add_allocate_warp_groups(manager)
+    manager.run(module, "allocate-warp-groups")
+    text = str(module)
+    ws = re.search(r"ttg\.warp_specialize\(.*\) attributes \{(.*)\}", text).group(1)
+
+    def array(name):
+        found = re.search(rf"{name} = array<i32: ([\d, ]+)>", ws)
+        return [int(v) for v in found.group(1).split(", ")] if found else None
+
+    warps = [int(v) for v in re.findall(r"partition\d+\(.*\) num_warps\((\d+)\)", text)]
+    return {
+        "actual": array("actualRegisters"),
+        "requested": array("requestedRegisters"),
+        "start": array("warpGroupStartIds"),
+        "warps": warps,
+        "maxnreg": int(re.search(r"ttg\.maxnreg = (\d+)", text).group(1)),
+    }
+
+
+# --- The public API's Blackwell GEMM: 1-warp TMA and MMA tasks of 24 registers each ---------------------------
+
+
+@triton.jit
+def ws_gemm_public_idiom(
+    a_desc,
+    b_desc,
+    c_desc,
+    K,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    BLOCK_K: tl.constexpr,
+    NUM_STAGES: tl.constexpr,
+):
+    off_m = tl.program_id(0) * BLOCK_M
+    off_n = tl.program_id(1) * BLOCK_N
+    a_tiles = tlx.local_alloc((BLOCK_M, BLOCK_K), tl.float16, NUM_STAGES)
+    b_tiles = tlx.local_alloc((BLOCK_K, BLOCK_N), tl.float16, NUM_STAGES)
+    c_tile = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float16, 1)
+    ready = tlx.alloc_barriers(NUM_STAGES)
+    empty = tlx.alloc_barriers(NUM_STAGES)
+    done = tlx.alloc_barriers(1)
+    acc = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float32, 1, storage=tlx.storage_kind.tmem)
+    stage_bytes: tl.constexpr = (BLOCK_M * BLOCK_K + BLOCK_K * BLOCK_N) * 2
+    k_steps = tl.cdiv(K, BLOCK_K)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):  # epilogue, the kernel's num_warps
+            tlx.barrier_wait(done[0], 0)
+            result = tlx.local_load(acc[0])
+            tlx.local_store(c_tile[0], result.to(tl.float16))
+            tlx.fence_async_shared()
+            tlx.async_descriptor_store(c_desc, c_tile[0], [off_m, off_n])
+            tlx.async_descriptor_store_wait(0)
+        with tlx.async_task(num_warps=1, num_regs=24):  # TMA loads
+            for k in range(k_steps):
+                s = k % NUM_STAGES
+                tlx.barrier_wait(empty[s], ((k // NUM_STAGES) & 1) ^ 1)
+                tlx.barrier_expect_bytes(ready[s], stage_bytes)
+                tlx.async_descriptor_load(a_desc, a_tiles[s], [off_m, k * BLOCK_K], ready[s])
+                tlx.async_descriptor_load(b_desc, b_tiles[s], [k * BLOCK_K, off_n], ready[s])
+        with tlx.async_task(num_warps=1, num_regs=24):  # MMA issue
+            for k in range(k_steps):
+                s = k % NUM_STAGES
+                tlx.barrier_wait(ready[s], (k // NUM_STAGES) & 1)
+                tlx.async_dot(a_tiles[s], b_tiles[s], acc[0], use_acc=k > 0, mBarriers=[empty[s]])
+            tlx.tcgen05_commit(done[0])
+
+
+GEMM_SIGNATURE = {
+    "a_desc": "tensordesc<fp16[128, 64]>",
+    "b_desc": "tensordesc<fp16[64, 128]>",
+    "c_desc": "tensordesc<fp16[128, 128]>",
+    "K": "i32",
+    "BLOCK_M": "constexpr",
+    "BLOCK_N": "constexpr",
+    "BLOCK_K": "constexpr",
+    "NUM_STAGES": "constexpr",
+}
+GEMM_CONSTEXPRS = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "NUM_STAGES": 3}
+
+
+def test_one_warp_tasks_of_24_registers_share_a_padded_warp_group_on_sm100():
+    compiled = compile_quietly(ws_gemm_public_idiom, GEMM_SIGNATURE, GEMM_CONSTEXPRS, arch=100)
+    ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
+    assert "requestedRegisters = array<i32: 24, 24>" in ttgir
+    # 4 + 2 warps: one extra warp group, 8 warps in all. Launch cap 136: the warp group of the two tasks
+    # (and stock's 2 padding warps) holds 24 x 4 warps, the default keeps (136 * 8 - 24 * 4) / 4 = 248.
+    assert ".reqntid 256" in ptx
+    assert ".maxnreg 136" in ptx
+    assert setmaxnreg(ptx) == {24, 248}, setmaxnreg(ptx)
+    assert re.search(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+24;", ptx)
+    assert re.search(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+248;", ptx)
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+    # Stock's pass agrees: a 2-warp padding partition (16 registers) first, at warp 4, the tasks at warps
+    # 6 and 7, all three in one warp group of 24; the default gets 248.
+    stock = stock_warp_groups(ttgir)
+    assert stock["warps"] == [1, 1, 2]
+    assert stock["requested"] == [24, 24, 16]
+    assert stock["start"] == [6, 7, 4]
+    assert stock["actual"] == [248, 24, 24, 24]
+    assert stock["maxnreg"] == 136
+
+
+# --- Hopper: the same idiom with scalar tasks ------------------------------------------------------------------
+
+
+@triton.jit
+def one_warp_tasks(desc, out_ptr, BLOCK: tl.constexpr, LOAD_REGS: tl.constexpr, RELAY_REGS: tl.constexpr):
+    bufs = tlx.local_alloc((BLOCK, BLOCK), tl.float16, 1)
+    loaded = tlx.alloc_barriers(1)
+    relayed = tlx.alloc_barriers(1)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.barrier_wait(relayed[0], 0)
+            offs = tl.arange(0, BLOCK)
+            tile = tlx.local_load(bufs[0])
+            tl.store(out_ptr + offs[:, None] * BLOCK + offs[None, :], tile)
+        with tlx.async_task(num_warps=1, num_regs=LOAD_REGS):  # @load
+            tlx.barrier_expect_bytes(loaded[0], BLOCK * BLOCK * 2)
+            tlx.async_descriptor_load(desc, bufs[0], [0, 0], loaded[0])
+        with tlx.async_task(num_warps=1, num_regs=RELAY_REGS):  # @relay
+            tlx.barrier_wait(loaded[0], 0)
+            tlx.barrier_arrive(relayed[0])
+
+
+ONE_WARP_SIGNATURE = {
+    "desc": "tensordesc<fp16[64, 64]>",
+    "out_ptr": "*fp16",
+    "BLOCK": "constexpr",
+    "LOAD_REGS": "constexpr",
+    "RELAY_REGS": "constexpr",
+}
+
+
+def test_one_warp_tasks_of_24_registers_on_sm90():
+    constexprs = {"BLOCK": 64, "LOAD_REGS": 24, "RELAY_REGS": 24}
+    compiled = compile_quietly(one_warp_tasks, ONE_WARP_SIGNATURE, constexprs, arch=90)
+    ptx = compiled.asm["ptx"]
+    assert ".maxnreg 136" in ptx and ".reqntid 256" in ptx
+    assert setmaxnreg(ptx) == {24, 248}, setmaxnreg(ptx)
+    stock = stock_warp_groups(compiled.asm["ttgir"])
+    assert stock["actual"] == [248, 24, 24, 24]
+
+
+def test_unequal_budgets_in_one_warp_group_take_the_largest_with_a_warning():
+    constexprs = {"BLOCK": 64, "LOAD_REGS": 24, "RELAY_REGS": 56}
+    with pytest.warns(TLXWarning) as record:
+        compiled = compile_for(one_warp_tasks, ONE_WARP_SIGNATURE, constexprs, arch=90)
+    texts = [str(w.message) for w in record if issubclass(w.category, TLXWarning)]
+    assert len(texts) == 1, texts
+    assert f"{HERE}:{line_of('load')}:" in texts[0], texts[0]
+    assert "runs with 56 registers per thread, not the 24 it asks for" in texts[0], texts[0]
+    ptx = compiled.asm["ptx"]
+    # The warp group runs at 56 (56 x 4 warps): launch cap 152, the default keeps (152 * 8 - 56 * 4) / 4 = 248.
+    # Stock's lowering passes through 256 (default) and 48 (waiting workers) on the way.
+    assert ".maxnreg 152" in ptx
+    assert {56, 248} <= setmaxnreg(ptx) and 24 not in setmaxnreg(ptx), setmaxnreg(ptx)
+    stock = stock_warp_groups(compiled.asm["ttgir"])
+    assert stock["actual"] == [248, 56, 56, 56]
+
+
+# --- Tasks of 4, 2 and 1 warps: whole warp groups stay whole -------------------------------------------------
+
+
+@triton.jit
+def mixed_warp_counts(out_ptr, n):
+    bars = tlx.alloc_barriers(1, arrive_count=3)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.barrier_wait(bars[0], 0)
+            tl.store(out_ptr + tl.arange(0, 128), tl.zeros((128,), tl.float32) + n)
+        with tlx.async_task(num_warps=4, num_regs=192):
+            tl.store(out_ptr + 128 + tl.arange(0, 128), tl.zeros((128,), tl.float32) + n)
+            tlx.barrier_arrive(bars[0])
+        with tlx.async_task(num_warps=2, num_regs=24):
+            tlx.barrier_arrive(bars[0])
+        with tlx.async_task(num_warps=1, num_regs=24):
+            tlx.barrier_arrive(bars[0])
+
+
+def test_a_four_warp_task_keeps_its_warp_group_and_the_small_ones_share_one():
+    compiled = compile_quietly(mixed_warp_counts, {"out_ptr": "*fp32", "n": "i32"}, {}, arch=90)
+    ptx = compiled.asm["ptx"]
+    # 4 + 4 + 2 + 1 (+ 1 padding) = 12 warps: launch cap 152, the default keeps
+    # (152 * 12 - 192 * 4 - 24 * 4) / 4 = 240.
+    assert ".maxnreg 152" in ptx and ".reqntid 384" in ptx
+    assert {24, 192, 240} <= setmaxnreg(ptx), setmaxnreg(ptx)
+    stock = stock_warp_groups(compiled.asm["ttgir"])
+    assert stock["warps"] == [4, 2, 1, 1]
+    assert stock["start"] == [4, 8, 10, 11]
+    assert stock["actual"] == [240, 192, 24, 24, 24]
+
+
+# --- What cannot be honoured ---------------------------------------------------------------------------------
+
+
+@triton.jit
+def budgets_that_do_not_fit(out_ptr, n):
+    with tlx.async_tasks():  # @unfit
+        with tlx.async_task("default", num_regs=200):
+            tl.store(out_ptr + tl.arange(0, 128), tl.zeros((128,), tl.float32) + n)
+        with tlx.async_task(num_warps=4, num_regs=232, replicate=2):
+            tl.store(out_ptr + 128 + tl.arange(0, 128), tl.zeros((128,), tl.float32) + n)
+
+
+def test_budgets_that_do_not_fit_are_dropped_with_a_warning():
+    with pytest.warns(TLXWarning, match="register budgets do not fit") as record:
+        compiled = compile_for(budgets_that_do_not_fit, {"out_ptr": "*fp32", "n": "i32"}, {}, arch=90)
+    text = next(str(w.message) for w in record if "do not fit" in str(w.message))
+    assert f"{HERE}:{line_of('unfit')}:" in text, text
+    assert "Compiled without register budgets (no setmaxnreg)" in text, text
+    # As the public TLX does: no budget at all, no launch cap.
+    assert "requestedRegisters" not in compiled.asm["ttgir"]
+    assert "setmaxnreg" not in compiled.asm["ptx"]
+    assert ".maxnreg" not in compiled.asm["ptx"]
+
+
+@triton.jit
+def tasks_in_a_two_warp_kernel(out_ptr, n):
+    bars = tlx.alloc_barriers(1)
+    with tlx.async_tasks():  # @two_warps
+        with tlx.async_task("default"):
+            tlx.barrier_wait(bars[0], 0)
+        with tlx.async_task(num_warps=1, num_regs=24):
+            tlx.barrier_arrive(bars[0])
+
+
+def test_warp_specialization_needs_whole_warp_groups_for_the_default_task():
+    # Stock Triton's ttg.warp_specialize verifier refuses it too (and so does the public TLX).
+    with pytest.raises(TLXCompilationError) as info:
+        compile_for(tasks_in_a_two_warp_kernel, {"out_ptr": "*fp32", "n": "i32"}, {}, arch=90, num_warps=2)
+    text = str(info.value)
+    assert "warp specialization needs the kernel's num_warps to be a multiple of 4" in text, text
+    assert re.search(rf"{re.escape(str(HERE))}:{line_of('two_warps')}:\d+: error:", text), text
