@@ -1,4 +1,4 @@
-"""The Blackwell tutorial kernels (persistent GEMM, attention, GDPA) compile on the CPU to sm_100a cubins.
+"""The Blackwell tutorial kernels (persistent GEMM, 2-CTA GEMM, attention, GDPA) compile on the CPU to sm_100a cubins.
 
 No Blackwell GPU here: each SPEC compiles with stock triton's ptxas for sm_100a, its PTX holds the
 instructions it promises, no TLX op survives into the final TTGIR and the protocol checker warns nothing.
@@ -15,9 +15,9 @@ from types import ModuleType
 import pytest
 
 from tlx.compiler import TLXWarning
-from tlx.tutorials import blackwell_attention, blackwell_gdpa, blackwell_ws_gemm, compile_tutorial
+from tlx.tutorials import blackwell_2cta_gemm, blackwell_attention, blackwell_gdpa, blackwell_ws_gemm, compile_tutorial
 
-MODULES = [blackwell_ws_gemm, blackwell_attention, blackwell_gdpa]
+MODULES = [blackwell_ws_gemm, blackwell_2cta_gemm, blackwell_attention, blackwell_gdpa]
 SPECS = [
     (module, name) for module in MODULES for name in sorted(vars(module)) if name == "SPEC" or name.startswith("SPEC_")
 ]
@@ -95,6 +95,23 @@ def test_attention_correction_rescales_o_in_tensor_memory() -> None:
     assert re.search(r"ttng\.tmem_store .*memdesc<128x64xf32, #tmem", default)
     assert re.search(r"ttng\.tmem_load .*memdesc<128x64xf32, #tmem", default)
     assert "ttng.tmem_store" not in ttgir.split("partition0(")[1]
+
+
+def test_2cta_gemm_pairs_ctas_on_one_mma_and_signals_the_even_cta() -> None:
+    compiled = _compile(blackwell_2cta_gemm, "SPEC")
+    ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
+    cfg = blackwell_2cta_gemm.CONFIG
+    bm, bn, bk = cfg["BLOCK_M"], cfg["BLOCK_N"], cfg["BLOCK_K"]
+    # One MMA over the pair: A is 2 * BLOCK_M rows, B the whole BLOCK_N, each CTA holding its half.
+    assert re.search(rf"ttng\.tc_gen5_mma .*\{{is_async, two_ctas\}} : !ttg\.memdesc<{2 * bm}x{bk}xf16", ttgir)
+    assert re.search(rf"ttg\.local_alloc .*memdesc<{cfg['NUM_STAGES']}x{bk}x{bn // 2}xf16", ttgir), "half of B"
+    # Each CTA arrives on the even CTA's pair_ready (mapa to rank & ~1), and only the even CTA waits on it.
+    assert "mapa.shared::cluster" in ptx and "mbarrier.arrive.shared::cluster.b64" in ptx
+    assert "@!%p" in ptx.split("mbarrier.arrive.shared::cluster.b64")[1].split("tcgen05.mma")[0], "predicated wait"
+    # The mbarrier inits are made visible to the cluster before the first remote arrive.
+    first_remote = ptx.index("mbarrier.arrive.shared::cluster.b64")
+    assert "fence.mbarrier_init.release.cluster" in ptx[:first_remote]
+    assert "barrier.cluster.wait" in ptx[:first_remote]
 
 
 def test_gdpa_reuses_the_hopper_host_checks() -> None:

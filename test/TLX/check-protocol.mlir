@@ -150,20 +150,6 @@ tt.func @dot_loop_result_unwaited(%acc: tensor<64x64xf32>, %n: i32) {
 
 // -----
 
-tt.func @store_without_fence(%o: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %v: tensor<64x64xf16>) {
-  %c0 = arith.constant 0 : i32
-  %bufs = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
-  %x = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 64x64xf16, smem>
-  %y = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 64x64xf16, smem>
-  // expected-note @below {{the register write}}
-  tlx.local_store %v, %x : tensor<64x64xf16> -> !tlx.buffer<64x64xf16, smem>
-  // expected-error @below {{'tlx.async_descriptor_store' op copies shared memory that registers wrote without tlx.fence_async_shared() in between: the TMA unit may read the old contents}}
-  tlx.async_descriptor_store %o[%i, %i], %y : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
-  tt.return
-}
-
-// -----
-
 tt.func @refill_under_a_running_dot(%a: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %acc: tensor<64x64xf32>) {
   %c0 = arith.constant 0 : i32
   %bufs = tlx.local_alloc : !tlx.buffers<2, 64x64xf16, smem>

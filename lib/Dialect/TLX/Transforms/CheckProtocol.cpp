@@ -194,12 +194,12 @@ LogicalResult checkDotResult(AsyncDotOp dot) {
   return success();
 }
 
-/// Straight-line hazards of one block: a TMA store of shared memory written
-/// by registers without a proxy fence; a buffer overwritten while a wgmma
+/// Straight-line hazards of one block: a buffer overwritten while a wgmma
 /// still reads it; a cp.async destination read before its group is waited.
+/// (A TMA store of register-written shared memory gets its proxy fence from
+/// tlx-insert-proxy-fences, as the public TLX API's compiler does.)
 LogicalResult checkBlock(Block &block) {
   bool failed = false;
-  SmallVector<LocalStoreOp> unfenced;
   SmallVector<AsyncDotOp> dotsInFlight;
   SmallVector<SmallVector<AsyncLoadOp>> cpAsyncGroups = {{}}; // back: open
 
@@ -243,24 +243,11 @@ LogicalResult checkBlock(Block &block) {
   for (Operation &op : block) {
     if (auto store = dyn_cast<LocalStoreOp>(op)) {
       checkWrite(store, store.getBuffer());
-      unfenced.push_back(store);
-    } else if (isa<FenceAsyncSharedOp, FenceOp>(op)) {
-      unfenced.clear();
     } else if (isa<AsyncDescriptorStoreOp, AsyncStoreOp>(op)) {
       Value buffer = isa<AsyncDescriptorStoreOp>(op)
                          ? cast<AsyncDescriptorStoreOp>(op).getBuffer()
                          : cast<AsyncStoreOp>(op).getSource();
       checkRead(&op, buffer);
-      for (LocalStoreOp store : unfenced)
-        if (mustAlias(getViewedBuffer(store.getBuffer()),
-                      getViewedBuffer(buffer))) {
-          report(&op, store,
-                 "copies shared memory that registers wrote without "
-                 "tlx.fence_async_shared() in between: the TMA unit may read "
-                 "the old contents",
-                 "the register write");
-          break;
-        }
     } else if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op)) {
       checkWrite(load, load.getBuffer());
     } else if (auto copy = dyn_cast<AsyncLoadOp>(op)) {
@@ -288,7 +275,6 @@ LogicalResult checkBlock(Block &block) {
       dotsInFlight.erase(dotsInFlight.begin(), dotsInFlight.begin() + retired);
     } else if (op.getNumRegions() != 0) {
       // What the nested regions do is not straight-line: start over.
-      unfenced.clear();
       dotsInFlight.clear();
       cpAsyncGroups = {{}};
     }

@@ -53,11 +53,11 @@ def TLXCheckProtocol : Pass<"tlx-check-protocol"> {
       arms;
     * a read of a `tlx.async_dot` result (followed through later dots, loop
       iterations and branches) before `tlx.async_dot_wait` retires it;
-    * in straight-line code: a TMA store (or bulk copy) of a buffer that
-      registers wrote with no `tlx.fence_async_shared` in between; a TMA
-      load, cp.async or `local_store` into a buffer an unfinished async dot
-      still reads; a read of a cp.async destination before
-      `tlx.async_load_wait_group` covers its group;
+    * in straight-line code: a TMA load, cp.async or `local_store` into a
+      buffer an unfinished async dot still reads; a read of a cp.async
+      destination before `tlx.async_load_wait_group` covers its group (a TMA
+      store of register-written shared memory gets its proxy fence from
+      `tlx-insert-proxy-fences`);
     * named barrier 0 inside warp-specialized tasks (it is `bar.sync 0`, the
       compiler's own CTA-wide barrier);
     * phases through loops (PhaseParity.cpp): the kernel is replayed on
@@ -100,6 +100,23 @@ def TLXCheckSharedMemory : Pass<"tlx-check-shared-memory", "::mlir::ModuleOp"> {
     error names the allocation that crosses it and lists every allocation
     with its size, at the user's lines. Modules without a known target are
     not checked. Triton's own passes may add scratch on top.
+  }];
+  let dependentDialects = ["::mlir::tlx::TLXDialect"];
+}
+
+def TLXInsertProxyFences : Pass<"tlx-insert-proxy-fences"> {
+  let summary = "Order register writes to shared memory before the TMA "
+                "stores that read them";
+  let description = [{
+    A TMA store (`tlx.async_descriptor_store`, `tlx.async_store`) reads
+    shared memory through the async proxy; writes by threads
+    (`tlx.local_store`) are in the generic proxy and need
+    `fence.proxy.async.shared::cta` in between. Kernels written for the
+    public TLX API leave that fence to the compiler, so this pass puts a
+    `tlx.fence_async_shared` before each such store unless one already
+    stands between the store and every register write that may reach the
+    buffer in the same block (walking back from the store; a write in an
+    enclosing or earlier region, or across loop iterations, gets the fence).
   }];
   let dependentDialects = ["::mlir::tlx::TLXDialect"];
 }

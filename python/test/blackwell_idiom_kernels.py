@@ -1,0 +1,607 @@
+"""Blackwell kernels written exactly in the public TLX API's idiom, to prove such kernels compile unmodified.
+
+Each kernel is ours (not a copy), but spelled the way kernels written for the public TLX API
+(facebookexperimental/triton, ``third_party/tlx/tutorials/blackwell_*``) are spelled: imported as
+``triton.language.extra.tlx``, raw pointers with strides and device-side ``tl.make_tensor_descriptor`` or
+host descriptors, ``tlx.local_view``, ``tlx.storage_kind.tmem`` passed positionally, ``tlx.dtype_of`` of
+pointers and descriptors, ``tlx.async_dot(..., mBarriers=[...], out_dtype=...)``, the ``get_bufidx_phase``
+ring-buffer helper, ``tlx.async_task(num_warps=1, num_regs=24)`` loaders and MMA issuers, replicas, and the
+public API's argument names (``arrive_count=``, ``remote_cta_rank=``, ``phase=``, ``pred=``). No fences or
+cluster syncs beyond the ones the public tutorials write themselves.
+
+``python/test/test_blackwell_idiom.py`` compiles each to an sm_100a cubin and checks its PTX; the kernels
+at the end (``gap_*``) each use one idiom this TLX does not have yet and are strict xfails there.
+"""
+
+import triton
+import triton.language as tl
+
+import tlx  # noqa: F401  (installs the TLX compiler and the triton.language.extra.tlx alias)
+
+# isort: split
+import triton.language.extra.tlx as tlx  # noqa: F811  (the public API's spelling)
+
+
+@triton.jit
+def get_bufidx_phase(accum_cnt, NUM_BUFFERS: tl.constexpr):
+    """The public ``tlx.warp_spec.get_bufidx_phase``: slot and parity of the ``accum_cnt``-th use of a ring."""
+    return accum_cnt % NUM_BUFFERS, (accum_cnt // NUM_BUFFERS) & 1
+
+
+# --------------------------------------------------------------------------------------------------------
+# 1. Tensor-memory GEMM: TMA ring, tcgen05 MMA into tensor memory, one partition.
+# --------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def idiom_tmem_gemm(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    stride_am,
+    stride_ak,
+    stride_bk,
+    stride_bn,
+    stride_cm,
+    stride_cn,
+    BLOCK_SIZE_M: tl.constexpr,
+    BLOCK_SIZE_N: tl.constexpr,
+    BLOCK_SIZE_K: tl.constexpr,
+    NUM_STAGES: tl.constexpr,
+):
+    pid = tl.program_id(axis=0)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    pid_m = pid // num_pid_n
+    pid_n = pid % num_pid_n
+
+    desc_a = tl.make_tensor_descriptor(
+        a_ptr, shape=[M, K], strides=[stride_am, stride_ak], block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_K]
+    )
+    desc_b = tl.make_tensor_descriptor(
+        b_ptr, shape=[K, N], strides=[stride_bk, stride_bn], block_shape=[BLOCK_SIZE_K, BLOCK_SIZE_N]
+    )
+    desc_c = tl.make_tensor_descriptor(
+        c_ptr, shape=[M, N], strides=[stride_cm, stride_cn], block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_N]
+    )
+
+    buffers_A = tlx.local_alloc((BLOCK_SIZE_M, BLOCK_SIZE_K), tlx.dtype_of(a_ptr), NUM_STAGES)
+    buffers_B = tlx.local_alloc((BLOCK_SIZE_K, BLOCK_SIZE_N), tlx.dtype_of(b_ptr), NUM_STAGES)
+    load_bars = tlx.alloc_barriers(num_barriers=NUM_STAGES, arrive_count=1)
+    mma_bars = tlx.alloc_barriers(num_barriers=NUM_STAGES, arrive_count=1)
+    acc_buffers = tlx.local_alloc((BLOCK_SIZE_M, BLOCK_SIZE_N), tl.float32, tl.constexpr(1), tlx.storage_kind.tmem)
+    acc_tmem = tlx.local_view(acc_buffers, 0)
+    # The accumulator starts at zero in tensor memory, so every MMA accumulates.
+    tlx.local_store(acc_tmem, tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32))
+
+    stage_bytes: tl.constexpr = 2 * (BLOCK_SIZE_M + BLOCK_SIZE_N) * BLOCK_SIZE_K
+    num_iter = tl.cdiv(K, BLOCK_SIZE_K)
+    for i in tl.range(0, NUM_STAGES - 1, loop_unroll_factor=NUM_STAGES - 1):
+        load_bar = tlx.local_view(load_bars, i)
+        tlx.barrier_expect_bytes(load_bar, stage_bytes)
+        tlx.async_descriptor_load(
+            desc_a, tlx.local_view(buffers_A, i), [pid_m * BLOCK_SIZE_M, i * BLOCK_SIZE_K], load_bar
+        )
+        tlx.async_descriptor_load(
+            desc_b, tlx.local_view(buffers_B, i), [i * BLOCK_SIZE_K, pid_n * BLOCK_SIZE_N], load_bar
+        )
+
+    for k in range(0, num_iter):
+        buf, phase = get_bufidx_phase(k, NUM_STAGES)
+        tlx.barrier_wait(tlx.local_view(load_bars, buf), phase)
+        tlx.async_dot(
+            tlx.local_view(buffers_A, buf),
+            tlx.local_view(buffers_B, buf),
+            acc_tmem,
+            mBarriers=[tlx.local_view(mma_bars, buf)],
+            out_dtype=tl.float32,
+        )
+        # The stage NUM_STAGES - 1 ahead was last read by the MMA of k - 1: refill it once that one is done.
+        nxt = k + NUM_STAGES - 1
+        if k > 0:
+            prev_buf, prev_phase = get_bufidx_phase(k - 1, NUM_STAGES)
+            tlx.barrier_wait(tlx.local_view(mma_bars, prev_buf), prev_phase)
+        if nxt < num_iter:
+            nxt_buf = nxt % NUM_STAGES
+            load_bar = tlx.local_view(load_bars, nxt_buf)
+            tlx.barrier_expect_bytes(load_bar, stage_bytes)
+            tlx.async_descriptor_load(
+                desc_a, tlx.local_view(buffers_A, nxt_buf), [pid_m * BLOCK_SIZE_M, nxt * BLOCK_SIZE_K], load_bar
+            )
+            tlx.async_descriptor_load(
+                desc_b, tlx.local_view(buffers_B, nxt_buf), [nxt * BLOCK_SIZE_K, pid_n * BLOCK_SIZE_N], load_bar
+            )
+
+    last_buf, last_phase = get_bufidx_phase(num_iter - 1, NUM_STAGES)
+    tlx.barrier_wait(tlx.local_view(mma_bars, last_buf), last_phase)
+
+    result = tlx.local_load(acc_tmem)
+    c = result.to(tlx.dtype_of(c_ptr))
+    c_buffers = tlx.local_alloc((BLOCK_SIZE_M, BLOCK_SIZE_N), tlx.dtype_of(c_ptr), tl.constexpr(1))
+    c_smem = tlx.local_view(c_buffers, 0)
+    tlx.local_store(c_smem, c)
+    tlx.fence_async_shared()
+    tlx.async_descriptor_store(desc_c, c_smem, [pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N])
+    tlx.async_descriptor_store_wait(0)
+
+
+# --------------------------------------------------------------------------------------------------------
+# 2. Warp-specialized persistent GEMM: 1-warp producer, 1-warp MMA issuer, the default task as epilogue,
+#    a double-buffered tensor-memory accumulator and a subtiled epilogue.
+# --------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def _tile_coords(tile_id, num_pid_m, num_pid_n, GROUP_SIZE_M: tl.constexpr):
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    group_id = tile_id // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + (tile_id % group_size_m)
+    pid_n = (tile_id % num_pid_in_group) // group_size_m
+    return pid_m, pid_n
+
+
+@triton.jit
+def idiom_ws_gemm(
+    a_desc,
+    b_desc,
+    c_desc,
+    M,
+    N,
+    K,
+    BLOCK_SIZE_M: tl.constexpr,
+    BLOCK_SIZE_N: tl.constexpr,
+    BLOCK_SIZE_K: tl.constexpr,
+    GROUP_SIZE_M: tl.constexpr,
+    NUM_SMEM_BUFFERS: tl.constexpr,
+    NUM_TMEM_BUFFERS: tl.constexpr,
+    EPILOGUE_SUBTILE: tl.constexpr,
+    NUM_SMS: tl.constexpr,
+):
+    buffers_A = tlx.local_alloc((BLOCK_SIZE_M, BLOCK_SIZE_K), tlx.dtype_of(a_desc), NUM_SMEM_BUFFERS)
+    buffers_B = tlx.local_alloc((BLOCK_SIZE_K, BLOCK_SIZE_N), tlx.dtype_of(b_desc), NUM_SMEM_BUFFERS)
+    tmem_buffers = tlx.local_alloc((BLOCK_SIZE_M, BLOCK_SIZE_N), tl.float32, NUM_TMEM_BUFFERS, tlx.storage_kind.tmem)
+    slice_size: tl.constexpr = BLOCK_SIZE_N // EPILOGUE_SUBTILE
+    c_smem_buffers = tlx.local_alloc((BLOCK_SIZE_M, slice_size), tlx.dtype_of(c_desc), 2)
+
+    smem_full_bars = tlx.alloc_barriers(num_barriers=NUM_SMEM_BUFFERS, arrive_count=1)
+    smem_empty_bars = tlx.alloc_barriers(num_barriers=NUM_SMEM_BUFFERS, arrive_count=1)
+    tmem_full_bars = tlx.alloc_barriers(num_barriers=NUM_TMEM_BUFFERS, arrive_count=1)
+    # The epilogue releases a tensor-memory buffer once per slice it has read.
+    tmem_empty_bars = tlx.alloc_barriers(num_barriers=NUM_TMEM_BUFFERS, arrive_count=EPILOGUE_SUBTILE)
+
+    with tlx.async_tasks():
+        with tlx.async_task("default"):  # epilogue
+            start_pid = tl.program_id(axis=0)
+            num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+            num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+            num_tiles = num_pid_m * num_pid_n
+            tmem_accum_cnt = 0
+            for tile_id in range(start_pid, num_tiles, NUM_SMS):
+                pid_m, pid_n = _tile_coords(tile_id, num_pid_m, num_pid_n, GROUP_SIZE_M)
+                cur_tmem_buf, tmem_read_phase = get_bufidx_phase(tmem_accum_cnt, NUM_TMEM_BUFFERS)
+                tlx.barrier_wait(tmem_full_bars[cur_tmem_buf], tmem_read_phase)
+                acc_tmem = tmem_buffers[cur_tmem_buf]
+                for slice_id in tl.static_range(EPILOGUE_SUBTILE):
+                    acc_sub = tlx.local_slice(acc_tmem, [0, slice_id * slice_size], [BLOCK_SIZE_M, slice_size])
+                    result = tlx.local_load(acc_sub)
+                    tlx.barrier_arrive(tmem_empty_bars[cur_tmem_buf], 1)
+                    c = result.to(tlx.dtype_of(c_desc))
+                    c_smem = c_smem_buffers[slice_id % 2]
+                    tlx.async_descriptor_store_wait(1)
+                    tlx.local_store(c_smem, c)
+                    tlx.fence_async_shared()
+                    tlx.async_descriptor_store(
+                        c_desc, c_smem, [pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N + slice_id * slice_size]
+                    )
+                tmem_accum_cnt += 1  # noqa: SIM113  (no enumerate in a Triton kernel)
+            tlx.async_descriptor_store_wait(0)
+
+        with tlx.async_task(num_warps=1, num_regs=24):  # MMA issuer
+            start_pid = tl.program_id(axis=0)
+            num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+            num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+            num_tiles = num_pid_m * num_pid_n
+            k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+            tmem_accum_cnt = 0
+            smem_accum_cnt = 0
+            for _tile_id in range(start_pid, num_tiles, NUM_SMS):
+                cur_tmem_buf, tmem_write_phase = get_bufidx_phase(tmem_accum_cnt, NUM_TMEM_BUFFERS)
+                # The epilogue must have drained this accumulator (the first round starts free).
+                tlx.barrier_wait(tmem_empty_bars[cur_tmem_buf], tmem_write_phase ^ 1)
+                for k in range(0, k_tiles):
+                    buf, phase = get_bufidx_phase(smem_accum_cnt, NUM_SMEM_BUFFERS)
+                    tlx.barrier_wait(smem_full_bars[buf], phase)
+                    tlx.async_dot(
+                        buffers_A[buf],
+                        buffers_B[buf],
+                        tmem_buffers[cur_tmem_buf],
+                        use_acc=k > 0,
+                        mBarriers=[smem_empty_bars[buf]],
+                        out_dtype=tl.float32,
+                    )
+                    smem_accum_cnt += 1
+                tlx.tcgen05_commit(tmem_full_bars[cur_tmem_buf])
+                tmem_accum_cnt += 1  # noqa: SIM113
+
+        with tlx.async_task(num_warps=1, num_regs=24):  # TMA producer
+            start_pid = tl.program_id(axis=0)
+            num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+            num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+            num_tiles = num_pid_m * num_pid_n
+            k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+            dsize: tl.constexpr = tlx.size_of(tlx.dtype_of(a_desc))
+            expected_bytes: tl.constexpr = dsize * (BLOCK_SIZE_M + BLOCK_SIZE_N) * BLOCK_SIZE_K
+            smem_accum_cnt = 0
+            for tile_id in range(start_pid, num_tiles, NUM_SMS):
+                pid_m, pid_n = _tile_coords(tile_id, num_pid_m, num_pid_n, GROUP_SIZE_M)
+                for k in range(0, k_tiles):
+                    buf, phase = get_bufidx_phase(smem_accum_cnt, NUM_SMEM_BUFFERS)
+                    tlx.barrier_wait(smem_empty_bars[buf], phase ^ 1)
+                    tlx.barrier_expect_bytes(smem_full_bars[buf], expected_bytes)
+                    tlx.async_descriptor_load(
+                        a_desc, buffers_A[buf], [pid_m * BLOCK_SIZE_M, k * BLOCK_SIZE_K], smem_full_bars[buf]
+                    )
+                    tlx.async_descriptor_load(
+                        b_desc, buffers_B[buf], [k * BLOCK_SIZE_K, pid_n * BLOCK_SIZE_N], smem_full_bars[buf]
+                    )
+                    smem_accum_cnt += 1
+
+
+# --------------------------------------------------------------------------------------------------------
+# 3. 2-CTA GEMM: a CTA pair along M, each CTA with its A rows and half of B, the even CTA issuing the
+#    cta_group::2 MMA once both CTAs' operands are in (a barrier of arrive_count=2 on the even CTA).
+# --------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def idiom_2cta_gemm(
+    a_ptr,
+    stride_am,
+    stride_ak,
+    b_ptr,
+    stride_bk,
+    stride_bn,
+    c_ptr,
+    stride_cm,
+    stride_cn,
+    M,
+    N,
+    K,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    BLOCK_K: tl.constexpr,
+    OUT_DTYPE: tl.constexpr,
+):
+    cluster_cta_rank = tlx.cluster_cta_rank()
+    pred_cta0 = cluster_cta_rank == 0
+    pid_m = tl.program_id(axis=0)
+    pid_n = tl.program_id(axis=1)
+    offs_am = pid_m * BLOCK_M
+    offs_bn = pid_n * BLOCK_N + cluster_cta_rank * (BLOCK_N // 2)
+
+    desc_a = tl.make_tensor_descriptor(
+        a_ptr, shape=[M, K], strides=[stride_am, stride_ak], block_shape=[BLOCK_M, BLOCK_K]
+    )
+    desc_b = tl.make_tensor_descriptor(
+        b_ptr, shape=[K, N], strides=[stride_bk, stride_bn], block_shape=[BLOCK_K, BLOCK_N // 2]
+    )
+
+    a_smem = tlx.local_view(tlx.local_alloc((BLOCK_M, BLOCK_K), tlx.dtype_of(a_ptr), tl.constexpr(1)), 0)
+    b_smem = tlx.local_view(tlx.local_alloc((BLOCK_K, BLOCK_N // 2), tlx.dtype_of(b_ptr), tl.constexpr(1)), 0)
+    load_bars = tlx.alloc_barriers(num_barriers=tl.constexpr(1))
+    cta_bars = tlx.alloc_barriers(num_barriers=1, arrive_count=2)  # CTA 0 hears from both CTAs
+    mma_bars = tlx.alloc_barriers(num_barriers=1, arrive_count=1)
+    acc_tmem = tlx.local_view(
+        tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float32, tl.constexpr(1), tlx.storage_kind.tmem), 0
+    )
+
+    phase = 0
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        tlx.barrier_expect_bytes(load_bars[0], (BLOCK_M + BLOCK_N // 2) * BLOCK_K * 2)
+        tlx.async_descriptor_load(desc_a, a_smem, [offs_am, k * BLOCK_K], load_bars[0])
+        tlx.async_descriptor_load(desc_b, b_smem, [k * BLOCK_K, offs_bn], load_bars[0])
+        tlx.barrier_wait(load_bars[0], phase)
+        tlx.barrier_arrive(cta_bars[0], 1, remote_cta_rank=0)
+        tlx.barrier_wait(cta_bars[0], phase=phase, pred=pred_cta0)
+        tlx.async_dot(a_smem, b_smem, acc_tmem, use_acc=k > 0, mBarriers=[mma_bars[0]], two_ctas=True,
+                      out_dtype=OUT_DTYPE)  # fmt: skip
+        tlx.barrier_wait(mma_bars[0], phase)
+        phase = phase ^ 1
+
+    result = tlx.local_load(acc_tmem)
+    offs_cm = offs_am + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    tl.store(c_ptrs, result.to(tlx.dtype_of(c_ptr)))
+
+
+@triton.jit
+def idiom_2cta_ws_gemm(
+    a_desc,
+    b_desc,
+    c_ptr,
+    stride_cm,
+    stride_cn,
+    K,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    BLOCK_K: tl.constexpr,
+    NUM_SMEM_BUFFERS: tl.constexpr,
+):
+    """The 2-CTA GEMM warp-specialized: the even CTA's 1-warp MMA task waits for both CTAs' producers."""
+    cluster_cta_rank = tlx.cluster_cta_rank()
+    pred_cta0 = cluster_cta_rank == 0
+    buffers_A = tlx.local_alloc((BLOCK_M, BLOCK_K), tlx.dtype_of(a_desc), NUM_SMEM_BUFFERS)
+    buffers_B = tlx.local_alloc((BLOCK_K, BLOCK_N // 2), tlx.dtype_of(b_desc), NUM_SMEM_BUFFERS)
+    smem_full_bars = tlx.alloc_barriers(num_barriers=NUM_SMEM_BUFFERS)
+    cta_bars = tlx.alloc_barriers(num_barriers=NUM_SMEM_BUFFERS, arrive_count=2)
+    smem_empty_bars = tlx.alloc_barriers(num_barriers=NUM_SMEM_BUFFERS)
+    tmem_full_bars = tlx.alloc_barriers(num_barriers=1)
+    acc_tmem = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float32, tl.constexpr(1), tlx.storage_kind.tmem)[0]
+    k_tiles = tl.cdiv(K, BLOCK_K)
+
+    with tlx.async_tasks():
+        with tlx.async_task("default"):  # epilogue
+            tlx.barrier_wait(tmem_full_bars[0], phase=0)
+            result = tlx.local_load(acc_tmem)
+            offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+            offs_n = tl.arange(0, BLOCK_N)
+            tl.store(c_ptr + stride_cm * offs_m[:, None] + stride_cn * offs_n[None, :], result.to(tl.float16))
+        with tlx.async_task(num_warps=1, num_regs=24):  # MMA issuer (CTA 0 issues for the pair)
+            for k in range(0, k_tiles):
+                buf, phase = get_bufidx_phase(k, NUM_SMEM_BUFFERS)
+                tlx.barrier_wait(smem_full_bars[buf], phase)
+                tlx.barrier_arrive(cta_bars[buf], 1, remote_cta_rank=0)
+                tlx.barrier_wait(cta_bars[buf], phase=phase, pred=pred_cta0)
+                tlx.async_dot(buffers_A[buf], buffers_B[buf], acc_tmem, use_acc=k > 0,
+                              mBarriers=[smem_empty_bars[buf]], two_ctas=True, out_dtype=tl.float32)  # fmt: skip
+            tlx.tcgen05_commit(tmem_full_bars[0], two_ctas=True)
+        with tlx.async_task(num_warps=1, num_regs=24):  # TMA producer
+            for k in range(0, k_tiles):
+                buf, phase = get_bufidx_phase(k, NUM_SMEM_BUFFERS)
+                tlx.barrier_wait(smem_empty_bars[buf], phase ^ 1)
+                tlx.barrier_expect_bytes(smem_full_bars[buf], (BLOCK_M + BLOCK_N // 2) * BLOCK_K * 2)
+                tlx.async_descriptor_load(
+                    a_desc, buffers_A[buf], [tl.program_id(0) * BLOCK_M, k * BLOCK_K], smem_full_bars[buf]
+                )
+                tlx.async_descriptor_load(
+                    b_desc, buffers_B[buf], [k * BLOCK_K, cluster_cta_rank * (BLOCK_N // 2)], smem_full_bars[buf]
+                )
+
+
+# --------------------------------------------------------------------------------------------------------
+# 4. Attention forward: a 1-warp loader, a 1-warp MMA issuer, a softmax task, the default task as the
+#    correction and epilogue; S, P, O and the row statistics in tensor memory.
+# --------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def idiom_attention_fwd(
+    sm_scale,
+    M,
+    Z,
+    H,
+    desc_q,
+    desc_k,
+    desc_v,
+    desc_o,
+    N_CTX,
+    HEAD_DIM: tl.constexpr,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    NUM_BUFFERS_KV: tl.constexpr,
+):
+    q_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), tlx.dtype_of(desc_q), 1)
+    kv_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), tlx.dtype_of(desc_k), NUM_BUFFERS_KV)
+    q_fulls = tlx.alloc_barriers(num_barriers=1)
+    kv_fulls = tlx.alloc_barriers(num_barriers=NUM_BUFFERS_KV)
+    kv_empties = tlx.alloc_barriers(num_barriers=NUM_BUFFERS_KV)
+
+    qk_tiles = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float32, 1, tlx.storage_kind.tmem)
+    p_tiles = tlx.local_alloc((BLOCK_M, BLOCK_N), tlx.dtype_of(desc_v), 1, tlx.storage_kind.tmem)
+    acc_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), tl.float32, 1, tlx.storage_kind.tmem)
+    alpha_tiles = tlx.local_alloc((BLOCK_M, 1), tl.float32, 1, tlx.storage_kind.tmem)
+    l_tiles = tlx.local_alloc((BLOCK_M, 1), tl.float32, 1, tlx.storage_kind.tmem)
+    m_tiles = tlx.local_alloc((BLOCK_M, 1), tl.float32, 1, tlx.storage_kind.tmem)
+
+    qk_fulls = tlx.alloc_barriers(num_barriers=1)  # MMA -> softmax: S is in tensor memory
+    qk_empties = tlx.alloc_barriers(num_barriers=1)  # softmax -> MMA: S was read, P written
+    p_fulls = tlx.alloc_barriers(num_barriers=1)  # softmax -> MMA: P is in tensor memory
+    acc_fulls = tlx.alloc_barriers(num_barriers=1)  # correction -> MMA: O was rescaled
+    acc_empties = tlx.alloc_barriers(num_barriers=1)  # MMA -> correction: P @ V is done
+    alpha_fulls = tlx.alloc_barriers(num_barriers=1)  # softmax -> correction: alpha written
+    alpha_empties = tlx.alloc_barriers(num_barriers=1)  # correction -> softmax: alpha read
+    l_fulls = tlx.alloc_barriers(num_barriers=1)  # softmax -> epilogue: l and m written
+
+    with tlx.async_tasks():
+        with tlx.async_task("default"):  # correction and epilogue
+            start_m = tl.program_id(0)
+            off_hz = tl.program_id(1)
+            qo_offset_y = off_hz * N_CTX + start_m * BLOCK_M
+            phase = 0
+            for _ in tl.range(0, N_CTX, BLOCK_N):
+                tlx.barrier_wait(alpha_fulls[0], phase)
+                alpha = tlx.local_load(alpha_tiles[0])
+                tlx.barrier_arrive(alpha_empties[0])
+                # O of the previous block is final once its P @ V completed (the first round has none).
+                tlx.barrier_wait(acc_empties[0], phase ^ 1)
+                acc = tlx.local_load(acc_tiles[0])
+                tlx.local_store(acc_tiles[0], acc * alpha)
+                tlx.barrier_arrive(acc_fulls[0])
+                phase ^= 1
+            tlx.barrier_wait(l_fulls[0], 0)
+            l_row = tlx.local_load(l_tiles[0])
+            m = tlx.local_load(m_tiles[0])
+            m += tl.math.log2(l_row)
+            offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+            tl.store(M + off_hz * N_CTX + offs_m, tl.reshape(m, [BLOCK_M]))
+            tlx.barrier_wait(acc_empties[0], phase ^ 1)
+            acc = tlx.local_load(acc_tiles[0])
+            desc_o.store([qo_offset_y, 0], (acc / l_row).to(tlx.dtype_of(desc_o)))
+
+        with tlx.async_task(num_warps=4, registers=152, replicate=1):  # softmax
+            m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+            l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+            qk_scale = sm_scale * 1.44269504  # 1/log(2)
+            phase = 0
+            for _ in tl.range(0, N_CTX, BLOCK_N):
+                tlx.barrier_wait(qk_fulls[0], phase)
+                qk = tlx.local_load(qk_tiles[0])
+                m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+                alpha = tl.math.exp2(m_i - m_ij)
+                tlx.barrier_wait(alpha_empties[0], phase ^ 1)
+                tlx.local_store(alpha_tiles[0], alpha[:, None])
+                tlx.barrier_arrive(alpha_fulls[0])
+                p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+                l_i = l_i * alpha + tl.sum(p, 1)
+                m_i = m_ij
+                # P overwrites the previous block's P: the P @ V that read it was issued before this S, and
+                # tcgen05 MMAs of one thread complete in order, so qk_fulls above already covered it.
+                tlx.local_store(p_tiles[0], p.to(tlx.dtype_of(desc_v)))
+                tlx.barrier_arrive(p_fulls[0])
+                tlx.barrier_arrive(qk_empties[0])
+                phase ^= 1
+            tlx.local_store(l_tiles[0], l_i[:, None])
+            tlx.local_store(m_tiles[0], m_i[:, None])
+            tlx.barrier_arrive(l_fulls[0])
+
+        with tlx.async_task(num_warps=1, registers=24):  # MMA issuer
+            tlx.barrier_wait(q_fulls[0], 0)
+            accum_cnt_kv = 0
+            phase = 0
+            for i in tl.range(0, N_CTX, BLOCK_N):
+                k_bufIdx, k_phase = get_bufidx_phase(accum_cnt_kv, NUM_BUFFERS_KV)
+                v_bufIdx, v_phase = get_bufidx_phase(accum_cnt_kv + 1, NUM_BUFFERS_KV)
+                # S = Q @ K^T once the softmax has read the previous S.
+                tlx.barrier_wait(kv_fulls[k_bufIdx], k_phase)
+                tlx.barrier_wait(qk_empties[0], phase ^ 1)
+                tlx.async_dot(q_tiles[0], tlx.local_trans(kv_tiles[k_bufIdx]), qk_tiles[0], use_acc=False,
+                              mBarriers=[qk_fulls[0], kv_empties[k_bufIdx]])  # fmt: skip
+                # O += P @ V once P is written and O rescaled.
+                tlx.barrier_wait(kv_fulls[v_bufIdx], v_phase)
+                tlx.barrier_wait(p_fulls[0], phase)
+                tlx.barrier_wait(acc_fulls[0], phase)
+                tlx.async_dot(p_tiles[0], kv_tiles[v_bufIdx], acc_tiles[0], use_acc=i > 0,
+                              mBarriers=[acc_empties[0], kv_empties[v_bufIdx]])  # fmt: skip
+                accum_cnt_kv += 2
+                phase ^= 1
+
+        with tlx.async_task(num_warps=1, registers=24):  # TMA loader
+            start_m = tl.program_id(0)
+            off_hz = tl.program_id(1)
+            qo_offset_y = off_hz * N_CTX + start_m * BLOCK_M
+            kv_offset_y = off_hz * N_CTX
+            tlx.barrier_expect_bytes(q_fulls[0], 2 * BLOCK_M * HEAD_DIM)  # float16
+            tlx.async_descriptor_load(desc_q, q_tiles[0], [qo_offset_y, 0], q_fulls[0])
+            accum_cnt_kv = 0
+            for _ in tl.range(0, N_CTX, BLOCK_N):
+                k_bufIdx, k_phase = get_bufidx_phase(accum_cnt_kv, NUM_BUFFERS_KV)
+                tlx.barrier_wait(kv_empties[k_bufIdx], k_phase ^ 1)
+                tlx.barrier_expect_bytes(kv_fulls[k_bufIdx], 2 * BLOCK_N * HEAD_DIM)
+                tlx.async_descriptor_load(desc_k, kv_tiles[k_bufIdx], [kv_offset_y, 0], kv_fulls[k_bufIdx])
+                v_bufIdx, v_phase = get_bufidx_phase(accum_cnt_kv + 1, NUM_BUFFERS_KV)
+                tlx.barrier_wait(kv_empties[v_bufIdx], v_phase ^ 1)
+                tlx.barrier_expect_bytes(kv_fulls[v_bufIdx], 2 * BLOCK_N * HEAD_DIM)
+                tlx.async_descriptor_load(desc_v, kv_tiles[v_bufIdx], [kv_offset_y, 0], kv_fulls[v_bufIdx])
+                kv_offset_y += BLOCK_N
+                accum_cnt_kv += 2
+
+
+# --------------------------------------------------------------------------------------------------------
+# Idioms of the public Blackwell tutorials this TLX does not have yet: one small kernel each.
+# --------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def gap_store_without_fence(c_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """The public tutorials' epilogue: registers -> shared -> TMA store, the proxy fence left to the compiler."""
+    acc = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float32, tl.constexpr(1), tlx.storage_kind.tmem)
+    tlx.local_store(acc[0], tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32))
+    c_smem = tlx.local_alloc((BLOCK_M, BLOCK_N), tlx.dtype_of(c_desc), tl.constexpr(1))[0]
+    tlx.local_store(c_smem, tlx.local_load(acc[0]).to(tlx.dtype_of(c_desc)))
+    tlx.async_descriptor_store(c_desc, c_smem, [0, 0])
+
+
+@triton.jit
+def gap_store_eviction_policy(c_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """``async_descriptor_store(..., eviction_policy="evict_first")``, as the public WS GEMM's epilogue."""
+    c_smem = tlx.local_alloc((BLOCK_M, BLOCK_N), tlx.dtype_of(c_desc), tl.constexpr(1))[0]
+    tlx.local_store(c_smem, tl.zeros((BLOCK_M, BLOCK_N), dtype=tlx.dtype_of(c_desc)))
+    tlx.fence_async_shared()
+    tlx.async_descriptor_store(c_desc, c_smem, [0, 0], eviction_policy="evict_first")
+    tlx.async_descriptor_store_wait(0)
+
+
+@triton.jit
+def gap_tmem_storage_alias(BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """S and P sharing tensor memory (``storage_alias_spec``, ``reuse=``, ``reuse_group``), as in FA."""
+    qk_storage_alias = tlx.storage_alias_spec(storage=tlx.storage_kind.tmem)
+    qk_tiles = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float32, 1, tlx.storage_kind.tmem, reuse=qk_storage_alias)
+    p_tiles = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float16, 2, tlx.storage_kind.tmem, reuse=qk_storage_alias)
+    qk_storage_alias.set_buffer_overlap(tlx.reuse_group(qk_tiles, p_tiles, group_type=tlx.reuse_group_type.shared))
+    qk = tlx.local_load(qk_tiles[0])
+    tlx.local_store(p_tiles[1], qk.to(tl.float16))
+
+
+@triton.jit
+def gap_two_ctas_tma_load(a_desc, b_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """Both CTAs' TMA completing on the even CTA's barrier (``two_ctas=True`` loads, ``pred=`` expect)."""
+    cluster_cta_rank = tlx.cluster_cta_rank()
+    is_leader = cluster_cta_rank == 0
+    a_smem = tlx.local_alloc((BLOCK_M, BLOCK_K), tlx.dtype_of(a_desc), 1)[0]
+    b_smem = tlx.local_alloc((BLOCK_K, BLOCK_N // 2), tlx.dtype_of(b_desc), 1)[0]
+    full = tlx.alloc_barriers(num_barriers=1)
+    done = tlx.alloc_barriers(num_barriers=1)
+    acc = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float32, 1, tlx.storage_kind.tmem)[0]
+    tlx.barrier_expect_bytes(full[0], 2 * (BLOCK_M + BLOCK_N // 2) * BLOCK_K * 2, pred=is_leader)
+    tlx.async_descriptor_load(a_desc, a_smem, [cluster_cta_rank * BLOCK_M, 0], full[0], two_ctas=True)
+    tlx.async_descriptor_load(b_desc, b_smem, [0, cluster_cta_rank * (BLOCK_N // 2)], full[0], two_ctas=True)
+    tlx.barrier_wait(full[0], 0, pred=is_leader)
+    tlx.async_dot(a_smem, b_smem, acc, use_acc=False, mBarriers=[done[0]], two_ctas=True)
+    tlx.barrier_wait(done[0], 0)
+
+
+@triton.jit
+def gap_descriptor_slots(a_ptr, M, K, BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr):
+    """Device descriptors in global scratch slots, reinterpreted later (the public grouped GEMM's idiom)."""
+    desc_ptrs = tlx.allocate_tensor_descriptor(num=2)
+    tlx.make_tensor_descriptor(
+        desc_ptr=desc_ptrs[0], base=a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BLOCK_M, BLOCK_K]
+    )
+    a_desc = tlx.reinterpret_tensor_descriptor(
+        desc_ptr=desc_ptrs[0], block_shape=[BLOCK_M, BLOCK_K], dtype=tlx.dtype_of(a_ptr)
+    )
+    a_smem = tlx.local_alloc((BLOCK_M, BLOCK_K), tlx.dtype_of(a_ptr), 1)[0]
+    bar = tlx.alloc_barriers(num_barriers=1)
+    tlx.barrier_expect_bytes(bar[0], BLOCK_M * BLOCK_K * 2)
+    tlx.async_descriptor_load(a_desc, a_smem, [0, 0], bar[0])
+    tlx.barrier_wait(bar[0], 0)
+
+
+@triton.jit
+def gap_async_tasks_options(out_ptr):
+    """``async_tasks(exclusive=..., mbarrier_try_wait_suspend_ns=...)``, as the public persistent GEMM."""
+    bars = tlx.alloc_barriers(num_barriers=1)
+    with tlx.async_tasks(exclusive=True, mbarrier_try_wait_suspend_ns=50000):
+        with tlx.async_task("default"):
+            tlx.barrier_wait(bars[0], 0)
+            tl.store(out_ptr + tl.arange(0, 128), tl.zeros([128], dtype=tl.float32))
+        with tlx.async_task(num_warps=1, num_regs=24):
+            tlx.barrier_arrive(bars[0])
+
+
+@triton.jit
+def gap_clc(out_ptr):
+    """Cluster launch control: the public persistent kernels claim their next tile with ``clc_*``."""
+    clc_context = tlx.clc_create_context(num_consumers=1, num_stages=1)
+    tile_id = tl.program_id(0)
+    phase = 0
+    while tile_id != -1:
+        tlx.clc_producer(clc_context, phase ^ 1, multi_ctas=False)
+        tl.store(out_ptr + tile_id, tile_id)
+        tile_id = tlx.clc_consumer(clc_context, phase, multi_ctas=False)
+        phase ^= 1
