@@ -46,9 +46,14 @@ bool mlir::tlx::mustAlias(Value a, Value b) {
 bool mlir::tlx::mayAlias(Value a, Value b) {
   if (a == b)
     return true;
-  auto [allocA, indexA] = identifyBuffer(a);
-  auto [allocB, indexB] = identifyBuffer(b);
-  if (allocA != allocB)
+  // Views of one set at indices not both known may be the same buffer.
+  auto viewA = a.getDefiningOp<LocalViewOp>();
+  auto viewB = b.getDefiningOp<LocalViewOp>();
+  Value setA = viewA ? viewA.getSource() : a;
+  Value setB = viewB ? viewB.getSource() : b;
+  if (setA != setB)
     return false;
+  std::optional<int64_t> indexA = identifyBuffer(a).second;
+  std::optional<int64_t> indexB = identifyBuffer(b).second;
   return !indexA || !indexB || *indexA == *indexB;
 }

@@ -121,6 +121,24 @@ def TLXInsertProxyFences : Pass<"tlx-insert-proxy-fences"> {
   let dependentDialects = ["::mlir::tlx::TLXDialect"];
 }
 
+def TLXInsertClusterBarrierInit : Pass<"tlx-insert-cluster-barrier-init",
+                                       "::mlir::ModuleOp"> {
+  let summary = "Make mbarrier initialization visible to the cluster before "
+                "another CTA may arrive";
+  let description = [{
+    In a cluster kernel whose mbarriers other CTAs complete (a remote
+    `barrier_arrive`, a remote shared-memory store or copy, a multicast TMA
+    load), a peer may arrive before this CTA has initialized its barriers.
+    Kernels written for the public TLX API leave the remedy to the compiler;
+    where the kernel has no `tlx.fence_mbarrier_init_cluster` of its own,
+    this pass adds it after the last `tlx.alloc_barriers` of the function's
+    entry block, and a `tlx.cluster_barrier` after it, or at the start of
+    every async task in a warp-specialized kernel (a cluster barrier
+    outside the tasks would wait for warps that never reach it).
+  }];
+  let dependentDialects = ["::mlir::tlx::TLXDialect"];
+}
+
 def TLXRaiseCarriers : Pass<"tlx-raise-carriers", "::mlir::ModuleOp"> {
   let summary = "Turn the carriers of tlx.* ops into TLX dialect ops";
   let description = [{

@@ -1,0 +1,80 @@
+// RUN: tlx-opt %s -split-input-file --tlx-insert-cluster-barrier-init | FileCheck %s
+
+// A remote arrival in a 2-CTA cluster kernel with no fence of its own: the init is released to the cluster
+// and every CTA passes a cluster barrier before going on.
+// CHECK-LABEL: tt.func @remote_arrive
+// CHECK:         tlx.alloc_barriers
+// CHECK-NEXT:    tlx.fence_mbarrier_init_cluster
+// CHECK-NEXT:    tlx.cluster_barrier
+// CHECK:         tlx.barrier_arrive
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @remote_arrive() {
+    %c0 = arith.constant 0 : i32
+    %bars = tlx.alloc_barriers arrive_count = 2 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    tlx.barrier_arrive %bar, 1 remote %c0 : !tlx.mbarrier
+    tt.return
+  }
+}
+
+// -----
+
+// Warp-specialized: the cluster barrier goes at the start of every task (outside them only the default
+// task's warps would run it).
+// CHECK-LABEL: tt.func @tasks
+// CHECK:         tlx.fence_mbarrier_init_cluster
+// CHECK-NOT:     tlx.cluster_barrier
+// CHECK:         tlx.async_task default {
+// CHECK-NEXT:      tlx.cluster_barrier
+// CHECK:         tlx.async_task num_warps(4) {
+// CHECK-NEXT:      tlx.cluster_barrier
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @tasks() {
+    %c0 = arith.constant 0 : i32
+    %bars = tlx.alloc_barriers arrive_count = 2 : !tlx.mbarriers<1>
+    tlx.async_tasks {
+      tlx.async_task default {
+        %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+        tlx.barrier_arrive %bar, 1 remote %c0 : !tlx.mbarrier
+      }
+      tlx.async_task num_warps(4) {
+        %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+        tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
+      }
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// The kernel's own fence: nothing is added. No cluster, or no remote completion: nothing either.
+// CHECK-LABEL: tt.func @own_fence
+// CHECK-COUNT-1: tlx.fence_mbarrier_init_cluster
+// CHECK-NOT:     tlx.fence_mbarrier_init_cluster
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @own_fence() {
+    %c0 = arith.constant 0 : i32
+    %bars = tlx.alloc_barriers arrive_count = 2 : !tlx.mbarriers<1>
+    tlx.fence_mbarrier_init_cluster
+    tlx.cluster_barrier
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    tlx.barrier_arrive %bar, 1 remote %c0 : !tlx.mbarrier
+    tt.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: tt.func @local_only
+// CHECK-NOT:     tlx.fence_mbarrier_init_cluster
+// CHECK-NOT:     tlx.cluster_barrier
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @local_only() {
+    %c0 = arith.constant 0 : i32
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    tlx.barrier_arrive %bar, 1 : !tlx.mbarrier
+    tt.return
+  }
+}
