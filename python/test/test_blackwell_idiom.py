@@ -280,8 +280,8 @@ GAPS = [
         Case(kernels.gap_tmem_storage_alias, {"BLOCK_M": "constexpr", "BLOCK_N": "constexpr"}, _TILE),
         marks=pytest.mark.xfail(
             strict=True,
-            reason="storage_alias_spec / reuse_group / local_alloc(reuse=) are not defined: tensor-memory buffers "
-            "cannot alias (the public FA kernels put P, alpha, l and m inside S's columns)",
+            reason="storage aliasing works in shared memory only: storage_alias_spec(storage=tmem) is an error, so "
+            "tensor-memory buffers cannot alias (the public FA kernels put P, alpha, l and m inside S's columns)",
         ),
         id="tmem_storage_alias",
     ),
@@ -312,7 +312,7 @@ GAPS = [
         marks=pytest.mark.xfail(
             strict=True,
             reason="allocate_tensor_descriptor / make_tensor_descriptor(desc_ptr=slot) / "
-            "reinterpret_tensor_descriptor are not defined yet",
+            "reinterpret_tensor_descriptor are defined but still an error at the line (no TLX op yet)",
         ),
         id="descriptor_slots",
     ),

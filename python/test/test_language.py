@@ -80,7 +80,14 @@ def segments(*counts: int) -> str:
 # (op, form, marker, tlx.* attributes, operand types, result types): the whole program, in order.
 # Operands are in the ODS order of each op's definition (the op contract).
 EXPECTED = [
-    ("local_alloc", "A", "alloc", {"tlx.type": '"!tlx.buffers<2, 64x64xf16, smem>"'}, [], ["i64"]),
+    (
+        "local_alloc",
+        "A",
+        "alloc",
+        {"tlx.operand_segments": "dense<0> : tensor<1xi32>", "tlx.type": '"!tlx.buffers<2, 64x64xf16, smem>"'},
+        [],
+        ["i64"],
+    ),
     ("alloc_barriers", "A", "bars", {"tlx.type": '"!tlx.mbarriers<2>"', "tlx.arrive_count": "3 : i32"}, [], ["i64"]),
     ("local_view", "A", "bar", {"tlx.type": '"!tlx.mbarrier"'}, ["i64", "i32"], ["i64"]),
     ("local_view", "A", "view", {"tlx.type": '"!tlx.buffer<64x64xf16, smem>"'}, ["i64", "i32"], ["i64"]),
@@ -114,7 +121,14 @@ EXPECTED = [
     ),
     ("async_descriptor_store_wait", "A", "store_wait", {"tlx.pendings": "1 : i32"}, [], []),
     ("barrier_arrive", "A", "arrive", {"tlx.count": "2 : i32", "tlx.operand_segments": segments(1, 0, 0)}, ["i64"], []),
-    ("local_alloc", "A", "alloc_c", {"tlx.type": '"!tlx.buffers<1, 128xf32, smem>"'}, [], ["i64"]),
+    (
+        "local_alloc",
+        "A",
+        "alloc_c",
+        {"tlx.operand_segments": "dense<0> : tensor<1xi32>", "tlx.type": '"!tlx.buffers<1, 128xf32, smem>"'},
+        [],
+        ["i64"],
+    ),
     ("local_view", "A", "view_c", {"tlx.type": '"!tlx.buffer<128xf32, smem>"'}, ["i64", "i32"], ["i64"]),
     (
         "async_load",
@@ -438,7 +452,11 @@ def _buffer(text):
 
 # (op, marker, tlx.* attributes): the views and what consumes them, in order
 EXPECTED_VIEWS = [
-    ("local_alloc", "v_alloc", {"tlx.type": '"!tlx.buffers<2, 64x128xf16, smem>"'}),
+    (
+        "local_alloc",
+        "v_alloc",
+        {"tlx.operand_segments": "dense<0> : tensor<1xi32>", "tlx.type": '"!tlx.buffers<2, 64x128xf16, smem>"'},
+    ),
     ("alloc_barriers", "v_bars", None),
     ("local_view", "v_view", {"tlx.type": _buffer("64x128xf16")}),
     ("local_slice", "v_left", {"tlx.offsets": _dense([0, 0]), "tlx.type": _buffer("64x64xf16")}),
@@ -453,7 +471,11 @@ EXPECTED_VIEWS = [
     ("local_store", "v_store_slice", {}),
     ("local_reinterpret", "v_reinterpret", {"tlx.type": _buffer("64x64xf32")}),
     ("local_reinterpret", "v_same_shape", {"tlx.type": _buffer("64x64xi16")}),
-    ("local_alloc", "v_cube", {"tlx.type": '"!tlx.buffers<1, 2x4x64xf32, smem>"'}),
+    (
+        "local_alloc",
+        "v_cube",
+        {"tlx.operand_segments": "dense<0> : tensor<1xi32>", "tlx.type": '"!tlx.buffers<1, 2x4x64xf32, smem>"'},
+    ),
     ("local_view", "v_permute", {"tlx.type": _buffer("2x4x64xf32")}),
     ("local_trans", "v_permute", {"tlx.order": _dense([2, 0, 1]), "tlx.type": _buffer("64x2x4xf32")}),
     ("async_load", "v_cp_async", None),

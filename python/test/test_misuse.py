@@ -286,8 +286,7 @@ def alloc_tmem_1d(n):
 
 @triton.jit
 def alloc_reuse(n):
-    a = tlx.local_alloc((64,), tl.float16, 2)
-    tlx.local_alloc((64,), tl.float16, 2, reuse=a)  # misuse
+    tlx.local_alloc((64,), tl.float16, 2, reuse=n)  # misuse
 
 
 @triton.jit
@@ -783,7 +782,7 @@ CASES = [
     (alloc_storage_string, N, SM90, "tlx.local_alloc: `storage` must be a tlx.storage_kind"),
     (alloc_tmem_on_hopper, N, SM90, "tensor memory (storage tmem) needs sm_100 (Blackwell) or newer; this kernel is"),
     (alloc_tmem_1d, N, SM100, "tensor memory buffers are 2-D (rows x columns), got shape [128]"),
-    (alloc_reuse, N, SM90, "tlx.local_alloc: `reuse` is not supported by this TLX release yet"),
+    (alloc_reuse, N, SM90, "tlx.local_alloc: `reuse` must be a tlx.storage_alias_spec or a set of buffers from"),
     (alloc_missing_num, N, SM90, "tlx.local_alloc: missing a required argument: 'num'"),
     (alloc_unknown_keyword, N, SM90, "tlx.local_alloc: got an unexpected keyword argument 'swizzle'"),
     (view_of_one_buffer, N, SM90, "selects from a set of buffers, but this is already a single one"),

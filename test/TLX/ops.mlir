@@ -282,3 +282,25 @@ func.func @dump_layout(%t: tensor<64x64xf32>) {
   tlx.dump_layout %b : !tlx.buffer<64x64xf16, smem>
   return
 }
+
+// Storage aliasing: a spec, buffer sets that are views of it, their placement.
+// CHECK-LABEL: func.func @storage_alias
+func.func @storage_alias() {
+  // CHECK:      %[[S:.*]] = tlx.storage_alias_spec {buffer_size_bytes = 65536 : i32} : !tlx.storage_alias_spec<smem>
+  // CHECK-NEXT: %[[A:.*]] = tlx.local_alloc reuse(%[[S]] : !tlx.storage_alias_spec<smem>) : !tlx.buffers<2, 64x64xf32, smem>
+  // CHECK-NEXT: %[[B:.*]] = tlx.local_alloc reuse(%[[S]] : !tlx.storage_alias_spec<smem>) : !tlx.buffers<4, 64x32xf16, smem>
+  // CHECK-NEXT: %[[G:.*]] = tlx.reuse_group(%[[B]]) shared group_size = 2 : !tlx.buffers<4, 64x32xf16, smem>
+  // CHECK-NEXT: %[[R:.*]] = tlx.reuse_group(%[[A]], %[[G]]) shared group_size = 1 : !tlx.buffers<2, 64x64xf32, smem>, !tlx.reuse_group
+  // CHECK-NEXT: tlx.set_buffer_overlap %[[S]], %[[R]] : !tlx.storage_alias_spec<smem>
+  // CHECK-NEXT: %[[C:.*]] = tlx.local_alloc : !tlx.buffers<1, 64x64xf32, smem>
+  // CHECK-NEXT: tlx.local_alloc reuse(%[[C]] : !tlx.buffers<1, 64x64xf32, smem>) : !tlx.buffers<2, 64x64xf16, smem>
+  %s = tlx.storage_alias_spec {buffer_size_bytes = 65536 : i32} : !tlx.storage_alias_spec<smem>
+  %a = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<smem>) : !tlx.buffers<2, 64x64xf32, smem>
+  %b = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<smem>) : !tlx.buffers<4, 64x32xf16, smem>
+  %g = tlx.reuse_group(%b) shared group_size = 2 : !tlx.buffers<4, 64x32xf16, smem>
+  %r = tlx.reuse_group(%a, %g) shared group_size = 1 : !tlx.buffers<2, 64x64xf32, smem>, !tlx.reuse_group
+  tlx.set_buffer_overlap %s, %r : !tlx.storage_alias_spec<smem>
+  %c = tlx.local_alloc : !tlx.buffers<1, 64x64xf32, smem>
+  %d = tlx.local_alloc reuse(%c : !tlx.buffers<1, 64x64xf32, smem>) : !tlx.buffers<2, 64x64xf16, smem>
+  return
+}

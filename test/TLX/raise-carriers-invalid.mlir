@@ -4,7 +4,7 @@
 
 tt.func @no_type() {
   // expected-error @below {{malformed TLX carrier for tlx.local_alloc: no tlx.type attribute}}
-  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc"} : () -> i64
+  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>} : () -> i64
   tt.return
 }
 tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
@@ -16,7 +16,7 @@ tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
 
 tt.func @empty_type() {
   // expected-error @below {{tlx.local_alloc: invalid result type '': it is empty}}
-  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = ""} : () -> i64
+  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = ""} : () -> i64
   tt.return
 }
 tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
@@ -28,7 +28,7 @@ tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
 
 tt.func @huge_buffers() {
   // expected-error @below {{tlx.local_alloc: invalid result type '!tlx.buffers<16777216, 128x128xf32, smem>': a TLX allocation of 16777216 buffers of 2-D 'f32' needs 1099511627776 bytes}}
-  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<16777216, 128x128xf32, smem>"} : () -> i64
+  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<16777216, 128x128xf32, smem>"} : () -> i64
   tt.return
 }
 tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
@@ -40,7 +40,7 @@ tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
 
 tt.func @bad_type() {
   // expected-error @below {{'tlx.local_alloc' op result #0 must be N equally shaped buffers in one storage kind, but got '!tlx.mbarriers<2>'}}
-  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.mbarriers<2>"} : () -> i64
+  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.mbarriers<2>"} : () -> i64
   tt.return
 }
 tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
@@ -97,7 +97,7 @@ tt.func private @tlx.alloc_barriers.r_i64() -> i64 attributes {noinline = true} 
 // -----
 
 tt.func @enum_out_of_range(%p: tensor<128x!tt.ptr<f32>>) {
-  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 128xf32, smem>"} : () -> i64
+  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<1, 128xf32, smem>"} : () -> i64
   %c0 = arith.constant 0 : i32
   %v = tt.call @tlx.local_view.a_i64i32_r_i64(%h, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<128xf32, smem>"} : (i64, i32) -> i64
   %hs = tt.splat %v : i64 -> tensor<128xi64>
@@ -116,7 +116,7 @@ tt.func private @tlx.local_view.a_i64i32_r_i64(%h: i64, %i: i32) -> i64 attribut
 // -----
 
 tt.func @no_segments(%desc: !tt.tensordesc<tensor<64x64xf16>>, %x: i32) {
-  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
+  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
   %v = tt.call @tlx.local_view.a_i64i32_r_i64(%h, %x) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
   // expected-error @below {{malformed TLX carrier for tlx.async_descriptor_store: needs tlx.operand_segments with 3 counts, one per operand}}
   tt.call @tlx.async_descriptor_store.a_d64x64xf16i32i32i64(%desc, %x, %x, %v) {tlx.op = "async_descriptor_store"} : (!tt.tensordesc<tensor<64x64xf16>>, i32, i32, i64) -> ()
@@ -200,7 +200,7 @@ tt.func private @tlx.local_view.a_i64i32_r_i64(%h: i64, %i: i32) -> i64 attribut
 // -----
 
 tt.func @buffer_shape_mismatch(%desc: !tt.tensordesc<tensor<64x32xf16>>, %x: i32) {
-  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
+  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
   %b = tt.call @tlx.alloc_barriers.r_i64() {tlx.op = "alloc_barriers", tlx.type = "!tlx.mbarriers<1>", tlx.arrive_count = 1 : i32} : () -> i64
   %v = tt.call @tlx.local_view.a_i64i32_r_i64(%h, %x) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
   %m = tt.call @tlx.local_view.a_i64i32_r_i64(%b, %x) {tlx.op = "local_view", tlx.type = "!tlx.mbarrier"} : (i64, i32) -> i64
@@ -227,7 +227,7 @@ tt.func private @tlx.async_descriptor_load.a_d64x32xf16i32i32i64i64(%d: !tt.tens
 // -----
 
 tt.func @tma_cache_modifier(%desc: !tt.tensordesc<tensor<64x64xf16>>, %x: i32) {
-  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
+  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
   %b = tt.call @tlx.alloc_barriers.r_i64() {tlx.op = "alloc_barriers", tlx.type = "!tlx.mbarriers<1>", tlx.arrive_count = 1 : i32} : () -> i64
   %v = tt.call @tlx.local_view.a_i64i32_r_i64(%h, %x) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
   %m = tt.call @tlx.local_view.a_i64i32_r_i64(%b, %x) {tlx.op = "local_view", tlx.type = "!tlx.mbarrier"} : (i64, i32) -> i64
@@ -282,7 +282,7 @@ tt.func private @tlx.async_tasks() attributes {noinline = true} {
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @dummy_result_used(%x: tensor<128xf32, #blocked>) -> tensor<128xi1, #blocked> {
-    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 128xf32, smem>"} : () -> i64
+    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<1, 128xf32, smem>"} : () -> i64
     %c0 = arith.constant 0 : i32
     %v = tt.call @tlx.local_view.a_i64i32_r_i64(%h, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<128xf32, smem>"} : (i64, i32) -> i64
     %hs = tt.splat %v : i64 -> tensor<128xi64, #blocked>
@@ -305,7 +305,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @unlinked_register_operand(%acc: tensor<64x64xf32, #blocked>) {
-    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
+    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
     %c0 = arith.constant 0 : i32
     %v = tt.call @tlx.local_view.a_i64i32_r_i64(%h, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
     %hs = tt.splat %v : i64 -> tensor<64x64xi64, #blocked>
@@ -328,7 +328,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @scalar_not_splat(%acc: tensor<64x64xf32, #blocked>, %use: tensor<64x64xi1, #blocked>) {
-    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
+    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
     %c0 = arith.constant 0 : i32
     %v = tt.call @tlx.local_view.a_i64i32_r_i64(%h, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
     %hs = tt.splat %v : i64 -> tensor<64x64xi64, #blocked>

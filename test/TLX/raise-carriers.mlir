@@ -10,7 +10,7 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
     %c0 = arith.constant 0 : i32
     %true = arith.constant true
     // CHECK:      %[[BUFS:.*]] = tlx.local_alloc : !tlx.buffers<2, 64x64xf16, smem>
-    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<2, 64x64xf16, smem>"} : () -> i64
+    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<2, 64x64xf16, smem>"} : () -> i64
     // CHECK-NEXT: %[[BARS:.*]] = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
     %b = tt.call @tlx.alloc_barriers.r_i64() {tlx.op = "alloc_barriers", tlx.type = "!tlx.mbarriers<2>", tlx.arrive_count = 1 : i32} : () -> i64
     // CHECK-NEXT: %[[BUF:.*]] = tlx.local_view %[[BUFS]][%{{.*}}] : !tlx.buffers<2, 64x64xf16, smem>
@@ -88,7 +88,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   // CHECK-LABEL: tt.func @register_operand
   // CHECK-SAME:    (%[[A:.*]]: tensor<64x64xf16, #blocked>, %[[ACC:.*]]: tensor<64x64xf32, #blocked>)
   tt.func @register_operand(%a: tensor<64x64xf16, #blocked>, %acc: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
-    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
+    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
     %c0 = arith.constant 0 : i32
     %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
     // CHECK: %[[B:.*]] = tlx.local_view
@@ -115,7 +115,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 module attributes {"ttg.num-warps" = 4 : i32} {
   // CHECK-LABEL: tt.func @shared_splat
   tt.func @shared_splat(%acc: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
-    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
+    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
     %c0 = arith.constant 0 : i32
     %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
     // CHECK: %[[B:.*]] = tlx.local_view
@@ -144,7 +144,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   // CHECK-LABEL: tt.func @use_acc
   // CHECK-SAME:    (%[[ACC:.*]]: tensor<64x64xf32, #blocked>, %[[USE:.*]]: i1)
   tt.func @use_acc(%acc: tensor<64x64xf32, #blocked>, %use: i1) -> tensor<64x64xf32, #blocked> {
-    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
+    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<1, 64x64xf16, smem>"} : () -> i64
     %c0 = arith.constant 0 : i32
     %v = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
     %hs = tt.splat %v : i64 -> tensor<64x64xi64, #blocked>

@@ -8,7 +8,7 @@
 // RAISE-LABEL: tt.func @views
 // LOWER-LABEL: tt.func @views
 tt.func @views(%i: i32) {
-  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.type = "!tlx.buffers<2, 64x128xf16, smem>"} : () -> i64
+  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<2, 64x128xf16, smem>"} : () -> i64
   %v = tt.call @tlx.local_view.a_i64i32_r_i64(%h, %i) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x128xf16, smem>"} : (i64, i32) -> i64
   // RAISE: %[[T:.*]] = tlx.local_trans %{{.*}}, [1, 0] : !tlx.buffer<64x128xf16, smem> -> !tlx.buffer<128x64xf16, smem>
   // LOWER: ttg.memdesc_trans %{{.*}} {order = array<i32: 1, 0>} : !ttg.memdesc<64x128xf16, #[[NV]], #smem, mutable> -> !ttg.memdesc<128x64xf16, #[[NVT]], #smem, mutable>

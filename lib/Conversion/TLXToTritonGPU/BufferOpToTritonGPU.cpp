@@ -9,6 +9,7 @@
 #include "Utility.h"
 #include "tlx/Conversion/TLXToTritonGPU/Layouts.h"
 #include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
+#include "tlx/Dialect/TLX/IR/StorageAlias.h"
 
 #include "tlx/Dialect/Triton/IR/Dialect.h"
 #include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
@@ -21,6 +22,101 @@ using namespace mlir;
 using namespace mlir::tlx;
 namespace ttg = mlir::triton::gpu;
 namespace ttng = mlir::triton::nvidia_gpu;
+
+static constexpr StringLiteral kAliasBytesAttr = "tlx.alias_bytes";
+static constexpr StringLiteral kAliasCountAttr = "tlx.alias_count";
+
+/// Buffer `index` of `placement` as an index of the view of the whole
+/// allocation in buffers of its size (StorageAlias.h).
+static Value getAliasedIndex(OpBuilder &builder, Location loc, Value index,
+                             const StorageAliasPlacement &placement) {
+  int64_t bytes = placement.bufferBytes;
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(builder, loc, value, 32);
+  };
+  int64_t perSlot = placement.getBuffersPerSlot();
+  Value slot = perSlot == 1 ? index
+                            : arith::DivSIOp::create(builder, loc, index,
+                                                     constant(perSlot));
+  auto times = [&](Value value, int64_t factor) -> Value {
+    return factor == 1
+               ? value
+               : arith::MulIOp::create(builder, loc, value, constant(factor));
+  };
+  Value result = times(slot, placement.slotBytes / bytes);
+  int64_t below = perSlot;
+  for (auto [k, unit] : placement.digits) {
+    below /= k;
+    Value digit =
+        arith::RemSIOp::create(builder, loc, index, constant(perSlot));
+    if (below > 1)
+      digit = arith::DivSIOp::create(builder, loc, digit, constant(below));
+    if (k != perSlot / below)
+      digit = arith::RemSIOp::create(builder, loc, digit, constant(k));
+    digit = times(digit, unit / bytes);
+    result = arith::AddIOp::create(builder, loc, result, digit);
+  }
+  if (placement.offset != 0)
+    result = arith::AddIOp::create(builder, loc, result,
+                                   constant(placement.offset / bytes));
+  return result;
+}
+
+LogicalResult mlir::tlx::prepareStorageAliases(ModuleOp module) {
+  SmallVector<StorageAliasSpecOp> specs;
+  module.walk([&](StorageAliasSpecOp spec) { specs.push_back(spec); });
+  for (StorageAliasSpecOp spec : specs) {
+    if (spec.getType().getStorage() == StorageKind::tmem)
+      return spec.emitOpError(
+          "in tensor memory is not implemented by this TLX release yet; "
+          "storage_alias_spec(storage=tlx.storage_kind.smem) shares shared "
+          "memory");
+    FailureOr<StorageAliasPlan> plan =
+        computeStorageAliasPlan(spec, /*diagnose=*/true);
+    if (failed(plan))
+      return failure();
+    OpBuilder builder(spec);
+    spec->setAttr(kAliasBytesAttr, builder.getI64IntegerAttr(plan->bytes));
+    for (const StorageAliasPlacement &placement : plan->placements) {
+      LocalAllocOp alloc = placement.alloc;
+      alloc->setAttr(kAliasCountAttr, builder.getI64IntegerAttr(
+                                          plan->bytes / placement.bufferBytes));
+      bool identity = placement.offset == 0 && placement.digits.empty() &&
+                      placement.slotBytes == placement.bufferBytes;
+      if (identity)
+        continue;
+      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+        if (auto view = dyn_cast<LocalViewOp>(user)) {
+          builder.setInsertionPoint(view);
+          view.getIndexMutable().assign(getAliasedIndex(
+              builder, view.getLoc(), view.getIndex(), placement));
+        }
+    }
+  }
+  // The reuse=<buffers> form in tensor memory has no lowering yet either.
+  WalkResult walk = module.walk([](LocalAllocOp alloc) {
+    if (alloc.getReuse() && isa<BuffersType>(alloc.getReuse().getType()) &&
+        alloc.getType().getStorage() != StorageKind::smem) {
+      alloc.emitOpError("with reuse=<buffers> in ")
+          << stringifyStorageKind(alloc.getType().getStorage())
+          << " is not implemented by this TLX release yet (shared memory "
+             "only)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  // The overlap trees have been read: nothing lowers them.
+  SmallVector<Operation *> trees;
+  module.walk([&](Operation *op) {
+    if (isa<SetBufferOverlapOp, ReuseGroupOp>(op))
+      trees.push_back(op);
+  });
+  for (Operation *op : llvm::reverse(trees))
+    op->erase();
+  return success();
+}
 
 namespace {
 
@@ -52,6 +148,18 @@ struct LocalAllocOpConversion : OpConversionPattern<LocalAllocOp> {
           op, "needs shared- or tensor-memory buffers with a layout");
     SmallVector<int64_t> shape{type.getCount()};
     llvm::append_range(shape, type.getShape());
+    if (Value reuse = adaptor.getReuse()) {
+      // A view of the spec's (or the reused buffers') allocation, counted in
+      // buffers of this set's size.
+      if (auto count = op->getAttrOfType<IntegerAttr>(kAliasCountAttr))
+        shape[0] = count.getInt();
+      if (!isa<ttg::MemDescType>(reuse.getType()) ||
+          type.getStorage() != StorageKind::smem)
+        return rewriter.notifyMatchFailure(op, "needs a shared memory view");
+      rewriter.replaceOpWithNewOp<ttg::MemDescReinterpretOp>(
+          op, getSharedMemDesc(shape, type.getElementType(), layout), reuse);
+      return success();
+    }
     if (type.getStorage() == StorageKind::tmem) {
       rewriter.replaceOpWithNewOp<ttng::TMEMAllocOp>(
           op, getTensorMemDesc(shape, type.getElementType(), layout),
@@ -61,6 +169,26 @@ struct LocalAllocOpConversion : OpConversionPattern<LocalAllocOp> {
     rewriter.replaceOpWithNewOp<ttg::LocalAllocOp>(
         op, getSharedMemDesc(shape, type.getElementType(), layout), Value(),
         /*alignment=*/IntegerAttr());
+    return success();
+  }
+};
+
+/// The allocation of a storage alias spec: bytes, aligned for any swizzle.
+struct StorageAliasSpecOpConversion : OpConversionPattern<StorageAliasSpecOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(StorageAliasSpecOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto bytes = op->getAttrOfType<IntegerAttr>(kAliasBytesAttr);
+    if (!bytes || op.getType().getStorage() != StorageKind::smem)
+      return rewriter.notifyMatchFailure(op, "not prepared");
+    // An unused spec still takes its size, so that its users fit.
+    int64_t size = std::max<int64_t>(bytes.getInt(), 1);
+    auto type = getSharedMemDesc({size}, rewriter.getI8Type(),
+                                 getUnswizzled1DLayout(op.getContext()));
+    rewriter.replaceOpWithNewOp<ttg::LocalAllocOp>(
+        op, type, Value(), rewriter.getI32IntegerAttr(1024));
     return success();
   }
 };
@@ -359,10 +487,10 @@ struct LocalScatterOpConversion : OpConversionPattern<LocalScatterOp> {
 
 void mlir::tlx::populateBufferOpToTritonGPUPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<LocalAllocOpConversion, LocalViewOpConversion,
-               LocalTransOpConversion, LocalSliceOpConversion,
-               LocalReinterpretOpConversion, LocalReshapeOpConversion,
-               LocalLoadOpConversion, LocalStoreOpConversion,
-               LocalGatherOpConversion, LocalScatterOpConversion>(
-      patterns.getContext());
+  patterns.add<StorageAliasSpecOpConversion, LocalAllocOpConversion,
+               LocalViewOpConversion, LocalTransOpConversion,
+               LocalSliceOpConversion, LocalReinterpretOpConversion,
+               LocalReshapeOpConversion, LocalLoadOpConversion,
+               LocalStoreOpConversion, LocalGatherOpConversion,
+               LocalScatterOpConversion>(patterns.getContext());
 }

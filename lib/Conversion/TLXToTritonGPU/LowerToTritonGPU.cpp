@@ -136,6 +136,7 @@ struct LowerToTritonGPUPass
     if (failed(verifyTLXValuesStayInTLXOps(module)) ||
         failed(propagateBufferLayouts(module, getAssignedLayout,
                                       verifyDescriptorLayout)) ||
+        failed(prepareStorageAliases(module)) ||
         failed(verifyEveryOpHasPattern(module, loweredOps)) ||
         failed(convert(frozenOpPatterns, /*keepAsyncTasks=*/true)) ||
         failed(planWarpSpecialization(module)) ||

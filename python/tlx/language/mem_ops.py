@@ -33,6 +33,7 @@ __all__ = [
     "local_scatter",
     "async_descriptor_prefetch_tensor",
     "async_store",
+    "storage_alias_spec",
 ]
 
 
@@ -54,7 +55,9 @@ def local_alloc(
     :param num: compile-time number of buffers (>= 1); index them with ``buf[i]``.
     :param storage: ``tlx.storage_kind.smem`` (shared memory), ``tmem`` (Blackwell
         tensor memory, 2-D) or ``smemCluster``.
-    :param reuse: storage aliasing; not supported by this release (must be None).
+    :param reuse: None, a ``tlx.storage_alias_spec`` (these buffers are a view of the spec's one
+        allocation, placed by its ``set_buffer_overlap``), or another set of buffers from ``local_alloc``
+        (a view of their allocation, which these must fit in; shared memory only).
     :param layout: None (TLX chooses the layout when lowering) or the text of a
         ``ttg`` shared-memory layout attribute.
 
@@ -63,6 +66,22 @@ def local_alloc(
     ``ttng.tmem_alloc``.
     """
     return TLXSemantic(_semantic, _generator).local_alloc(shape, dtype, num, storage, reuse, layout)
+
+
+@builtin
+def storage_alias_spec(storage=storage_kind.smem, buffer_size_bytes=None, _semantic=None, _generator=None):
+    """One allocation that several ``local_alloc(..., reuse=spec)`` buffer sets share, as equal peers.
+
+    :param storage: ``tlx.storage_kind.smem`` (``tmem`` is not lowered by this release yet: an error at the
+        line).
+    :param buffer_size_bytes: None (as large as its buffer sets need) or a compile-time size in bytes, which
+        every placement must fit in.
+
+    Place the buffer sets with ``spec.set_buffer_overlap(tlx.reuse_group(...))``; without it, they all start
+    at the first byte. Hardware: no instruction; one ``ttg.local_alloc`` of bytes, each buffer set a
+    ``ttg.memdesc_reinterpret`` of it indexed at its computed offsets.
+    """
+    return TLXSemantic(_semantic, _generator).storage_alias_spec(storage, buffer_size_bytes)
 
 
 @builtin

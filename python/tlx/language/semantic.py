@@ -39,8 +39,18 @@ from .types import (
     buffered_tensor_type,
     mbarrier,
     mbarrier_type,
+    reuse_group,
+    reuse_group_ir_type,
+    reuse_group_type,
+    reuse_group_value,
+    storage_alias_spec_type,
+    storage_alias_spec_type_class,
     storage_kind,
 )
+
+#: Types whose values are TLX handles (an ``i64`` in TTIR, the ``!tlx`` type in ``tlx.type``).
+_HANDLE_TYPES = (buffered_tensor_type, mbarrier_type, storage_alias_spec_type, reuse_group_ir_type)
+_HANDLE_VALUES = (buffered_tensor, mbarrier, storage_alias_spec_type_class, reuse_group_value)
 
 _DESC_TYPE = re.compile(r"!tt\.tensordesc<tensor<(.*)>>")
 
@@ -389,7 +399,7 @@ class TLXSemantic:
         metadata: dict[str, Attr] = {}
         if contract(op).has_variable_operands:
             metadata[SEGMENTS_ATTR] = segments
-        if isinstance(result, (buffered_tensor_type, mbarrier_type)):
+        if isinstance(result, _HANDLE_TYPES):
             metadata[TYPE_ATTR] = self._type_text(result)
         carried = []
         for name, value in ordered:
@@ -403,8 +413,8 @@ class TLXSemantic:
             return self._call_carrier(op, carried, result, encoded)
         return self._asm_carrier(op, carried, result, shape, encoded)
 
-    def _type_text(self, type_: buffered_tensor_type | mbarrier_type) -> str:
-        if isinstance(type_, mbarrier_type):
+    def _type_text(self, type_: Any) -> str:
+        if not isinstance(type_, buffered_tensor_type):
             return type_.mlir_type()
         return type_.mlir_type(self.mlir_element(type_.element_ty))
 
@@ -419,7 +429,7 @@ class TLXSemantic:
 
     def _scalar_of(self, value: Any) -> tuple[ir.value, tlc.dtype]:
         """A handle, descriptor or scalar operand: its IR value and element type."""
-        if isinstance(value, (buffered_tensor, mbarrier)):
+        if isinstance(value, _HANDLE_VALUES):
             return value.handle, tlc.int64
         if isinstance(value, Scalar):
             return value.value, value.dtype
@@ -429,7 +439,7 @@ class TLXSemantic:
         return value.handle, value.dtype
 
     def _result_ir_type(self, result: Any) -> ir.type:
-        if isinstance(result, (buffered_tensor_type, mbarrier_type)):
+        if isinstance(result, _HANDLE_TYPES):
             return self.builder.get_int64_ty()
         return result.to_ir(self.builder)
 
@@ -484,14 +494,63 @@ class TLXSemantic:
             self.require_capability(op, 100, "tensor memory (storage tmem)")
             if len(shape) != 2:
                 raise self.error(op, f"tensor memory buffers are 2-D (rows x columns), got shape {list(shape)}")
-        self.unsupported(op, "reuse", reuse)
+        reuse = _unwrap(reuse)
+        aliases = isinstance(reuse, storage_alias_spec_type_class)
+        buffers = isinstance(reuse, buffered_tensor) and not reuse.type.is_single
+        if reuse is not None and not aliases and not buffers:
+            raise self.error(
+                op,
+                "`reuse` must be a tlx.storage_alias_spec or a set of buffers from tlx.local_alloc, got "
+                f"{_describe(reuse)}",
+            )
         layout = _unwrap(layout)
         layout = layout.to_ir_text(shape, dtype) if hasattr(layout, "to_ir_text") else layout  # a tlx.*layout*
         if layout is not None and not isinstance(layout, str):
             raise self.error(op, f"`layout` must be None or the text of a ttg layout attribute, got {layout!r}")
         type_ = buffered_tensor_type(dtype, shape, num, storage, layout)
         attrs: dict[str, Attr] = {} if layout is None else {"layout": layout}
-        return buffered_tensor(self.emit(op, attrs=attrs, result=type_), type_)
+        return buffered_tensor(self.emit(op, {"reuse": reuse}, attrs=attrs, result=type_), type_)
+
+    def storage_alias_spec(self, storage: Any, buffer_size_bytes: Any) -> storage_alias_spec_type_class:
+        op = "storage_alias_spec"
+        storage = _unwrap(storage)
+        if not isinstance(storage, storage_kind):
+            raise self.error(op, f"`storage` must be a tlx.storage_kind (smem or tmem), got {storage!r}")
+        if storage is storage_kind.smemCluster:
+            raise self.error(op, "smemCluster storage is not supported for storage_alias_spec (smem or tmem)")
+        if storage is storage_kind.tmem:
+            self.require_capability(op, 100, "tensor memory (storage tmem)")
+        size = None
+        if _unwrap(buffer_size_bytes) is not None:
+            size = self.const_int(op, "buffer_size_bytes", buffer_size_bytes, minimum=1, maximum=2**31 - 1)
+        type_ = storage_alias_spec_type(storage, size)
+        attrs: dict[str, Attr] = {} if size is None else {"buffer_size_bytes": size}
+        return storage_alias_spec_type_class(self.emit(op, attrs=attrs, result=type_), storage, size)
+
+    def set_buffer_overlap(self, spec: storage_alias_spec_type_class, overlap_def: Any) -> None:
+        op = "set_buffer_overlap"
+        overlap_def = _unwrap(overlap_def)
+        if not isinstance(overlap_def, reuse_group):
+            raise self.error(op, f"`overlap_def` must be a tlx.reuse_group, got {_describe(overlap_def)}")
+        self.emit(op, {"spec": spec, "group": self._reuse_group(overlap_def)})
+
+    def _reuse_group(self, group: reuse_group) -> reuse_group_value:
+        """The IR of a reuse group tree, innermost groups first."""
+        op = "reuse_group"
+        elements = []
+        for element in group.args:
+            if isinstance(element, reuse_group):
+                elements.append(self._reuse_group(element))
+            elif element.type.is_single:
+                raise self.error(op, f"takes sets of buffers from tlx.local_alloc, not one buffer ({element.type})")
+            else:
+                elements.append(element)
+        type_ = reuse_group_ir_type(group.group_type)
+        attrs: dict[str, Attr] = {
+            "group_kind": list(reuse_group_type).index(group.group_type),
+            "group_size": group.group_size,
+        }
+        return reuse_group_value(self.emit(op, {"elements": elements}, attrs=attrs, result=type_), type_)
 
     def local_view(self, source: Any, index: Any) -> buffered_tensor | mbarrier:
         op = "local_view"

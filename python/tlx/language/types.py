@@ -25,6 +25,11 @@ __all__ = [
     "buffered_tensor_type",
     "mbarrier",
     "mbarrier_type",
+    "reuse_group",
+    "reuse_group_ir_type",
+    "reuse_group_type",
+    "storage_alias_spec_type",
+    "storage_alias_spec_type_class",
     "storage_kind",
 ]
 
@@ -279,3 +284,203 @@ class async_token(tlc.base_value):
 
     def __repr__(self) -> str:
         return "async_token"
+
+
+# ----------------------------------------------------------------------------------------- storage aliasing
+
+
+class reuse_group_type(enum.Enum):
+    """How the elements of a :class:`reuse_group` share a storage alias spec's memory.
+
+    ``shared``: they overlap, at the same buffer index (use them at different times, synchronized by
+    barriers). ``distinct``: side by side, never overlapping (usable at the same time).
+    """
+
+    shared = "shared"
+    distinct = "distinct"
+
+
+class reuse_group:
+    """A node of a storage alias spec's overlap tree (``spec.set_buffer_overlap(tree)``).
+
+    ``args``: buffer sets allocated with ``local_alloc(..., reuse=spec)`` and nested groups.
+    ``group_type``: :class:`reuse_group_type` (default ``shared``). ``group_size`` K: K consecutive buffers
+    of each element make one buffer index of the group (subtiling: P of 2N buffers beside QK of N). A plain
+    Python value: it becomes IR in ``set_buffer_overlap``.
+    """
+
+    def __init__(self, *args, group_type=reuse_group_type.shared, group_size=1) -> None:
+        if len(args) == 0:
+            raise ValueError("reuse_group requires at least one element")
+        group_size = _unwrap_constexpr(group_size)
+        if not isinstance(group_size, int) or isinstance(group_size, bool) or group_size < 1:
+            raise ValueError(f"group_size must be a positive integer, got {group_size}")
+        group_type = _unwrap_constexpr(group_type)
+        if not isinstance(group_type, reuse_group_type):
+            raise TypeError(f"group_type must be a tlx.reuse_group_type, got {group_type!r}")
+        args = tuple(_unwrap_constexpr(a) for a in args)
+        for elem in args:
+            if not isinstance(elem, (reuse_group, buffered_tensor)):
+                raise TypeError(
+                    f"reuse_group elements must be buffered_tensor or reuse_group, got {type(elem).__name__}"
+                )
+        self._args = args
+        self._group_type = group_type
+        self._group_size = group_size
+
+    @property
+    def args(self) -> tuple:
+        return self._args
+
+    @property
+    def group_type(self) -> reuse_group_type:
+        return self._group_type
+
+    @property
+    def group_size(self) -> int:
+        return self._group_size
+
+    def __repr__(self) -> str:
+        size = "" if self._group_size == 1 else f", group_size={self._group_size}"
+        return f"reuse_group({self._args}, group_type={self._group_type.value}{size})"
+
+
+def _unwrap_constexpr(value: Any) -> Any:
+    return value.value if isinstance(value, tlc.constexpr) else value
+
+
+class reuse_group_ir_type(tlc.base_type):
+    """The type of a reuse group in the IR (``!tlx.reuse_group``; an ``i64`` handle in TTIR)."""
+
+    def __init__(self, group_kind: reuse_group_type) -> None:
+        self._group_kind = group_kind
+
+    @property
+    def group_kind(self) -> reuse_group_type:
+        return self._group_kind
+
+    def mlir_type(self) -> str:
+        return "!tlx.reuse_group"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, reuse_group_ir_type) and self._group_kind == other._group_kind
+
+    def __hash__(self) -> int:
+        return hash(("reuse_group", self._group_kind))
+
+    def __repr__(self) -> str:
+        return f"reuse_group_ir_type(group_kind={self._group_kind.value})"
+
+    def mangle(self) -> str:
+        return f"reuse_group_{self._group_kind.value}"
+
+    def to_ir(self, builder: ir.builder) -> ir.type:
+        return builder.get_int64_ty()
+
+    def _flatten_ir_types(self, builder: ir.builder, out: list[ir.type]) -> None:
+        out.append(builder.get_int64_ty())
+
+    def _unflatten_ir(self, handles: list[ir.value], cursor: int) -> tuple[reuse_group_value, int]:
+        return reuse_group_value(handles[cursor], self), cursor + 1
+
+
+class reuse_group_value(tlc.base_value):
+    """A reuse group lowered to IR (internal: what ``set_buffer_overlap`` builds from a :class:`reuse_group`)."""
+
+    def __init__(self, handle: ir.value, type: reuse_group_ir_type) -> None:
+        self.handle = handle
+        self.type = type
+
+    def _flatten_ir(self, handles: list[ir.value]) -> None:
+        handles.append(self.handle)
+
+
+class storage_alias_spec_type(tlc.base_type):
+    """The type of a storage alias spec (``!tlx.storage_alias_spec<smem>``; an ``i64`` handle in TTIR)."""
+
+    def __init__(self, storage: storage_kind, buffer_size_bytes: int | None = None) -> None:
+        self._storage = storage
+        self._buffer_size_bytes = buffer_size_bytes
+
+    @property
+    def storage(self) -> storage_kind:
+        return self._storage
+
+    @property
+    def buffer_size_bytes(self) -> int | None:
+        return self._buffer_size_bytes
+
+    def mlir_type(self) -> str:
+        return f"!tlx.storage_alias_spec<{self._storage.value}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, storage_alias_spec_type) and (self._storage, self._buffer_size_bytes) == (
+            other._storage,
+            other._buffer_size_bytes,
+        )
+
+    def __hash__(self) -> int:
+        return hash(("storage_alias_spec", self._storage, self._buffer_size_bytes))
+
+    def __repr__(self) -> str:
+        size = f", size={self._buffer_size_bytes}" if self._buffer_size_bytes else ""
+        return f"storage_alias_spec_type(storage={self._storage.value}{size})"
+
+    __str__ = __repr__
+
+    def mangle(self) -> str:
+        size = f"_{self._buffer_size_bytes}" if self._buffer_size_bytes else ""
+        return f"storage_alias_spec_{self._storage.value}{size}"
+
+    def to_ir(self, builder: ir.builder) -> ir.type:
+        return builder.get_int64_ty()
+
+    def _flatten_ir_types(self, builder: ir.builder, out: list[ir.type]) -> None:
+        out.append(builder.get_int64_ty())
+
+    def _unflatten_ir(self, handles: list[ir.value], cursor: int) -> tuple[storage_alias_spec_type_class, int]:
+        return storage_alias_spec_type_class(handles[cursor], self._storage, self._buffer_size_bytes), cursor + 1
+
+
+class storage_alias_spec_type_class(tlc.base_value):
+    """What ``tlx.storage_alias_spec(...)`` returns: one allocation that buffer sets share.
+
+    Pass it as ``local_alloc(..., reuse=spec)``; place those buffer sets with ``spec.set_buffer_overlap(
+    tlx.reuse_group(...))`` (without it, all start at the first byte). ``storage`` and ``buffer_size_bytes``
+    are read-only. (The public API calls this class ``storage_alias_spec``; the name is the builtin's.)
+    """
+
+    def __init__(self, handle: ir.value, storage: storage_kind, buffer_size_bytes: int | None = None) -> None:
+        if storage == storage_kind.smemCluster:
+            raise ValueError("smemCluster storage is not supported for storage_alias_spec")
+        self._handle = handle
+        self._storage = storage
+        self._buffer_size_bytes = buffer_size_bytes
+        self.type = storage_alias_spec_type(storage, buffer_size_bytes)
+
+    @property
+    def handle(self) -> ir.value:
+        return self._handle
+
+    @property
+    def storage(self) -> storage_kind:
+        return self._storage
+
+    @property
+    def buffer_size_bytes(self) -> int | None:
+        return self._buffer_size_bytes
+
+    def _flatten_ir(self, handles: list[ir.value]) -> None:
+        handles.append(self._handle)
+
+    @builtin
+    def set_buffer_overlap(self, overlap_def, _semantic=None, _generator=None) -> None:
+        """Place the buffer sets of this spec: ``overlap_def`` is a :class:`reuse_group` tree holding each of
+        them once (``tlx.set_buffer_overlap``; no instruction: it decides the offsets of their views)."""
+        from .semantic import TLXSemantic
+
+        TLXSemantic(_semantic, _generator).set_buffer_overlap(self, overlap_def)
+
+    def __repr__(self) -> str:
+        size = f", size={self._buffer_size_bytes}" if self._buffer_size_bytes else ""
+        return f"storage_alias_spec(storage={self._storage.value}{size})"

@@ -526,3 +526,36 @@ LogicalResult AsyncTaskReplicaIdOp::verify() {
     return emitOpError("is only meaningful inside a tlx.async_task");
   return success();
 }
+
+LogicalResult LocalAllocOp::verify() {
+  Value reuse = getReuse();
+  if (!reuse)
+    return success();
+  BuffersType type = getType();
+  if (auto spec = dyn_cast<StorageAliasSpecType>(reuse.getType())) {
+    if (spec.getStorage() != type.getStorage())
+      return emitOpError("allocates ")
+             << stringifyStorageKind(type.getStorage())
+             << " buffers with reuse=<a storage_alias_spec in "
+             << stringifyStorageKind(spec.getStorage())
+             << ">: the storage kinds must match";
+    return success();
+  }
+  auto other = cast<BuffersType>(reuse.getType());
+  if (other.getStorage() != type.getStorage())
+    return emitOpError("allocates ") << stringifyStorageKind(type.getStorage())
+                                     << " buffers with reuse=<buffers in "
+                                     << stringifyStorageKind(other.getStorage())
+                                     << ">: the storage kinds must match";
+  if (auto reused = reuse.getDefiningOp<LocalAllocOp>();
+      reused && reused.getReuse() &&
+      isa<StorageAliasSpecType>(reused.getReuse().getType()))
+    return emitOpError("reuses buffers that are a view of a "
+                       "storage_alias_spec; allocate these with reuse=<that "
+                       "spec> and place them with set_buffer_overlap");
+  if (type.getAllocationBytes() > other.getAllocationBytes())
+    return emitOpError("needs ")
+           << type.getAllocationBytes() << " bytes, more than the "
+           << other.getAllocationBytes() << " bytes of the buffers it reuses";
+  return success();
+}

@@ -148,3 +148,12 @@ MBarriersType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " mbarriers needs more than 2^31 bytes";
   return success();
 }
+
+LogicalResult
+StorageAliasSpecType::verify(function_ref<InFlightDiagnostic()> emitError,
+                             StorageKind storage) {
+  if (storage == StorageKind::smemCluster)
+    return emitError() << "a storage_alias_spec lives in smem or tmem, not "
+                          "smemCluster";
+  return success();
+}

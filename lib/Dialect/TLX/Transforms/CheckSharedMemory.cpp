@@ -1,5 +1,6 @@
 //===- CheckSharedMemory.cpp - TLX buffers within the CTA's shared memory -===//
 
+#include "tlx/Dialect/TLX/IR/StorageAlias.h"
 #include "tlx/Dialect/TLX/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -49,9 +50,16 @@ struct Allocation {
 std::optional<Allocation> getSharedAllocation(Operation *op) {
   if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
     BuffersType type = alloc.getType();
-    if (type.getStorage() == StorageKind::tmem)
+    // A view of a storage alias spec's (or other buffers') allocation.
+    if (type.getStorage() == StorageKind::tmem || alloc.getReuse())
       return std::nullopt;
     return Allocation{op, type.getAllocationBytes()};
+  }
+  if (auto spec = dyn_cast<StorageAliasSpecOp>(op)) {
+    if (spec.getType().getStorage() != StorageKind::smem)
+      return std::nullopt;
+    FailureOr<StorageAliasPlan> plan = computeStorageAliasPlan(spec, false);
+    return Allocation{op, succeeded(plan) ? plan->bytes : 0};
   }
   if (auto barriers = dyn_cast<AllocBarriersOp>(op))
     return Allocation{op, barriers.getType().getCount() * 8};

@@ -25,13 +25,95 @@ def TLX_LocalAllocOp : TLX_Op<"local_alloc",
     2-D buffers of 64 or 128 rows (lanes) in at most 512 32-bit columns
     (`tcgen05.alloc`); its layout is a `#ttng.tensor_memory_encoding`.
 
+    With `reuse` (`local_alloc(..., reuse=spec)`), the buffers are a view of
+    a `tlx.storage_alias_spec`'s allocation, placed by its
+    `tlx.set_buffer_overlap`; `reuse=<buffers>` makes them a view of that
+    other allocation, which they must fit in.
+
     ```mlir
     %a = tlx.local_alloc : !tlx.buffers<3, 128x64xf16, smem>
+    %b = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<smem>) : !tlx.buffers<2, 64x64xf16, smem>
     ```
   }];
-  let arguments = (ins OptionalAttr<AnyAttr>:$layout);
+  let arguments = (ins Optional<AnyTypeOf<[TLX_StorageAliasSpecType,
+                                           TLX_BuffersType]>>:$reuse,
+                       OptionalAttr<AnyAttr>:$layout);
   let results = (outs TLX_BuffersType:$result);
+  let assemblyFormat = [{
+    (`reuse` `(` $reuse^ `:` qualified(type($reuse)) `)`)? attr-dict `:`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_StorageAliasSpecOp : TLX_Op<"storage_alias_spec",
+    [MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "one allocation for buffer sets that share storage";
+  let description = [{
+    `tlx.storage_alias_spec(storage, buffer_size_bytes)` in Python. Every
+    `tlx.local_alloc` whose `reuse` is this spec is a view of one allocation
+    (shared memory: one `ttg.local_alloc` of bytes, each buffer set a
+    `ttg.memdesc_reinterpret` of it). Without `tlx.set_buffer_overlap` all
+    of them start at its first byte; with it, its reuse-group tree places
+    them. Unsized, the allocation is as large as its users need; with
+    `buffer_size_bytes` it has that size, and users that need more are an
+    error.
+
+    ```mlir
+    %s = tlx.storage_alias_spec {buffer_size_bytes = 32768 : i32} : !tlx.storage_alias_spec<smem>
+    ```
+  }];
+  let arguments = (ins
+      OptionalAttr<ConfinedAttr<I32Attr, [IntPositive]>>:$buffer_size_bytes);
+  let results = (outs TLX_StorageAliasSpecType:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def TLX_ReuseGroupOp : TLX_Op<"reuse_group", [Pure]> {
+  let summary = "a node of a storage alias spec's overlap tree";
+  let description = [{
+    `tlx.reuse_group(*elements, group_type, group_size)` in Python: buffer
+    sets of one `tlx.storage_alias_spec` and nested groups. `shared`: the
+    elements overlap, at the same buffer index; `distinct`: side by side,
+    never overlapping. `group_size` K: K consecutive buffers of an element
+    make one buffer index of the group (subtiling).
+
+    ```mlir
+    %g = tlx.reuse_group(%a, %b) distinct group_size = 1 : !tlx.buffers<2, 64x64xf16, smem>, !tlx.buffers<2, 64xf32, smem>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyTypeOf<[TLX_BuffersType,
+                                           TLX_ReuseGroupType]>>:$elements,
+                       TLX_ReuseGroupKind:$group_kind,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$group_size);
+  let results = (outs TLX_ReuseGroupType:$result);
+  let assemblyFormat = [{
+    `(` $elements `)` $group_kind `group_size` `=` $group_size attr-dict `:`
+    qualified(type($elements))
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_SetBufferOverlapOp : TLX_Op<"set_buffer_overlap"> {
+  let summary = "place the buffer sets of a storage alias spec";
+  let description = [{
+    `spec.set_buffer_overlap(reuse_group(...))` in Python: the group tree
+    that says which buffer sets of `spec` overlap and which lie side by
+    side. Every buffer set of the spec appears in it once, and all have the
+    same number of buffer indices (their count divided by the group sizes
+    above them). Once per spec.
+
+    ```mlir
+    tlx.set_buffer_overlap %s, %g : !tlx.storage_alias_spec<smem>
+    ```
+  }];
+  let arguments = (ins TLX_StorageAliasSpecType:$spec,
+                       TLX_ReuseGroupType:$group);
+  let assemblyFormat = [{
+    $spec `,` $group attr-dict `:` qualified(type($spec))
+  }];
+  let hasVerifier = 1;
 }
 
 def TLX_LocalViewOp : TLX_Op<"local_view",

@@ -83,6 +83,35 @@ def TLX_MBarrierType : TLX_Type<"MBarrier", "mbarrier"> {
   let summary = "one mbarrier (a 64-bit word in shared memory)";
 }
 
+def TLX_ReuseGroupKind : I32EnumAttr<"ReuseGroupKind",
+    "how the members of a reuse group share storage", [
+      I32EnumAttrCase<"shared", 0>,
+      I32EnumAttrCase<"distinct", 1>,
+    ]> {
+  let cppNamespace = "::mlir::tlx";
+}
+
+def TLX_StorageAliasSpecType : TLX_Type<"StorageAliasSpec",
+                                        "storage_alias_spec"> {
+  let summary = "one allocation that several buffer sets share";
+  let description = [{
+    The result of `tlx.storage_alias_spec`: storage that every
+    `tlx.local_alloc` with this spec as its `reuse` operand is a view of.
+
+    Syntax: `!tlx.storage_alias_spec<smem>`.
+  }];
+  let parameters = (ins EnumParameter<TLX_StorageKind>:$storage);
+  let assemblyFormat = "`<` custom<StorageKind>($storage) `>`";
+  let genVerifyDecl = 1;
+}
+
+def TLX_ReuseGroupType : TLX_Type<"ReuseGroup", "reuse_group"> {
+  let summary = "a node of a storage alias spec's overlap tree";
+  let description = [{
+    The result of `tlx.reuse_group`. Syntax: `!tlx.reuse_group`.
+  }];
+}
+
 def TLX_BufferSet : AnyTypeOf<[TLX_BuffersType, TLX_MBarriersType],
                               "TLX buffers or mbarriers">;
 

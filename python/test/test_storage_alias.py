@@ -1,0 +1,242 @@
+"""Storage aliasing: `tlx.storage_alias_spec`, `local_alloc(..., reuse=)`, `reuse_group`, `set_buffer_overlap`.
+
+Buffer sets of one spec are views of one shared-memory allocation: compiled to cubin on the CPU, the final
+TTGIR has one `ttg.local_alloc` of bytes and one `ttg.memdesc_reinterpret` per buffer set, indexed at the
+offsets the reuse-group tree gives, and the kernel's shared memory is the spec's size, not the sum of its
+buffer sets. Misuse is an error at the kernel line.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler.compiler import ASTSource
+from triton.compiler.errors import CompilationError
+
+import tlx
+from tlx.compiler import TLXCompilationError, frontend_ir, pipeline
+
+HERE = Path(__file__).resolve()
+SM90, SM100 = GPUTarget("cuda", 90, 32), GPUTarget("cuda", 100, 32)
+
+
+def compile_sm90(kernel, signature, constexprs):
+    names = list(signature)
+    constants = {(names.index(name),): value for name, value in constexprs.items()}
+    return triton.compile(ASTSource(kernel, signature, constants), target=SM90)
+
+
+@triton.jit
+def attention_like(out, N: tl.constexpr, ALIAS: tl.constexpr):
+    # QK (fp32) shares its memory with P (fp16, two subtiles per QK buffer) beside alpha.
+    if ALIAS:
+        spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
+        qk = tlx.local_alloc((64, 64), tl.float32, 2, reuse=spec)
+        p = tlx.local_alloc((64, 32), tl.float16, 4, reuse=spec)
+        alpha = tlx.local_alloc((64,), tl.float32, 2, reuse=spec)
+        spec.set_buffer_overlap(
+            tlx.reuse_group(
+                qk,
+                tlx.reuse_group(tlx.reuse_group(p, group_size=2), alpha, group_type=tlx.reuse_group_type.distinct),
+                group_type=tlx.reuse_group_type.shared,
+            )
+        )
+    else:
+        qk = tlx.local_alloc((64, 64), tl.float32, 2)
+        p = tlx.local_alloc((64, 32), tl.float16, 4)
+        alpha = tlx.local_alloc((64,), tl.float32, 2)
+    rows = tl.arange(0, 64)
+    cols = tl.arange(0, 32)
+    for i in tl.range(0, N):
+        s = i % 2
+        tlx.local_store(qk[s], (rows[:, None] + rows[None, :] + i).to(tl.float32))
+        x = tlx.local_load(qk[s])
+        tlx.local_store(alpha[s], tl.sum(x, axis=1))
+        tlx.local_store(p[2 * s], (rows[:, None] * cols[None, :]).to(tl.float16))
+        tlx.local_store(p[2 * s + 1], (rows[:, None] - cols[None, :]).to(tl.float16))
+        y = tlx.local_load(p[2 * s + 1]).to(tl.float32)
+        tl.store(out + rows, tlx.local_load(alpha[s]) + tl.sum(y, axis=1))
+
+
+SIGNATURE = {"out": "*fp32", "N": "constexpr", "ALIAS": "constexpr"}
+
+
+def test_buffer_sets_of_a_spec_are_views_of_one_allocation():
+    aliased = compile_sm90(attention_like, SIGNATURE, {"N": 4, "ALIAS": True})
+    separate = compile_sm90(attention_like, SIGNATURE, {"N": 4, "ALIAS": False})
+    ttgir = aliased.asm["ttgir"]
+    # One allocation of bytes, aligned for any swizzle; each buffer set a view of it, counted in its own
+    # buffers: QK 2 x 16 KB per 16 KB index (stride 1), P 8 x 4 KB, alpha 128 x 256 B.
+    allocs = re.findall(r"ttg\.local_alloc .*", ttgir)
+    assert len(allocs) == 1 and "alignment = 1024" in allocs[0] and "!ttg.memdesc<32768xi8" in allocs[0], allocs
+    views = re.findall(r"ttg\.memdesc_reinterpret %\w+ : !ttg\.memdesc<32768xi8[^>]*> -> !ttg\.memdesc<(\w+)", ttgir)
+    assert sorted(views) == ["128x64xf32", "2x64x64xf32", "8x64x32xf16"], views
+    # alpha lies after P's two 4 KB subtiles: buffer s is alpha's 256-byte slot 64 s + 32.
+    assert re.search(r"arith\.constant 32 : i32", ttgir) and re.search(r"arith\.constant 64 : i32", ttgir)
+    # 32 KB for the spec (plus Triton's reduction scratch), against 48.5 KB for separate buffers.
+    assert aliased.metadata.shared < 32768 + 1024 and separate.metadata.shared >= 49664
+    assert "ld.shared" in aliased.asm["ptx"] and aliased.asm["cubin"][:4] == b"\x7fELF"
+
+
+@triton.jit
+def reuse_other_buffers(out):
+    a = tlx.local_alloc((64, 64), tl.float32, 1)
+    b = tlx.local_alloc((64, 64), tl.float16, 2, reuse=a)
+    sized = tlx.storage_alias_spec(buffer_size_bytes=8192)
+    c = tlx.local_alloc((64,), tl.float32, 4, reuse=sized)
+    rows = tl.arange(0, 64)
+    tlx.local_store(a[0], (rows[:, None] + rows[None, :]).to(tl.float32))
+    x = tlx.local_load(a[0])
+    tlx.local_store(b[1], x.to(tl.float16))
+    tlx.local_store(c[3], tl.sum(x, axis=1))
+    tl.store(out + rows, tl.sum(tlx.local_load(b[1]).to(tl.float32), axis=1) + tlx.local_load(c[3]))
+
+
+def test_reuse_of_buffers_and_a_sized_spec():
+    compiled = compile_sm90(reuse_other_buffers, {"out": "*fp32"}, {})
+    ttgir = compiled.asm["ttgir"]
+    # b is a view of a's 16 KB; the sized spec has its 8 KB although c needs 1 KB.
+    assert re.search(r"ttg\.memdesc_reinterpret %\w+ : !ttg\.memdesc<1x64x64xf32.* -> !ttg\.memdesc<2x64x64xf16", ttgir)
+    assert "!ttg.memdesc<8192xi8" in ttgir
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+
+
+# ------------------------------------------------------------------------------------------------- misuse
+
+
+@triton.jit
+def spec_too_small(n):
+    spec = tlx.storage_alias_spec(buffer_size_bytes=4096)  # misuse
+    a = tlx.local_alloc((64, 64), tl.float16, 2, reuse=spec)
+    tlx.local_store(a[n % 2], tl.zeros((64, 64), tl.float16))
+
+
+@triton.jit
+def spec_other_storage(n):
+    spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
+    a = tlx.local_alloc((128, 64), tl.float32, 1, tlx.storage_kind.tmem, reuse=spec)  # misuse
+    tlx.local_store(a[0], tl.zeros((128, 64), tl.float32))
+
+
+@triton.jit
+def counts_differ(n):
+    spec = tlx.storage_alias_spec()
+    a = tlx.local_alloc((64, 64), tl.float16, 2, reuse=spec)
+    b = tlx.local_alloc((64, 32), tl.float16, 3, reuse=spec)
+    spec.set_buffer_overlap(tlx.reuse_group(a, b))  # misuse
+
+
+@triton.jit
+def buffers_left_out(n):
+    spec = tlx.storage_alias_spec()
+    a = tlx.local_alloc((64, 64), tl.float16, 2, reuse=spec)
+    b = tlx.local_alloc((64, 32), tl.float16, 2, reuse=spec)
+    tlx.local_store(b[0], tl.zeros((64, 32), tl.float16))
+    spec.set_buffer_overlap(tlx.reuse_group(a))  # misuse
+
+
+@triton.jit
+def foreign_buffers(n):
+    spec = tlx.storage_alias_spec()
+    a = tlx.local_alloc((64, 64), tl.float16, 2, reuse=spec)
+    b = tlx.local_alloc((64, 32), tl.float16, 2)
+    spec.set_buffer_overlap(tlx.reuse_group(a, b))  # misuse
+
+
+@triton.jit
+def overlap_twice(n):
+    spec = tlx.storage_alias_spec()
+    a = tlx.local_alloc((64, 64), tl.float16, 2, reuse=spec)
+    spec.set_buffer_overlap(tlx.reuse_group(a))
+    spec.set_buffer_overlap(tlx.reuse_group(a))  # misuse
+
+
+@triton.jit
+def reuse_too_large(n):
+    a = tlx.local_alloc((64, 64), tl.float16, 1)
+    b = tlx.local_alloc((64, 64), tl.float32, 1, reuse=a)  # misuse
+    tlx.local_store(b[0], tl.zeros((64, 64), tl.float32))
+
+
+@triton.jit
+def spec_in_tensor_memory(n):
+    spec = tlx.storage_alias_spec(storage=tlx.storage_kind.tmem)  # misuse
+    a = tlx.local_alloc((128, 64), tl.float32, 1, tlx.storage_kind.tmem, reuse=spec)
+    tlx.local_store(a[0], tl.zeros((128, 64), tl.float32))
+
+
+COMPILER_CASES = [
+    (spec_too_small, SM90, "'tlx.storage_alias_spec' op buffer_size_bytes = 4096 is too small: the buffers"),
+    (spec_other_storage, SM100, "allocates tmem buffers with reuse=<a storage_alias_spec in smem>: the storage"),
+    (counts_differ, SM90, "every buffer set of a storage_alias_spec needs the same number of buffer indices"),
+    (buffers_left_out, SM90, "does not place buffers allocated with reuse=<this storage_alias_spec>"),
+    (foreign_buffers, SM90, "'tlx.reuse_group' op element #1 is not a buffer set allocated with reuse="),
+    (overlap_twice, SM90, "is the second overlap definition of this storage_alias_spec"),
+    (reuse_too_large, SM90, "'tlx.local_alloc' op needs 16384 bytes, more than the 8192 bytes of the buffers it"),
+    (spec_in_tensor_memory, SM100, "in tensor memory is not implemented by this TLX release yet"),
+]
+
+
+def misuse_line(kernel) -> int:
+    for offset, text in enumerate(kernel.raw_src):
+        if text.rstrip().endswith("# misuse"):
+            return kernel.starting_line_number + offset
+    raise AssertionError(f"{kernel.__name__} has no `# misuse` line")
+
+
+@pytest.mark.parametrize("kernel, target, message", COMPILER_CASES, ids=[c[0].__name__ for c in COMPILER_CASES])
+def test_misuse_is_reported_at_the_kernel_line(kernel, target, message):
+    text = frontend_ir(kernel, {"n": "i32"}, stage="converted", target=target)
+    with pytest.raises(TLXCompilationError) as info:
+        pipeline.run(text, kernel=kernel.__name__, source_name=f"{kernel.__name__}.mlir")
+    error = str(info.value)
+    assert message in error, error
+    assert f"{HERE}:{misuse_line(kernel)}:" in error, error
+    assert "internal compiler error" not in error, error
+
+
+@triton.jit
+def reuse_one_buffer(n):
+    a = tlx.local_alloc((64, 64), tl.float16, 2)
+    tlx.local_alloc((64, 64), tl.float16, 1, reuse=a[0])  # misuse
+
+
+@triton.jit
+def overlap_not_a_group(n):
+    spec = tlx.storage_alias_spec()
+    a = tlx.local_alloc((64, 64), tl.float16, 2, reuse=spec)
+    spec.set_buffer_overlap(a)  # misuse
+
+
+@triton.jit
+def spec_in_cluster_memory(n):
+    tlx.storage_alias_spec(storage=tlx.storage_kind.smemCluster)  # misuse
+
+
+@pytest.mark.parametrize(
+    "kernel, message",
+    [
+        (reuse_one_buffer, "tlx.local_alloc: `reuse` must be a tlx.storage_alias_spec or a set of buffers"),
+        (overlap_not_a_group, "tlx.set_buffer_overlap: `overlap_def` must be a tlx.reuse_group"),
+        (spec_in_cluster_memory, "tlx.storage_alias_spec: smemCluster storage is not supported"),
+    ],
+    ids=["reuse_one_buffer", "overlap_not_a_group", "spec_in_cluster_memory"],
+)
+def test_tracing_misuse_is_reported_at_the_kernel_line(kernel, message):
+    with pytest.raises(CompilationError) as info:
+        frontend_ir(kernel, {"n": "i32"}, stage="ttir")
+    assert f"{HERE}:{misuse_line(kernel)}: {message}" in str(info.value), str(info.value)
+
+
+def test_reuse_group_checks_its_arguments_as_the_public_api():
+    with pytest.raises(ValueError, match="at least one element"):
+        tlx.reuse_group()
+    with pytest.raises(ValueError, match="group_size must be a positive integer"):
+        tlx.reuse_group(object(), group_size=0)
+    with pytest.raises(TypeError, match="reuse_group elements must be buffered_tensor or reuse_group"):
+        tlx.reuse_group(3)
+    assert tlx.reuse_group_ir_type(tlx.reuse_group_type.distinct).mangle() == "reuse_group_distinct"
+    assert tlx.storage_alias_spec_type(tlx.storage_kind.smem, 64).mangle() == "storage_alias_spec_smem_64"

@@ -1,0 +1,72 @@
+// A storage alias spec becomes one shared-memory allocation of bytes; each of
+// its buffer sets a memdesc_reinterpret of it, counted in its own buffers,
+// indexed at the offsets its reuse-group tree gives.
+// RUN: tlx-opt %s -split-input-file --tlx-check-shared-memory --tlx-assign-layouts --tlx-lower-to-nvvm --tlx-lower-to-ttg | FileCheck %s
+
+// qk: 16 KB per index; p: two 4 KB subtiles (group_size 2) beside alpha
+// (256 B), 12 KB aligned to 16 KB; slot stride 16 KB, two indices: 32 KB.
+// CHECK-LABEL: tt.func @tree
+// CHECK-SAME:    (%[[I:.*]]: i32)
+// CHECK:      %[[S:.*]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<32768xi8, #{{.*}}, #smem, mutable>
+// CHECK-NEXT: %[[QK:.*]] = ttg.memdesc_reinterpret %[[S]] : {{.*}} -> !ttg.memdesc<2x64x64xf32,
+// CHECK-NEXT: %[[P:.*]] = ttg.memdesc_reinterpret %[[S]] : {{.*}} -> !ttg.memdesc<8x64x32xf16,
+// CHECK-NEXT: %[[AL:.*]] = ttg.memdesc_reinterpret %[[S]] : {{.*}} -> !ttg.memdesc<128x64xf32,
+// qk[i]: index i (16 KB of 16 KB), unchanged
+// CHECK-NEXT: ttg.memdesc_index %[[QK]][%[[I]]]
+// p[i]: 4 KB slot (i / 2) * 4 + i % 2
+// CHECK:      %[[PS:.*]] = arith.divsi %[[I]], %{{.*}} : i32
+// CHECK:      arith.muli %[[PS]]
+// CHECK:      arith.remsi %[[I]]
+// CHECK:      %[[PI:.*]] = arith.addi
+// CHECK-NEXT: ttg.memdesc_index %[[P]][%[[PI]]]
+// alpha[i]: 256-byte slot 64 i + 32 (after P's 8 KB)
+// CHECK:      %[[C64:.*]] = arith.constant 64 : i32
+// CHECK-NEXT: %[[A0:.*]] = arith.muli %[[I]], %[[C64]] : i32
+// CHECK-NEXT: %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-NEXT: %[[AI:.*]] = arith.addi %[[A0]], %[[C32]] : i32
+// CHECK-NEXT: ttg.memdesc_index %[[AL]][%[[AI]]]
+// CHECK-NOT: tlx.
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @tree(%i: i32) {
+    %s = tlx.storage_alias_spec : !tlx.storage_alias_spec<smem>
+    %qk = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<smem>) : !tlx.buffers<2, 64x64xf32, smem>
+    %p = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<smem>) : !tlx.buffers<4, 64x32xf16, smem>
+    %alpha = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<smem>) : !tlx.buffers<2, 64xf32, smem>
+    %gp = tlx.reuse_group(%p) shared group_size = 2 : !tlx.buffers<4, 64x32xf16, smem>
+    %gd = tlx.reuse_group(%gp, %alpha) distinct group_size = 1 : !tlx.reuse_group, !tlx.buffers<2, 64xf32, smem>
+    %g = tlx.reuse_group(%qk, %gd) shared group_size = 1 : !tlx.buffers<2, 64x64xf32, smem>, !tlx.reuse_group
+    tlx.set_buffer_overlap %s, %g : !tlx.storage_alias_spec<smem>
+    %vq = tlx.local_view %qk[%i] : !tlx.buffers<2, 64x64xf32, smem>
+    %vp = tlx.local_view %p[%i] : !tlx.buffers<4, 64x32xf16, smem>
+    %va = tlx.local_view %alpha[%i] : !tlx.buffers<2, 64xf32, smem>
+    %x = tlx.local_load %va : !tlx.buffer<64xf32, smem> -> tensor<64xf32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+    tt.return
+  }
+}
+
+// -----
+
+// Without set_buffer_overlap every buffer set starts at the first byte; a
+// sized spec has its size. reuse=<buffers> views the other allocation.
+// CHECK-LABEL: tt.func @flat
+// CHECK:      %[[S:.*]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<65536xi8,
+// CHECK-NEXT: %[[A:.*]] = ttg.memdesc_reinterpret %[[S]] : {{.*}} -> !ttg.memdesc<8x64x64xf16,
+// CHECK-NEXT: %[[B:.*]] = ttg.memdesc_reinterpret %[[S]] : {{.*}} -> !ttg.memdesc<256x64xf32,
+// CHECK-NEXT: %[[C:.*]] = ttg.local_alloc : () -> !ttg.memdesc<1x64x64xf32,
+// CHECK-NEXT: %[[D:.*]] = ttg.memdesc_reinterpret %[[C]] : !ttg.memdesc<1x64x64xf32, {{.*}} -> !ttg.memdesc<2x64x64xf16,
+// CHECK-NEXT: ttg.memdesc_index %[[A]][%{{.*}}]
+// CHECK-NEXT: ttg.memdesc_index %[[B]][%{{.*}}]
+// CHECK-NEXT: ttg.memdesc_index %[[D]][%{{.*}}]
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @flat(%i: i32) {
+    %s = tlx.storage_alias_spec {buffer_size_bytes = 65536 : i32} : !tlx.storage_alias_spec<smem>
+    %a = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<smem>) : !tlx.buffers<2, 64x64xf16, smem>
+    %b = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<smem>) : !tlx.buffers<4, 64xf32, smem>
+    %c = tlx.local_alloc : !tlx.buffers<1, 64x64xf32, smem>
+    %d = tlx.local_alloc reuse(%c : !tlx.buffers<1, 64x64xf32, smem>) : !tlx.buffers<2, 64x64xf16, smem>
+    %va = tlx.local_view %a[%i] : !tlx.buffers<2, 64x64xf16, smem>
+    %vb = tlx.local_view %b[%i] : !tlx.buffers<4, 64xf32, smem>
+    %vd = tlx.local_view %d[%i] : !tlx.buffers<2, 64x64xf16, smem>
+    tt.return
+  }
+}
