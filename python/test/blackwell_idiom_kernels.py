@@ -20,13 +20,7 @@ import tlx  # noqa: F401  (installs the TLX compiler and the triton.language.ext
 
 # isort: split
 import triton.language.extra.tlx as tlx  # noqa: F811  (the public API's spelling)
-
-
-@triton.jit
-def get_bufidx_phase(accum_cnt, NUM_BUFFERS: tl.constexpr):
-    """The public ``tlx.warp_spec.get_bufidx_phase``: slot and parity of the ``accum_cnt``-th use of a ring."""
-    return accum_cnt % NUM_BUFFERS, (accum_cnt // NUM_BUFFERS) & 1
-
+from triton.language.extra.tlx.warp_spec import get_bufidx_phase
 
 # --------------------------------------------------------------------------------------------------------
 # 1. Tensor-memory GEMM: TMA ring, tcgen05 MMA into tensor memory, one partition.
