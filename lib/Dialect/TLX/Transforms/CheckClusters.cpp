@@ -17,16 +17,6 @@ using namespace mlir::tlx;
 
 namespace {
 
-/// CTAs per cluster: the product of `ttg.cluster-dim-x/y/z` (1 where absent).
-int64_t getClusterSize(ModuleOp module) {
-  int64_t size = 1;
-  for (StringRef name :
-       {"ttg.cluster-dim-x", "ttg.cluster-dim-y", "ttg.cluster-dim-z"})
-    if (auto dim = module->getAttrOfType<IntegerAttr>(name))
-      size *= dim.getInt();
-  return size;
-}
-
 class ClusterChecker {
 public:
   explicit ClusterChecker(ModuleOp module)
@@ -156,3 +146,12 @@ struct CheckClustersPass : tlx::impl::TLXCheckClustersBase<CheckClustersPass> {
 };
 
 } // namespace
+
+int64_t mlir::tlx::getClusterSize(ModuleOp module) {
+  int64_t size = 1;
+  for (StringRef name :
+       {"ttg.cluster-dim-x", "ttg.cluster-dim-y", "ttg.cluster-dim-z"})
+    if (auto dim = module->getAttrOfType<IntegerAttr>(name))
+      size *= dim.getInt();
+  return size;
+}

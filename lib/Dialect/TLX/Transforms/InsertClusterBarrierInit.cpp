@@ -19,15 +19,6 @@ using namespace mlir::tlx;
 
 namespace {
 
-int64_t clusterSize(ModuleOp module) {
-  int64_t size = 1;
-  for (StringRef name :
-       {"ttg.cluster-dim-x", "ttg.cluster-dim-y", "ttg.cluster-dim-z"})
-    if (auto dim = module->getAttrOfType<IntegerAttr>(name))
-      size *= dim.getInt();
-  return size;
-}
-
 /// Whether `op` completes an mbarrier of another CTA.
 bool completesRemoteBarrier(Operation *op) {
   if (auto arrive = dyn_cast<BarrierArriveOp>(op))
@@ -70,7 +61,7 @@ struct InsertClusterBarrierInitPass
     : tlx::impl::TLXInsertClusterBarrierInitBase<InsertClusterBarrierInitPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (clusterSize(module) <= 1)
+    if (getClusterSize(module) <= 1)
       return;
     module->walk([](FunctionOpInterface function) {
       if (!function.isExternal())

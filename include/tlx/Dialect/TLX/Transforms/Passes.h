@@ -14,6 +14,10 @@ namespace mlir::tlx {
 /// the Python compiler (after Triton's own allocation) check against it.
 std::optional<int64_t> getSharedMemoryLimit(llvm::StringRef target);
 
+/// CTAs per cluster of a module: the product of its `ttg.cluster-dim-x/y/z`
+/// attributes (the `ctas_per_cga` launch option; 1 where absent).
+int64_t getClusterSize(ModuleOp module);
+
 #define GEN_PASS_DECL
 #include "tlx/Dialect/TLX/Transforms/Passes.h.inc"
 
