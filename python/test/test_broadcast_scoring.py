@@ -20,13 +20,13 @@ BLOCK_M = broadcast_scoring.CONFIG["BLOCK_M"]
 EXTRA_DIMS = [(72, 136), (64, 128), (384, 256), (192, 512)]
 
 
-def _plans() -> list[tuple[int, int, int]]:
-    """The distinct (Di, N_SUB, NUM_STAGES) `_plan` picks for SHAPES and EXTRA_DIMS."""
+def _plans() -> list[tuple[int, int, int, int]]:
+    """The distinct (Di, N_SUB, NUM_STAGES, Y_BUFS) `_plan` picks for SHAPES and EXTRA_DIMS."""
     dims = [(di, h) for _, _, _, di, h in broadcast_scoring.SHAPES] + EXTRA_DIMS
     plans = set()
     for di, h in dims:
         plan = broadcast_scoring._plan(4, 1024, 64, di, h, 132)
-        plans.add((di, plan["n_sub"], plan["num_stages"]))
+        plans.add((di, plan["n_sub"], plan["num_stages"], plan["y_bufs"]))
     return sorted(plans)
 
 
@@ -42,7 +42,7 @@ def _compile_plain(spec, dtype="fp16", divisible_by_16=()):
     return triton.compile(source, target=GPUTarget("cuda", 90, 32), options=options)
 
 
-def _check_tlx_kernel(spec: dict, dtype: str, item_dim: int, n_sub: int, num_stages: int) -> None:
+def _check_tlx_kernel(spec: dict, dtype: str, item_dim: int, n_sub: int, num_stages: int, y_bufs: int = 1) -> None:
     compiled = compile_tutorial(spec)
     ptx = compiled.asm["ptx"]
     missing = [marker for marker in spec["ptx"] if marker not in ptx]
@@ -59,7 +59,7 @@ def _check_tlx_kernel(spec: dict, dtype: str, item_dim: int, n_sub: int, num_sta
     # `_plan` sizes the ring with `_smem_bytes`: it must not underestimate, and it must count what the kernel
     # allocates (within the mbarriers' slack: less than one P row), which also ties the kernel's P_SLOTS
     # to the host's `_p_slots` that `test_ring_bookkeeping` checks.
-    model = broadcast_scoring._smem_bytes(item_dim, n_sub, num_stages)
+    model = broadcast_scoring._smem_bytes(item_dim, n_sub, num_stages, y_bufs)
     assert 0 <= model - shared < broadcast_scoring.CONFIG["SUB_N"] * 4, (model, shared)
 
 
@@ -77,20 +77,26 @@ def test_kernel_compiles_to_cubin_with_promised_ptx(name, dtype):
     )
 
 
-@pytest.mark.parametrize("plan", _plans(), ids=lambda p: f"di{p[0]}-nsub{p[1]}-stages{p[2]}")
+@pytest.mark.parametrize("plan", _plans(), ids=lambda p: f"di{p[0]}-nsub{p[1]}-stages{p[2]}-ybufs{p[3]}")
 def test_every_plan_compiles_within_shared_memory(plan):
-    item_dim, n_sub, num_stages = plan
-    _check_tlx_kernel(broadcast_scoring._spec(item_dim, n_sub, num_stages), "fp16", item_dim, n_sub, num_stages)
+    item_dim, n_sub, num_stages, y_bufs = plan
+    spec = broadcast_scoring._spec(item_dim, n_sub, num_stages, y_bufs=y_bufs)
+    _check_tlx_kernel(spec, "fp16", item_dim, n_sub, num_stages, y_bufs)
+
+
+def test_some_plan_stages_each_half_in_its_own_buffer():
+    # Di <= 128 with two halves leaves room for a staging buffer per half (the stores overlap the casts).
+    assert any(y_bufs == n_sub == 2 for _, n_sub, _, y_bufs in _plans())
 
 
 def test_specs_are_plans_of_their_shapes():
     def picked(di, h):
         plan = broadcast_scoring._plan(8, 1024, 64, di, h, 132)
-        return {"ITEM_DIM": di, "N_SUB": plan["n_sub"], "NUM_STAGES": plan["num_stages"]}
+        return {"ITEM_DIM": di, "N_SUB": plan["n_sub"], "NUM_STAGES": plan["num_stages"], "Y_BUFS": plan["y_bufs"]}
 
     for name, (di, h) in (("SPEC", broadcast_scoring.SHAPES[0][3:]), ("SPEC_NARROW", broadcast_scoring.SHAPES[2][3:])):
         constexprs = getattr(broadcast_scoring, name)["constexprs"]
-        assert {key: constexprs[key] for key in ("ITEM_DIM", "N_SUB", "NUM_STAGES")} == picked(di, h), name
+        assert {key: constexprs[key] for key in ("ITEM_DIM", "N_SUB", "NUM_STAGES", "Y_BUFS")} == picked(di, h), name
 
 
 @pytest.mark.parametrize("dtype", ["fp16", "bf16"])

@@ -52,7 +52,7 @@ and the pipeline fill (an upper bound: the dependent launch overlaps them).
 
     (B, n, Du, Di, H)          BLOCK_N stages grid tiles/prog  mat. GFLOP  TLX GFLOP  ratio  TLX MB  concat MB  pred. ms
     (32, 2048, 1024, 256, 256)    256      4   128      4       42.9         8.6     5.0     67.8    167.8     0.023
-    (64, 1024, 512, 128, 256)     256      7   128      4       21.5         4.3     5.0     50.7     83.9     0.018
+    (64, 1024, 512, 128, 256)     256      5   128      4       21.5         4.3     5.0     50.7     83.9     0.018
     (8, 8192, 2048, 512, 512)     128      4   128     16      171.8        34.4     5.0    136.9    335.5     0.067
     (16, 4096, 1536, 256, 512)    256      4   128      8      120.3        17.2     7.0    102.5    234.9     0.037
 
@@ -131,6 +131,7 @@ def broadcast_scoring_kernel(
     N_SUB: tl.constexpr,  # accumulators per tile (1 or 2): BLOCK_N = N_SUB * SUB_N
     BLOCK_K: tl.constexpr,
     NUM_STAGES: tl.constexpr,
+    Y_BUFS: tl.constexpr,  # output staging buffers: 1, or N_SUB (one per half)
 ):
     dtype = tlx.dtype_of(x_desc)  # one kernel for fp16 and bf16: the descriptors say which
     elem: tl.constexpr = tlx.size_of(dtype)
@@ -168,26 +169,33 @@ def broadcast_scoring_kernel(
     # (item tile, k) steps of all this program's tiles, so it never drains: while a tile's epilogue runs,
     # the next tile's X tiles are already on their way (Di is only a few BLOCK_Ks). The first step of
     # each tile also brings that tile's user row of P (its user: row // n; a tile never straddles two
-    # users) into a P slot, on the same mbarrier.
+    # users) into a P slot, on the slot's own mbarrier: only the tile's epilogue waits for it.
     x_tiles = tlx.local_alloc((BLOCK_M, BLOCK_K), dtype, NUM_STAGES)
     p_tiles = tlx.local_alloc((1, SUB_N), tl.float32, P_SLOTS * N_SUB)
     x_ready = tlx.alloc_barriers(NUM_STAGES)
+    p_ready = tlx.alloc_barriers(P_SLOTS)
     for i in tl.static_range(NUM_STAGES):
         if i < steps:
             row = (first_tile + (i // K_TILES) * tile_stride) * BLOCK_M
-            tlx.barrier_expect_bytes(x_ready[i], X_BYTES + P_BYTES if i % K_TILES == 0 else X_BYTES)
+            tlx.barrier_expect_bytes(x_ready[i], X_BYTES)
             tlx.async_descriptor_load(x_desc, x_tiles[i], [row, (i % K_TILES) * BLOCK_K], x_ready[i])
     # Everything above reads only inputs: launched as a programmatic dependent of the projection kernel
-    # (`launch_pdl`), this program got here while P was still being computed. P is read from here on.
+    # (`launch_pdl`), this program got here while P was still being computed. P is read from here on, and
+    # the first tiles' dots run meanwhile.
     gdc_wait()
     for i in tl.static_range(NUM_STAGES):
         if (i < steps) & (i % K_TILES == 0):
-            row = (first_tile + (i // K_TILES) * tile_stride) * BLOCK_M
+            tile = i // K_TILES
+            tlx.barrier_expect_bytes(p_ready[tile % P_SLOTS], P_BYTES)
             for h in tl.static_range(N_SUB):
-                slot = ((i // K_TILES) % P_SLOTS) * N_SUB + h
-                tlx.async_descriptor_load(p_desc, p_tiles[slot], [row // items_per_user, off_n + h * SUB_N], x_ready[i])
+                tlx.async_descriptor_load(
+                    p_desc,
+                    p_tiles[(tile % P_SLOTS) * N_SUB + h],
+                    [(first_tile + tile * tile_stride) * BLOCK_M // items_per_user, off_n + h * SUB_N],
+                    p_ready[tile % P_SLOTS],
+                )
 
-    y_tile = tlx.local_alloc((BLOCK_M, SUB_N), dtype, 1)
+    y_tile = tlx.local_alloc((BLOCK_M, SUB_N), dtype, Y_BUFS)
     tlx.barrier_wait(w_ready[0], 0)
     for t in range(my_tiles):
         row = (first_tile + t * tile_stride) * BLOCK_M
@@ -215,28 +223,33 @@ def broadcast_scoring_kernel(
                 refill_tile = t + (k - 1 + NUM_STAGES) // K_TILES
                 refill_row = (first_tile + refill_tile * tile_stride) * BLOCK_M
                 if (k - 1 + NUM_STAGES) % K_TILES == 0:  # a tile's first step: its P row comes along
-                    tlx.barrier_expect_bytes(x_ready[ps], X_BYTES + P_BYTES)
+                    tlx.barrier_expect_bytes(p_ready[refill_tile % P_SLOTS], P_BYTES)
                     for h in tl.static_range(N_SUB):
                         tlx.async_descriptor_load(
                             p_desc,
                             p_tiles[(refill_tile % P_SLOTS) * N_SUB + h],
                             [refill_row // items_per_user, off_n + h * SUB_N],
-                            x_ready[ps],
+                            p_ready[refill_tile % P_SLOTS],
                         )
-                else:
-                    tlx.barrier_expect_bytes(x_ready[ps], X_BYTES)
+                tlx.barrier_expect_bytes(x_ready[ps], X_BYTES)
                 tlx.async_descriptor_load(
                     x_desc, x_tiles[ps], [refill_row, ((k - 1 + NUM_STAGES) % K_TILES) * BLOCK_K], x_ready[ps]
                 )
 
-        # Epilogue, one SUB_N-wide half at a time through one staging buffer: the broadcast (a [1, SUB_N]
-        # row of P added to every item row: nothing is replicated in memory), the cast, a TMA store.
-        # The previous store must be done reading the buffer before it is overwritten; for the first half
-        # that store ran behind this tile's dots.
+        # Epilogue, one SUB_N-wide half at a time: the broadcast (a [1, SUB_N] row of P added to every item
+        # row: nothing is replicated in memory), the cast, a TMA store from a staging buffer. With one
+        # buffer per half (Y_BUFS = N_SUB) a half's store overlaps the next half's cast; with one buffer,
+        # each store must be done reading it before the next overwrites it. Either way the first half's
+        # wait is for a store that ran behind this tile's dots. A program whose last slice has no second
+        # half (past H) stores one half per tile, so it waits for all.
         p_slot = (t % P_SLOTS) * N_SUB
+        tlx.barrier_wait(p_ready[t % P_SLOTS], (t // P_SLOTS) & 1)
         acc0 = tlx.async_dot_wait(0, acc0)
         y0 = (acc0 + tlx.local_load(p_tiles[p_slot])).to(dtype)
-        tlx.async_descriptor_store_wait(0)
+        if off_n + SUB_N < hidden:
+            tlx.async_descriptor_store_wait(Y_BUFS - 1)
+        else:
+            tlx.async_descriptor_store_wait(0)
         tlx.local_store(y_tile[0], y0)
         tlx.fence_async_shared()
         tlx.async_descriptor_store(y_desc, y_tile[0], [row, off_n])
@@ -244,10 +257,10 @@ def broadcast_scoring_kernel(
             acc1 = tlx.async_dot_wait(0, acc1)
             if off_n + SUB_N < hidden:  # the last slice's second half may lie wholly past H
                 y1 = (acc1 + tlx.local_load(p_tiles[p_slot + 1])).to(dtype)
-                tlx.async_descriptor_store_wait(0)
-                tlx.local_store(y_tile[0], y1)
+                tlx.async_descriptor_store_wait(Y_BUFS - 1)
+                tlx.local_store(y_tile[Y_BUFS - 1], y1)
                 tlx.fence_async_shared()
-                tlx.async_descriptor_store(y_desc, y_tile[0], [row, off_n + SUB_N])
+                tlx.async_descriptor_store(y_desc, y_tile[Y_BUFS - 1], [row, off_n + SUB_N])
     tlx.async_descriptor_store_wait(0)
 
 
@@ -260,6 +273,7 @@ MAX_ITEM_DIM = 512
 #: Dynamic shared memory one CTA may use on sm_90 (227 KiB); `_plan` fills it with ring stages.
 SMEM_LIMIT = 232448
 MIN_STAGES = 4  # a 256-wide tile (two accumulators) only if its W_i slice leaves room for this many
+Y_MIN_STAGES = 5  # a staging buffer per half only if that leaves room for this many
 MAX_STAGES = 8
 
 #: `user_projection_kernel`: narrow H blocks (more programs reading W_u), long Du steps (fewer round trips).
@@ -268,7 +282,7 @@ PROJECTION_NUM_WARPS = 4
 PROJECTION_NUM_STAGES = 3
 
 
-def _spec(item_dim: int, n_sub: int, num_stages: int, dtype: str = "fp16") -> dict:
+def _spec(item_dim: int, n_sub: int, num_stages: int, dtype: str = "fp16", y_bufs: int = 1) -> dict:
     """The compile spec of `broadcast_scoring_kernel` for one plan (`compile_tutorial`)."""
     bm, sub_n, bk = CONFIG["BLOCK_M"], CONFIG["SUB_N"], CONFIG["BLOCK_K"]
     return {
@@ -287,8 +301,9 @@ def _spec(item_dim: int, n_sub: int, num_stages: int, dtype: str = "fp16") -> di
             "N_SUB": "constexpr",
             "BLOCK_K": "constexpr",
             "NUM_STAGES": "constexpr",
+            "Y_BUFS": "constexpr",
         },
-        "constexprs": {**CONFIG, "ITEM_DIM": item_dim, "N_SUB": n_sub, "NUM_STAGES": num_stages},
+        "constexprs": {**CONFIG, "ITEM_DIM": item_dim, "N_SUB": n_sub, "NUM_STAGES": num_stages, "Y_BUFS": y_bufs},
         "num_warps": NUM_WARPS,
         "options": {"launch_pdl": True},
         "ptx": (
@@ -472,16 +487,16 @@ def _p_slots(k_tiles: int, num_stages: int) -> int:
     return 1 + triton.cdiv(num_stages - 1, k_tiles)
 
 
-def _smem_bytes(item_dim: int, n_sub: int, num_stages: int, elem: int = 2) -> int:
-    """Shared memory of `broadcast_scoring_kernel`: resident W_i, X ring, P slots, output buffer, mbarriers
-    (these at 16 bytes each: an upper bound with their alignment)."""
+def _smem_bytes(item_dim: int, n_sub: int, num_stages: int, y_bufs: int = 1, elem: int = 2) -> int:
+    """Shared memory of `broadcast_scoring_kernel`: resident W_i, X ring, P slots, output buffers, the ring's
+    and the slots' mbarriers (these at 16 bytes each: an upper bound with their alignment)."""
     bm, sub_n, bk = CONFIG["BLOCK_M"], CONFIG["SUB_N"], CONFIG["BLOCK_K"]
     k_tiles = triton.cdiv(item_dim, bk)
     w_i = k_tiles * bk * n_sub * sub_n * elem
     x_ring = num_stages * bm * bk * elem
     p_rows = _p_slots(k_tiles, num_stages) * n_sub * sub_n * 4
-    y_out = bm * sub_n * elem
-    return w_i + x_ring + p_rows + y_out + 16 * (1 + num_stages)
+    y_out = y_bufs * bm * sub_n * elem
+    return w_i + x_ring + p_rows + y_out + 16 * (1 + num_stages + _p_slots(k_tiles, num_stages))
 
 
 @functools.lru_cache(maxsize=256)
@@ -490,16 +505,18 @@ def _plan(num_users, items_per_user, user_dim, item_dim, hidden, num_sms):
 
     Width: two 128-wide accumulators (BLOCK_N = 256: X read once per 256 outputs) when H is wider than
     128 and the Di x 256 W_i slice leaves room for MIN_STAGES ring stages, else one (BLOCK_N = 128).
+    Output staging: one buffer per half (y_bufs = n_sub) when that leaves Y_MIN_STAGES ring stages, else one.
     Depth: as many X stages as shared memory holds, up to MAX_STAGES.
     Grid: per BLOCK_N slice, as many programs as the SMs allow, then trimmed to the fewest that still
     take at most tiles_per_program item tiles each (the same finish time, fewer W_i loads). Returns a
-    dict with n_sub, block_n, num_stages, num_n (slices), row_tiles, tiles_per_program, grid (num_n *
+    dict with n_sub, block_n, num_stages, y_bufs, num_n (slices), row_tiles, tiles_per_program, grid (num_n *
     programs per slice) and smem (`_smem_bytes`).
     """
     del user_dim  # the main kernel never sees Du: P carries the user part
     sub_n = CONFIG["SUB_N"]
     n_sub = 2 if hidden > sub_n and _smem_bytes(item_dim, 2, MIN_STAGES) <= SMEM_LIMIT else 1
-    num_stages = max(s for s in range(2, MAX_STAGES + 1) if _smem_bytes(item_dim, n_sub, s) <= SMEM_LIMIT)
+    y_bufs = n_sub if _smem_bytes(item_dim, n_sub, Y_MIN_STAGES, n_sub) <= SMEM_LIMIT else 1
+    num_stages = max(s for s in range(2, MAX_STAGES + 1) if _smem_bytes(item_dim, n_sub, s, y_bufs) <= SMEM_LIMIT)
     num_n = triton.cdiv(hidden, n_sub * sub_n)
     row_tiles = num_users * items_per_user // CONFIG["BLOCK_M"]
     per_slice = min(row_tiles, max(1, num_sms // num_n))
@@ -509,11 +526,12 @@ def _plan(num_users, items_per_user, user_dim, item_dim, hidden, num_sms):
         "n_sub": n_sub,
         "block_n": n_sub * sub_n,
         "num_stages": num_stages,
+        "y_bufs": y_bufs,
         "num_n": num_n,
         "row_tiles": row_tiles,
         "tiles_per_program": tiles_per_program,
         "grid": num_n * per_slice,
-        "smem": _smem_bytes(item_dim, n_sub, num_stages),
+        "smem": _smem_bytes(item_dim, n_sub, num_stages, y_bufs),
     }
 
 
@@ -592,7 +610,13 @@ class _Launch:
         self.projection_grid = (triton.cdiv(h, pcfg["BLOCK_H"]), triton.cdiv(num_users, pcfg["BLOCK_B"]), 1)
         self.projection_tail = (self.proj, num_users, du, h, *pcfg.values())
         self.grid = (plan["grid"], 1, 1)
-        self.constexprs = {**CONFIG, "ITEM_DIM": di, "N_SUB": plan["n_sub"], "NUM_STAGES": plan["num_stages"]}
+        self.constexprs = {
+            **CONFIG,
+            "ITEM_DIM": di,
+            "N_SUB": plan["n_sub"],
+            "NUM_STAGES": plan["num_stages"],
+            "Y_BUFS": plan["y_bufs"],
+        }
         names = broadcast_scoring_kernel.arg_names
         self.scalars = (n, h, plan["row_tiles"], *(self.constexprs[name] for name in names[names.index("ITEM_DIM") :]))
         self.user_dim = du
