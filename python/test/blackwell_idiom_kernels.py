@@ -506,6 +506,146 @@ def idiom_attention_fwd(
 
 
 # --------------------------------------------------------------------------------------------------------
+# 5. Cluster launch control: a grid of one CTA per tile, each running CTA claiming the next tile from the
+#    hardware (clc_create_context / clc_producer / clc_consumer), as the public CLC tutorials do.
+# --------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def idiom_clc_loop(out_ptr):
+    """The smallest CLC loop: one task produces and consumes, one stage, no cluster synchronization."""
+    clc_context = tlx.clc_create_context(num_consumers=1, num_stages=1)
+    tile_id = tl.program_id(0)
+    phase = 0
+    while tile_id != -1:
+        tlx.clc_producer(clc_context, phase ^ 1, multi_ctas=False)
+        tl.store(out_ptr + tile_id, tile_id)
+        tile_id = tlx.clc_consumer(clc_context, phase, multi_ctas=False)
+        phase ^= 1
+
+
+@triton.jit
+def idiom_clc_cluster_loop(out_ptr, CLUSTER_SIZE: tl.constexpr):
+    """In a cluster: CTA 0 asks for the cluster, every CTA's consumer releases CTA 0's stage (the default
+    multi_ctas=True), the 3-D answer."""
+    clc_phase_producer = 1
+    clc_phase_consumer = 0
+    clc_context = tlx.clc_create_context(CLUSTER_SIZE)
+    tile_id = tl.program_id(axis=0)
+    while tile_id != -1:
+        tlx.clc_producer(clc_context, clc_phase_producer)
+        clc_phase_producer ^= 1
+        tl.store(out_ptr + tile_id, tile_id)
+        tile_id, _tile_y, _tile_z = tlx.clc_consumer(clc_context, clc_phase_consumer, return_3d=True)
+        clc_phase_consumer ^= 1
+
+
+@triton.jit
+def idiom_clc_gemm(
+    a_desc,
+    b_desc,
+    c_desc,
+    M,
+    N,
+    K,
+    BLOCK_SIZE_M: tl.constexpr,
+    BLOCK_SIZE_N: tl.constexpr,
+    BLOCK_SIZE_K: tl.constexpr,
+    GROUP_SIZE_M: tl.constexpr,
+    NUM_SMEM_BUFFERS: tl.constexpr,
+    NUM_TMEM_BUFFERS: tl.constexpr,
+):
+    """The public CLC GEMM's shape: the epilogue (default task) also produces, three consumers, raw phase
+    variables flipped at the end of a round, descriptor stores from registers."""
+    buffers_A = tlx.local_alloc((BLOCK_SIZE_M, BLOCK_SIZE_K), tlx.dtype_of(a_desc), NUM_SMEM_BUFFERS)
+    buffers_B = tlx.local_alloc((BLOCK_SIZE_K, BLOCK_SIZE_N), tlx.dtype_of(b_desc), NUM_SMEM_BUFFERS)
+    tmem_buffers = tlx.local_alloc((BLOCK_SIZE_M, BLOCK_SIZE_N), tl.float32, NUM_TMEM_BUFFERS, tlx.storage_kind.tmem)
+    smem_empty_bars = tlx.alloc_barriers(num_barriers=NUM_SMEM_BUFFERS, arrive_count=1)
+    smem_full_bars = tlx.alloc_barriers(num_barriers=NUM_SMEM_BUFFERS, arrive_count=1)
+    tmem_full_bars = tlx.alloc_barriers(num_barriers=NUM_TMEM_BUFFERS, arrive_count=1)
+    tmem_empty_bars = tlx.alloc_barriers(num_barriers=NUM_TMEM_BUFFERS, arrive_count=1)
+    clc_context = tlx.clc_create_context(num_consumers=3)
+
+    with tlx.async_tasks():
+        with tlx.async_task("default"):  # epilogue consumer, and the CLC producer
+            num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+            num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+            tmem_read_phase = 0
+            cur_tmem_buf = 0
+            tile_id = tl.program_id(axis=0)
+            clc_phase_producer = 1
+            clc_phase_consumer = 0
+            while tile_id != -1:
+                tlx.clc_producer(clc_context, clc_phase_producer)
+                clc_phase_producer ^= 1
+                pid_m, pid_n = _tile_coords(tile_id, num_pid_m, num_pid_n, GROUP_SIZE_M)
+                tlx.barrier_wait(tmem_full_bars[cur_tmem_buf], tmem_read_phase)
+                tmem_read_phase = tmem_read_phase ^ (cur_tmem_buf == NUM_TMEM_BUFFERS - 1)
+                result = tlx.local_load(tmem_buffers[cur_tmem_buf])
+                tlx.barrier_arrive(tmem_empty_bars[cur_tmem_buf], 1)
+                c_desc.store([pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N], result.to(tlx.dtype_of(c_desc)))
+                cur_tmem_buf = (cur_tmem_buf + 1) % NUM_TMEM_BUFFERS
+                tile_id = tlx.clc_consumer(clc_context, clc_phase_consumer)
+                clc_phase_consumer ^= 1
+
+        with tlx.async_task(num_warps=1, num_regs=232):  # MMA consumer
+            k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+            dot_phase = 0
+            tmem_write_phase = 1
+            cur_tmem_buf = 0
+            processed_k_iters = 0
+            tile_id = tl.program_id(axis=0)
+            clc_phase_consumer = 0
+            while tile_id != -1:
+                tlx.barrier_wait(tmem_empty_bars[cur_tmem_buf], tmem_write_phase)
+                tmem_write_phase = tmem_write_phase ^ (cur_tmem_buf == NUM_TMEM_BUFFERS - 1)
+                for k in range(0, k_tiles):
+                    buf = (processed_k_iters + k) % NUM_SMEM_BUFFERS
+                    tlx.barrier_wait(smem_full_bars[buf], dot_phase)
+                    tlx.async_dot(
+                        buffers_A[buf],
+                        buffers_B[buf],
+                        tmem_buffers[cur_tmem_buf],
+                        use_acc=k > 0,
+                        mBarriers=[smem_empty_bars[buf]],
+                        out_dtype=tl.float32,
+                    )
+                    dot_phase = dot_phase ^ (buf == NUM_SMEM_BUFFERS - 1)
+                tlx.tcgen05_commit(tmem_full_bars[cur_tmem_buf])
+                cur_tmem_buf = (cur_tmem_buf + 1) % NUM_TMEM_BUFFERS
+                processed_k_iters += k_tiles
+                tile_id = tlx.clc_consumer(clc_context, clc_phase_consumer)
+                clc_phase_consumer ^= 1
+
+        with tlx.async_task(num_warps=1, num_regs=232):  # producer, TMA load
+            num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+            num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+            k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+            load_phase = 0
+            processed_k_iters = 0
+            tile_id = tl.program_id(axis=0)
+            clc_phase_consumer = 0
+            while tile_id != -1:
+                pid_m, pid_n = _tile_coords(tile_id, num_pid_m, num_pid_n, GROUP_SIZE_M)
+                for k in range(0, k_tiles):
+                    buf = (processed_k_iters + k) % NUM_SMEM_BUFFERS
+                    tlx.barrier_wait(smem_empty_bars[buf], load_phase ^ 1)
+                    tlx.barrier_expect_bytes(
+                        smem_full_bars[buf], 2 * (BLOCK_SIZE_M + BLOCK_SIZE_N) * BLOCK_SIZE_K
+                    )  # float16
+                    tlx.async_descriptor_load(
+                        a_desc, buffers_A[buf], [pid_m * BLOCK_SIZE_M, k * BLOCK_SIZE_K], smem_full_bars[buf]
+                    )
+                    tlx.async_descriptor_load(
+                        b_desc, buffers_B[buf], [k * BLOCK_SIZE_K, pid_n * BLOCK_SIZE_N], smem_full_bars[buf]
+                    )
+                    load_phase = load_phase ^ (buf == NUM_SMEM_BUFFERS - 1)
+                processed_k_iters += k_tiles
+                tile_id = tlx.clc_consumer(clc_context, clc_phase_consumer)
+                clc_phase_consumer ^= 1
+
+
+# --------------------------------------------------------------------------------------------------------
 # Idioms of the public Blackwell tutorials this TLX does not have yet: one small kernel each.
 # --------------------------------------------------------------------------------------------------------
 
@@ -586,16 +726,3 @@ def gap_async_tasks_options(out_ptr):
             tl.store(out_ptr + tl.arange(0, 128), tl.zeros([128], dtype=tl.float32))
         with tlx.async_task(num_warps=1, num_regs=24):
             tlx.barrier_arrive(bars[0])
-
-
-@triton.jit
-def gap_clc(out_ptr):
-    """Cluster launch control: the public persistent kernels claim their next tile with ``clc_*``."""
-    clc_context = tlx.clc_create_context(num_consumers=1, num_stages=1)
-    tile_id = tl.program_id(0)
-    phase = 0
-    while tile_id != -1:
-        tlx.clc_producer(clc_context, phase ^ 1, multi_ctas=False)
-        tl.store(out_ptr + tile_id, tile_id)
-        tile_id = tlx.clc_consumer(clc_context, phase, multi_ctas=False)
-        phase ^= 1

@@ -53,6 +53,12 @@ _TCGEN05_PAIR = (
     "mbarrier.arrive.shared::cluster.b64",
 )
 
+_CLC = (
+    "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes",
+    "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128",
+    "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128",
+)
+
 CASES: dict[str, Case] = {
     "tmem_gemm": Case(
         kernels.idiom_tmem_gemm,
@@ -197,6 +203,40 @@ CASES: dict[str, Case] = {
             "cp.async.bulk.tensor.2d.global.shared::cta",  # desc_o.store
         ),
     ),
+    "clc_loop": Case(kernels.idiom_clc_loop, {"out_ptr": "*i32"}, {}, _CLC),
+    "clc_cluster_loop": Case(
+        kernels.idiom_clc_cluster_loop,
+        {"out_ptr": "*i32", "CLUSTER_SIZE": "constexpr"},
+        {"CLUSTER_SIZE": 2},
+        _CLC + (".multicast::cluster::all.b128", "mapa.shared::cluster", "mbarrier.arrive.shared::cluster.b64"),
+        _CLUSTER,
+    ),
+    "clc_gemm": Case(
+        kernels.idiom_clc_gemm,
+        {
+            "a_desc": _desc((128, 64)),
+            "b_desc": _desc((64, 128)),
+            "c_desc": _desc((128, 128)),
+            "M": "i32",
+            "N": "i32",
+            "K": "i32",
+            "BLOCK_SIZE_M": "constexpr",
+            "BLOCK_SIZE_N": "constexpr",
+            "BLOCK_SIZE_K": "constexpr",
+            "GROUP_SIZE_M": "constexpr",
+            "NUM_SMEM_BUFFERS": "constexpr",
+            "NUM_TMEM_BUFFERS": "constexpr",
+        },
+        {
+            "BLOCK_SIZE_M": 128,
+            "BLOCK_SIZE_N": 128,
+            "BLOCK_SIZE_K": 64,
+            "GROUP_SIZE_M": 8,
+            "NUM_SMEM_BUFFERS": 3,
+            "NUM_TMEM_BUFFERS": 2,
+        },
+        _CLC + _TCGEN05 + ("cp.async.bulk.tensor.2d.global.shared::cta",),
+    ),
 }
 
 _compiled: dict[str, object] = {}
@@ -323,14 +363,6 @@ GAPS = [
             reason="async_tasks(exclusive=, mbarrier_try_wait_suspend_ns=) are not supported by this TLX release yet",
         ),
         id="async_tasks_options",
-    ),
-    pytest.param(
-        Case(kernels.gap_clc, {"out_ptr": "*i32"}, {}),
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="cluster launch control (clc_create_context/clc_producer/clc_consumer) is not implemented",
-        ),
-        id="cluster_launch_control",
     ),
 ]
 

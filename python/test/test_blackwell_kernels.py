@@ -1,4 +1,5 @@
-"""The Blackwell tutorial kernels (persistent GEMM, 2-CTA GEMM, attention, GDPA) compile on the CPU to sm_100a cubins.
+"""The Blackwell tutorial kernels (persistent GEMM, CLC GEMM, 2-CTA GEMM, attention, GDPA) compile on the CPU to
+sm_100a cubins.
 
 No Blackwell GPU here: each SPEC compiles with stock triton's ptxas for sm_100a, its PTX holds the
 instructions it promises, no TLX op survives into the final TTGIR and the protocol checker warns nothing.
@@ -15,9 +16,16 @@ from types import ModuleType
 import pytest
 
 from tlx.compiler import TLXWarning
-from tlx.tutorials import blackwell_2cta_gemm, blackwell_attention, blackwell_gdpa, blackwell_ws_gemm, compile_tutorial
+from tlx.tutorials import (
+    blackwell_2cta_gemm,
+    blackwell_attention,
+    blackwell_clc_gemm,
+    blackwell_gdpa,
+    blackwell_ws_gemm,
+    compile_tutorial,
+)
 
-MODULES = [blackwell_ws_gemm, blackwell_2cta_gemm, blackwell_attention, blackwell_gdpa]
+MODULES = [blackwell_ws_gemm, blackwell_clc_gemm, blackwell_2cta_gemm, blackwell_attention, blackwell_gdpa]
 SPECS = [
     (module, name) for module in MODULES for name in sorted(vars(module)) if name == "SPEC" or name.startswith("SPEC_")
 ]
@@ -68,6 +76,32 @@ def test_gemm_double_buffers_the_accumulator_in_tensor_memory() -> None:
     assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group") == cfg["EPILOGUE_SUBTILE"]
     # A slice's store overlaps the next slice's tcgen05.ld: only the store two slices back is waited for.
     assert re.search(r"cp\.async\.bulk\.wait_group\.read\s+1;", ptx)
+
+
+def test_clc_gemm_asks_for_the_next_tile_in_the_epilogue_and_every_task_reads_the_answer() -> None:
+    compiled = _compile(blackwell_clc_gemm, "SPEC")
+    ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
+    # Two CLC stages: two 16-byte responses, 16-byte aligned.
+    stages = blackwell_clc_gemm.CONFIG["NUM_CLC_STAGES"]
+    assert re.search(rf"ttg\.local_alloc \{{alignment = 16 : i32\}} : \(\) -> !ttg\.memdesc<{stages}x2xi64", ttgir)
+    # The default task (before the first partition) issues the one request; all three tasks decode answers.
+    default, *partitions = re.split(r"\bpartition\d+\(", ttgir)
+    assert default.count("clusterlaunchcontrol.try_cancel") == 1
+    assert not any("clusterlaunchcontrol.try_cancel" in p for p in partitions)
+    assert sum("clusterlaunchcontrol.query_cancel" in p for p in [default, *partitions]) == 3
+    # One CTA per tile, no cluster: no multicast, nothing remote.
+    assert "multicast::cluster::all" not in ptx and "mapa.shared::cluster" not in ptx
+    # The same tensor-memory pipeline as the statically scheduled persistent GEMM.
+    assert re.search(r"ttng\.tmem_alloc .*memdesc<2x128x256xf32, #tmem", ttgir)
+
+
+def test_clc_gemm_in_clusters_releases_cta_0s_stage_remotely() -> None:
+    ptx = _compile(blackwell_clc_gemm, "SPEC_CLUSTER").asm["ptx"]
+    assert re.search(r"clusterlaunchcontrol\.try_cancel\S*\.multicast::cluster::all\.b128", ptx)
+    # Each of the three tasks arrives on CTA 0's empty mbarrier: three remote arrives.
+    assert ptx.count("mbarrier.arrive.shared::cluster.b64") == 3
+    first_remote = ptx.index("mbarrier.arrive.shared::cluster.b64")
+    assert "fence.mbarrier_init.release.cluster" in ptx[:first_remote]
 
 
 @pytest.mark.parametrize("module", [blackwell_attention, blackwell_gdpa], ids=lambda m: m.__name__.split(".")[-1])

@@ -4,6 +4,7 @@ make_ttir and convert-triton-to-tritongpu intact, in order, at the user's Python
 No TLX C++ pass is involved: kernels are compiled only as far as TLX's input (tlx.compiler.frontend_ir).
 """
 
+import inspect
 import re
 from pathlib import Path
 
@@ -364,6 +365,81 @@ def test_tensor_memory_on_blackwell():
     alloc, view, store = carriers(text)
     assert alloc.attrs["tlx.type"] == '"!tlx.buffers<1, 128x128xf32, tmem>"'
     assert store.op == "local_store"
+
+
+@triton.jit
+def clc_round(out, MULTI: tl.constexpr):
+    clc = tlx.clc_create_context(2, num_stages=3)
+    tlx.clc_producer(clc, 1, multi_ctas=MULTI, k=2)
+    tile, y, z = tlx.clc_consumer(clc, 0, multi_ctas=MULTI, k=2, return_3d=True)
+    tl.store(out, tile + y + z)
+
+
+def _clc_carriers(**options):
+    text = frontend_ir(
+        clc_round, {"out": "*i32", "MULTI": "constexpr"}, {"MULTI": True}, target=GPUTarget("cuda", 100, 32), **options
+    )
+    return carriers(text)
+
+
+def test_clc_producer_and_consumer_are_barrier_ops_around_a_request_and_a_query():
+    found = _clc_carriers()
+    assert [c.op for c in found] == [
+        "alloc_barriers",  # empty: num_consumers arrivals
+        "alloc_barriers",  # full: the producer's expectation
+        "alloc_clc_responses",
+        *["local_view"] * 3,
+        "barrier_wait",  # the stage is free (no cluster: every CTA waits on its own)
+        "barrier_expect_bytes",
+        "clc_try_cancel",
+        *["local_view"] * 3,
+        "barrier_wait",  # the response is in
+        "clc_query",
+        "fence_async_shared",
+        "barrier_arrive",  # the stage is released, unless no tile is left
+    ]
+    empty, full, responses = found[:3]
+    assert (empty.attrs["tlx.arrive_count"], full.attrs["tlx.arrive_count"]) == ("2 : i32", "1 : i32")
+    assert responses.attrs["tlx.type"] == '"!tlx.clc_responses<3>"'
+    assert found[7].attrs["tlx.bytes"] == "16 : i32"
+    assert found[8].attrs["tlx.multicast"] == "false"
+    assert found[13].result_types == ["i32", "i32", "i32"]
+    assert "dense<[1, 0, 1]>" in found[15].attrs["tlx.operand_segments"]  # local, predicated on a tile
+
+
+def test_clc_in_a_cluster_multicasts_and_releases_cta_0s_stage():
+    found = _clc_carriers(ctas_per_cga=(2, 1, 1))
+    ops = [c.op for c in found]
+    # CTA 0 alone waits for the stage; the request is multicast; the consumer arrives on CTA 0's barrier.
+    wait = ops.index("barrier_wait")
+    assert ops[wait - 1] == "cluster_cta_rank" and "dense<1>" in found[wait].attrs["tlx.operand_segments"]
+    assert found[ops.index("clc_try_cancel")].attrs["tlx.multicast"] == "true"
+    arrive = found[ops.index("barrier_arrive")]
+    assert "dense<1>" in arrive.attrs["tlx.operand_segments"]  # barrier, remote rank 0, predicate
+
+
+@triton.jit
+def _next_tile(clc, phase):
+    return tlx.clc_consumer(clc, phase)
+
+
+@triton.jit
+def clc_through_a_helper(out):
+    clc = tlx.clc_create_context(1)
+    tlx.clc_producer(clc, 1)
+    tl.store(out, _next_tile(clc, 0))
+
+
+def test_a_clc_context_crosses_jit_helpers():
+    # The public tutorials wrap clc_consumer in @triton.jit helpers: the context is a Triton aggregate.
+    text = frontend_ir(clc_through_a_helper, {"out": "*i32"}, target=GPUTarget("cuda", 100, 32))
+    ops = [c.op for c in carriers(text)]
+    assert ops.count("clc_query") == 1 and ops.count("clc_try_cancel") == 1
+    assert list(inspect.signature(tlx.CLCPipelineContext).parameters) == [
+        "clc_mbars_empty",
+        "clc_mbars_full",
+        "clc_responses",
+    ]
 
 
 def test_alias_import_gives_the_same_builtins():

@@ -712,6 +712,29 @@ def clc_context_on_hopper(n):
 
 
 @triton.jit
+def clc_producer_without_phase(n):
+    clc = tlx.clc_create_context(1)
+    tlx.clc_producer(clc)  # misuse
+
+
+@triton.jit
+def clc_consumer_of_barriers(n):
+    bars = tlx.alloc_barriers(2)
+    tlx.clc_consumer(bars, 0)  # misuse
+
+
+@triton.jit
+def clc_without_consumers(n):
+    tlx.clc_create_context(num_consumers=0)  # misuse
+
+
+@triton.jit
+def clc_stage_out_of_range(n):
+    clc = tlx.clc_create_context(1, num_stages=2)
+    tlx.clc_producer(clc, 1, k=2)  # misuse
+
+
+@triton.jit
 def tmem_copy_on_hopper(n):
     bufs = tlx.local_alloc((128, 64), tl.float32, 2)
     tlx.tmem_copy(bufs[0], bufs[1])  # misuse
@@ -846,6 +869,14 @@ CASES = [
     (tcgen05_commit_on_hopper, N, SM90, "tlx.tcgen05_commit: tcgen05.commit needs sm_100 (Blackwell) or newer; this"),
     (tcgen05_register_acc_on_blackwell, N, SM100, "on sm_100 async_dot is tcgen05.mma, which accumulates in"),
     (clc_context_on_hopper, N, SM90, "tlx.clc_create_context: cluster launch control (clusterlaunchcontrol.try_c"),
+    (clc_producer_without_phase, N, SM100, "tlx.clc_producer: `p_producer`, the phase parity (0 or 1) to wait for"),
+    (
+        clc_consumer_of_barriers,
+        N,
+        SM100,
+        "tlx.clc_consumer: `context` must be what tlx.clc_create_context returns, got",
+    ),
+    (clc_without_consumers, N, SM100, "tlx.clc_create_context: `num_consumers` must be >= 1, got 0"),
     (tmem_copy_on_hopper, N, SM90, "tlx.tmem_copy: a shared-to-tensor-memory copy (tcgen05.cp) needs sm_100 (Bl"),
     (stoch_round_on_blackwell, N, SM100, "tlx.stoch_round: stochastic rounding (cvt.rs.satfinite) is not implemented"),
     (ballot_of_a_tensor, N, SM90, "tlx.vote_ballot_sync: a tensor `pred` (shape [128]) is not supported by this"),
@@ -883,6 +914,7 @@ COMPILER_CASES = [
         "16777216 buffers of 2-D 'f32' needs 1099511627776 bytes, more than any memory a kernel can allocate",
     ),
     (index_out_of_range, N, SM90, "'tlx.local_view' op selects buffer 2 of 2; valid indices are 0..1"),
+    (clc_stage_out_of_range, N, SM100, "'tlx.local_view' op selects mbarrier 2 of 2; valid indices are 0..1"),
     (view_out_of_range, N, SM90, "'tlx.local_view' op selects mbarrier -1 of 3; valid indices are 0..2"),
     (store_wrong_shape, N, SM90, "'tlx.local_store' op stored tensor shape [32] does not match the buffer shape [64]"),
     (store_wrong_dtype, N, SM90, "stored tensor element type 'f32' does not match the buffer element type 'f16'"),

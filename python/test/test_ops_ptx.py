@@ -331,3 +331,56 @@ def test_dump_layout_reports_at_the_line_and_emits_nothing(capsys, monkeypatch):
     )
     assert re.search(rf"test_ops_ptx\.py:{tensor_line}:\d+: remark: layout: 'tensor<64x64xf16, #ttg\.blocked<", report)
     assert "kernel `layout_report`" in report
+
+
+@triton.jit
+def clc_tiles(out, BLOCK: tl.constexpr):
+    clc = tlx.clc_create_context(1, num_stages=2)
+    tile = tl.program_id(0)
+    i = 0
+    while tile != -1:
+        stage = i % 2
+        phase = (i // 2) & 1
+        tlx.clc_producer(clc, phase ^ 1, k=stage)
+        offs = tile * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out + offs, offs)
+        tile = tlx.clc_consumer(clc, phase, k=stage)
+        i += 1
+
+
+def _compile_clc(**options):
+    source = ASTSource(clc_tiles, {"out": "*i32", "BLOCK": "constexpr"}, {(1,): 128})
+    return triton.compile(source, target=GPUTarget("cuda", 100, 32), options=options)
+
+
+_TRY_CANCEL = r"clusterlaunchcontrol\.try_cancel\.async\.shared::cta\.mbarrier::complete_tx::bytes"
+
+
+def test_cluster_launch_control_requests_and_decodes_tiles():
+    compiled = _compile_clc()
+    ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
+    # Two 16-byte responses, 16-byte aligned (the hardware writes each as one naturally aligned b128).
+    assert re.search(r"ttg\.local_alloc \{alignment = 16 : i32\} : \(\) -> !ttg\.memdesc<2x2xi64", ttgir), ttgir
+    # One thread issues the request, completing 16 bytes on the full mbarrier the producer armed.
+    assert re.search(rf"@%p\d+ {_TRY_CANCEL}\.b128 \[%r\d+\], \[%r\d+\];", ptx), ptx
+    assert "multicast::cluster::all" not in ptx and "mapa" not in ptx
+    assert re.search(r"mbarrier\.arrive\.expect_tx\.shared(::cta)?\.b64 _, \[%r\d+\], 16;", ptx), ptx
+    # Every thread reads and decodes the response, then fences the generic read before the next request.
+    query = ptx.index("clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128")
+    assert re.search(r"ld\.shared\.b128 response, \[%r\d+\];", ptx)
+    assert "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 canceled, response;" in ptx
+    assert query < ptx.index("fence.proxy.async.shared::cta", query)
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+
+
+def test_cluster_launch_control_in_a_cluster_multicasts_from_cta_0():
+    compiled = _compile_clc(ctas_per_cga=(2, 1, 1))
+    ptx = compiled.asm["ptx"]
+    assert re.search(rf"@%p\d+ {_TRY_CANCEL}\.multicast::cluster::all\.b128 \[%r\d+\], \[%r\d+\];", ptx), ptx
+    assert "%cluster_ctarank" in ptx
+    # Arrive remote, wait local: the consumer releases CTA 0's stage; the mbarrier inits are made visible to
+    # the cluster before any of that.
+    arrive = ptx.index("mbarrier.arrive.shared::cluster.b64")
+    assert "mapa.shared::cluster" in ptx[:arrive]
+    assert "fence.mbarrier_init.release.cluster" in ptx[: ptx.index("clusterlaunchcontrol.try_cancel")]
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"

@@ -219,3 +219,70 @@ tt.func @multicast_in_branches(%a: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %
   tt.return
 }
 }
+
+// -----
+
+// A CLC request delivers its response's 16 bytes, as a TMA load its block's:
+// an expectation of 16 is right, in the one-CTA and the multicast form alike
+// (one request per cluster reaches every CTA's barrier).
+tt.func @clc_request_delivers_16_bytes(%k: i32, %phase: i32) -> i32 {
+  %responses = tlx.alloc_clc_responses : !tlx.clc_responses<2>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+  %f = tlx.local_view %bars[%k] : !tlx.mbarriers<2>
+  %r = tlx.local_view %responses[%k] : !tlx.clc_responses<2>
+  tlx.barrier_expect_bytes %f, 16 : !tlx.mbarrier
+  tlx.clc_try_cancel %r, %f multicast
+  tlx.barrier_wait %f, %phase : !tlx.mbarrier
+  %x, %y, %z = tlx.clc_query %r
+  tt.return %x : i32
+}
+
+// -----
+
+tt.func @clc_expectation_too_large(%phase: i32) {
+  %c0 = arith.constant 0 : i32
+  %responses = tlx.alloc_clc_responses : !tlx.clc_responses<1>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %f = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  %r = tlx.local_view %responses[%c0] : !tlx.clc_responses<1>
+  // expected-error @below {{'tlx.barrier_expect_bytes' op expects 32 bytes but the TMA loads completing on this mbarrier deliver 16; the phase would never complete (hang)}}
+  tlx.barrier_expect_bytes %f, 32 : !tlx.mbarrier
+  tlx.clc_try_cancel %r, %f
+  tlx.barrier_wait %f, %phase : !tlx.mbarrier
+  tt.return
+}
+
+// -----
+
+// The response is read before the wait that says it has been written.
+tt.func @clc_response_read_early(%phase: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %responses = tlx.alloc_clc_responses : !tlx.clc_responses<1>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %f = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  %r = tlx.local_view %responses[%c0] : !tlx.clc_responses<1>
+  tlx.barrier_expect_bytes %f, 16 : !tlx.mbarrier
+  // expected-note @below {{the request}}
+  tlx.clc_try_cancel %r, %f
+  // expected-error @below {{'tlx.clc_query' op reads a CLC response that the request may still be writing; wait on the request's mbarrier (tlx.barrier_wait) first}}
+  %x, %y, %z = tlx.clc_query %r
+  tlx.barrier_wait %f, %phase : !tlx.mbarrier
+  tt.return %x : i32
+}
+
+// -----
+
+// A wait on a barrier chosen at run time may be the request's: quiet.
+tt.func @clc_wait_on_a_dynamic_barrier(%k: i32, %phase: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %responses = tlx.alloc_clc_responses : !tlx.clc_responses<2>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+  %f0 = tlx.local_view %bars[%c0] : !tlx.mbarriers<2>
+  %fk = tlx.local_view %bars[%k] : !tlx.mbarriers<2>
+  %r = tlx.local_view %responses[%c0] : !tlx.clc_responses<2>
+  tlx.barrier_expect_bytes %f0, 16 : !tlx.mbarrier
+  tlx.clc_try_cancel %r, %f0
+  tlx.barrier_wait %fk, %phase : !tlx.mbarrier
+  %x, %y, %z = tlx.clc_query %r
+  tt.return %x : i32
+}

@@ -141,3 +141,61 @@ tt.func @arm_under_unknown_condition(%flag: i1) {
   }
   tt.return
 }
+
+// -----
+
+// The full barrier of a CLC pipeline is judged like a TMA ring's: the request
+// completes bytes on it (no arrival), the expectation arrives. The consumer's
+// parity does not flip: an error. (The empty barrier's arrivals are
+// predicated at run time: it is left unjudged.)
+tt.func @clc_consumer_with_constant_parity(%has_tile: i1) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %responses = tlx.alloc_clc_responses : !tlx.clc_responses<1>
+  %empty = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  // expected-note @below {{the mbarriers}}
+  %full = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %e = tlx.local_view %empty[%c0] : !tlx.mbarriers<1>
+  %f = tlx.local_view %full[%c0] : !tlx.mbarriers<1>
+  %r = tlx.local_view %responses[%c0] : !tlx.clc_responses<1>
+  scf.for %k = %c0 to %c4 step %c1 : i32 {
+    %phase = arith.andi %k, %c1 : i32
+    %free = arith.xori %phase, %c1 : i32
+    tlx.barrier_wait %e, %free : !tlx.mbarrier
+    tlx.barrier_expect_bytes %f, 16 : !tlx.mbarrier
+    tlx.clc_try_cancel %r, %f
+    // expected-error @below {{'tlx.barrier_wait' op waits on mbarrier 0 of this tlx.alloc_barriers with phase parity 0 again, while the barrier completes once for each wait (4 completions, 4 waits by this task in the replayed loops)}}
+    // expected-note @below {{the previous wait on it, with the same parity}}
+    tlx.barrier_wait %f, %c0 : !tlx.mbarrier
+    %x, %y, %z = tlx.clc_query %r
+    tlx.barrier_arrive %e, 1, %has_tile : !tlx.mbarrier
+  }
+  tt.return
+}
+
+// -----
+
+// The same with the consumer's parity flipping each round: quiet.
+tt.func @clc_consumer_with_flipping_parity(%has_tile: i1) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %responses = tlx.alloc_clc_responses : !tlx.clc_responses<1>
+  %empty = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %full = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %e = tlx.local_view %empty[%c0] : !tlx.mbarriers<1>
+  %f = tlx.local_view %full[%c0] : !tlx.mbarriers<1>
+  %r = tlx.local_view %responses[%c0] : !tlx.clc_responses<1>
+  scf.for %k = %c0 to %c4 step %c1 : i32 {
+    %phase = arith.andi %k, %c1 : i32
+    %free = arith.xori %phase, %c1 : i32
+    tlx.barrier_wait %e, %free : !tlx.mbarrier
+    tlx.barrier_expect_bytes %f, 16 : !tlx.mbarrier
+    tlx.clc_try_cancel %r, %f
+    tlx.barrier_wait %f, %phase : !tlx.mbarrier
+    %x, %y, %z = tlx.clc_query %r
+    tlx.barrier_arrive %e, 1, %has_tile : !tlx.mbarrier
+  }
+  tt.return
+}

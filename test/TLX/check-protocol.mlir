@@ -261,3 +261,42 @@ tt.func @partial_wait_retires_the_older_dot(%acc: tensor<64x64xf32>, %acc2: tens
   %w2 = tlx.async_dot_wait %d2, 0 : tensor<64x64xf32>
   tt.return
 }
+
+// -----
+
+// Cluster launch control (clc_producer / clc_consumer): the request only
+// completes the response's 16 bytes on the full barrier, which the
+// producer's expectation arms; the consumers release the empty barrier.
+tt.func @clc_pipeline(%k: i32, %phase: i32, %has_tile: i1) -> i32 {
+  %responses = tlx.alloc_clc_responses : !tlx.clc_responses<2>
+  %empty = tlx.alloc_barriers arrive_count = 2 : !tlx.mbarriers<2>
+  %full = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+  %e = tlx.local_view %empty[%k] : !tlx.mbarriers<2>
+  %f = tlx.local_view %full[%k] : !tlx.mbarriers<2>
+  %r = tlx.local_view %responses[%k] : !tlx.clc_responses<2>
+  tlx.barrier_wait %e, %phase : !tlx.mbarrier
+  tlx.barrier_expect_bytes %f, 16 : !tlx.mbarrier
+  tlx.clc_try_cancel %r, %f
+  tlx.barrier_wait %f, %phase : !tlx.mbarrier
+  %x, %y, %z = tlx.clc_query %r
+  tlx.fence_async_shared
+  tlx.barrier_arrive %e, 1, %has_tile : !tlx.mbarrier
+  tt.return %x : i32
+}
+
+// -----
+
+// Without the expectation the wait may return before the response is
+// written: the request is no arrival.
+tt.func @clc_request_without_expectation(%phase: i32) {
+  %c0 = arith.constant 0 : i32
+  %responses = tlx.alloc_clc_responses : !tlx.clc_responses<1>
+  %full = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %f = tlx.local_view %full[%c0] : !tlx.mbarriers<1>
+  %r = tlx.local_view %responses[%c0] : !tlx.clc_responses<1>
+  // expected-error @below {{'tlx.clc_try_cancel' op completes on an mbarrier that no tlx.barrier_expect_bytes arms: the response's 16 bytes are counted against no expectation}}
+  tlx.clc_try_cancel %r, %f
+  // expected-error @below {{waits on an mbarrier that nothing in the kernel arrives on}}
+  tlx.barrier_wait %f, %phase : !tlx.mbarrier
+  tt.return
+}

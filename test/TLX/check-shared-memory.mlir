@@ -52,3 +52,17 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// CLC responses are 16 bytes each: 227 KiB of buffers fill sm_100's 232448 bytes, the responses cross it.
+module attributes {ttg.target = "cuda:100"} {
+  tt.func @clc_responses() {
+    // expected-note @below {{232448 bytes here}}
+    %a = tlx.local_alloc : !tlx.buffers<227, 1024xi8, smem>
+    // expected-error @below {{need 232496 bytes of shared memory; a CTA on cuda:100 has at most 232448}}
+    // expected-note @below {{48 bytes here}}
+    %r = tlx.alloc_clc_responses : !tlx.clc_responses<3>
+    tt.return
+  }
+}

@@ -80,3 +80,13 @@ func.func @named_barrier_threads() {
   tlx.named_barrier_arrive %c1, %c100
   return
 }
+
+// -----
+
+func.func @clc_response_past_end() {
+  %c2 = arith.constant 2 : i32
+  %r = tlx.alloc_clc_responses : !tlx.clc_responses<2>
+  // expected-error @+1 {{'tlx.local_view' op selects CLC response 2 of 2; valid indices are 0..1}}
+  %v = tlx.local_view %r[%c2] : !tlx.clc_responses<2>
+  return
+}

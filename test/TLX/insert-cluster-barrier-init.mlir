@@ -78,3 +78,43 @@ module attributes {"ttg.cluster-dim-x" = 2 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// A multicast CLC request (clc_producer in a cluster, multi_ctas=False, so no remote arrive): CTA 0's
+// request completes every CTA's full barrier, which each CTA must have initialized first.
+// CHECK-LABEL: tt.func @clc_multicast
+// CHECK:         tlx.alloc_barriers
+// CHECK-NEXT:    tlx.fence_mbarrier_init_cluster
+// CHECK-NEXT:    tlx.cluster_barrier
+// CHECK:         tlx.clc_try_cancel
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @clc_multicast() {
+    %c0 = arith.constant 0 : i32
+    %responses = tlx.alloc_clc_responses : !tlx.clc_responses<1>
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    %r = tlx.local_view %responses[%c0] : !tlx.clc_responses<1>
+    tlx.barrier_expect_bytes %bar, 16 : !tlx.mbarrier
+    tlx.clc_try_cancel %r, %bar multicast
+    tt.return
+  }
+}
+
+// -----
+
+// Without multicast the request completes this CTA's barrier only: nothing is added.
+// CHECK-LABEL: tt.func @clc_one_cta
+// CHECK-NOT:     tlx.fence_mbarrier_init_cluster
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @clc_one_cta() {
+    %c0 = arith.constant 0 : i32
+    %responses = tlx.alloc_clc_responses : !tlx.clc_responses<1>
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    %r = tlx.local_view %responses[%c0] : !tlx.clc_responses<1>
+    tlx.barrier_expect_bytes %bar, 16 : !tlx.mbarrier
+    tlx.clc_try_cancel %r, %bar
+    tt.return
+  }
+}

@@ -75,7 +75,7 @@ func.func @zero_arrive(%m: !tlx.mbarrier) {
 // -----
 
 func.func @view_of_tensor(%t: tensor<4xf32>, %i: i32) {
-  // expected-error @+1 {{'tlx.local_view' op operand #0 must be TLX buffers or mbarriers}}
+  // expected-error @+1 {{'tlx.local_view' op operand #0 must be TLX buffers, mbarriers or CLC responses}}
   %v = "tlx.local_view"(%t, %i) : (tensor<4xf32>, i32) -> !tlx.mbarrier
   return
 }
@@ -365,5 +365,29 @@ func.func @reshape_type(%b: !tlx.buffer<64x128xf16, smem>) {
 func.func @reshape_tmem(%b: !tlx.buffer<128x128xf32, tmem>) {
   // expected-error @+1 {{'tlx.local_reshape' op reshapes shared-memory buffers only}}
   %r = tlx.local_reshape %b : !tlx.buffer<128x128xf32, tmem> -> !tlx.buffer<64x256xf32, tmem>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a TLX allocation of CLC responses holds at least one response, got 0}}
+func.func @zero_clc_responses(%a: !tlx.clc_responses<0>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a TLX allocation of 99999999999 CLC responses needs more than 2^31 bytes}}
+func.func @huge_clc_responses(%a: !tlx.clc_responses<99999999999>) {
+  return
+}
+
+// -----
+
+// A request writes a CLC response, not a buffer.
+// expected-note @+1 {{prior use here}}
+func.func @clc_request_into_a_buffer(%b: !tlx.buffer<2xi64, smem>, %m: !tlx.mbarrier) {
+  // expected-error @+1 {{use of value '%b' expects different type than prior uses: '!tlx.clc_response' vs '!tlx.buffer<2xi64, smem>'}}
+  tlx.clc_try_cancel %b, %m
   return
 }

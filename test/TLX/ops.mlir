@@ -77,6 +77,24 @@ func.func @cluster_memory(%v: tensor<64xf32>, %r: i32, %d: !tt.tensordesc<tensor
   return
 }
 
+// Cluster launch control: responses, a request (one CTA or multicast to the cluster), its decoding.
+// CHECK-LABEL: func.func @cluster_launch_control
+// CHECK-SAME:    (%[[K:.*]]: i32, %[[M:.*]]: !tlx.mbarrier) -> (!tlx.clc_response, i32, i32, i32)
+func.func @cluster_launch_control(%k: i32, %m: !tlx.mbarrier) -> (!tlx.clc_response, i32, i32, i32) {
+  // CHECK:      %[[R:.*]] = tlx.alloc_clc_responses : !tlx.clc_responses<2>
+  // CHECK-NEXT: %[[V:.*]] = tlx.local_view %[[R]][%[[K]]] : !tlx.clc_responses<2>
+  // CHECK-NEXT: tlx.clc_try_cancel %[[V]], %[[M]]{{$}}
+  // CHECK-NEXT: tlx.clc_try_cancel %[[V]], %[[M]] multicast{{$}}
+  // CHECK-NEXT: %[[X:.*]], %[[Y:.*]], %[[Z:.*]] = tlx.clc_query %[[V]]{{$}}
+  // CHECK-NEXT: return %[[V]], %[[X]], %[[Y]], %[[Z]] : !tlx.clc_response, i32, i32, i32
+  %r = tlx.alloc_clc_responses : !tlx.clc_responses<2>
+  %v = tlx.local_view %r[%k] : !tlx.clc_responses<2>
+  tlx.clc_try_cancel %v, %m
+  tlx.clc_try_cancel %v, %m multicast
+  %x, %y, %z = tlx.clc_query %v
+  return %v, %x, %y, %z : !tlx.clc_response, i32, i32, i32
+}
+
 // CHECK-LABEL: func.func @gather_scatter
 func.func @gather_scatter(%b: !tlx.buffer<64x32xf32, smem>, %i: tensor<16x32xi32>, %v: tensor<16x32xf32>) -> tensor<16x32xf32> {
   // CHECK:      %[[G:.*]] = tlx.local_gather %{{.*}}[%{{.*}}] axis = 0 : !tlx.buffer<64x32xf32, smem>, tensor<16x32xi32> -> tensor<16x32xf32>

@@ -344,3 +344,26 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return %a : i64
   }
 }
+
+// -----
+
+// clc_query has three results; its carrier one.
+tt.func @clc_query_one_result(%k: i32) -> i32 {
+  %r = tt.call @tlx.alloc_clc_responses.r_i64() {tlx.op = "alloc_clc_responses", tlx.type = "!tlx.clc_responses<1>"} : () -> i64
+  %v = tt.call @tlx.local_view.a_i64i32_r_i64(%r, %k) {tlx.op = "local_view", tlx.type = "!tlx.clc_response"} : (i64, i32) -> i64
+  // expected-error @below {{malformed TLX carrier for tlx.clc_query: expected 3 result(s)}}
+  %x = tt.call @tlx.clc_query.a_i64_r_i32(%v) {tlx.op = "clc_query"} : (i64) -> i32
+  tt.return %x : i32
+}
+tt.func private @tlx.alloc_clc_responses.r_i64() -> i64 attributes {noinline = true} {
+  %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+  tt.return %0 : i64
+}
+tt.func private @tlx.local_view.a_i64i32_r_i64(%h: i64, %i: i32) -> i64 attributes {noinline = true} {
+  %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+  tt.return %0 : i64
+}
+tt.func private @tlx.clc_query.a_i64_r_i32(%r: i64) -> i32 attributes {noinline = true} {
+  %0 = tt.elementwise_inline_asm "" {constraints = "=r", packed_element = 1 : i32, pure = false} -> i32
+  tt.return %0 : i32
+}

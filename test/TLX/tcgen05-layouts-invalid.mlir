@@ -23,6 +23,19 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
 
 // -----
 
+// So does cluster launch control.
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  tt.func @clc_on_hopper(%r: !tlx.clc_response, %bar: !tlx.mbarrier) {
+    // expected-error @below {{'tlx.clc_try_cancel' op clusterlaunchcontrol.try_cancel needs sm_100 (Blackwell) or newer; this kernel is compiled for sm_90}}
+    tlx.clc_try_cancel %r, %bar
+    // expected-error @below {{'tlx.clc_query' op clusterlaunchcontrol.query_cancel needs sm_100 (Blackwell) or newer}}
+    %x, %y, %z = tlx.clc_query %r
+    tt.return
+  }
+}
+
+// -----
+
 module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
   tt.func @over_512_columns() {
     // expected-error @below {{'tlx.local_alloc' op tensor memory has 512 columns of 32 bits per CTA; these 3 buffers of 128x256 'f32' need 768}}

@@ -147,8 +147,8 @@ LogicalResult checkTensorMemoryAccess(Operation *op, BufferType buffer) {
          << buffer.getShape() << "] with num_warps " << numWarps;
 }
 
-/// tcgen05 exists from sm_100 on; tensor memory moves to registers by warp
-/// groups.
+/// tcgen05 and cluster launch control exist from sm_100 on; tensor memory
+/// moves to registers by warp groups.
 LogicalResult checkBlackwellOps(ModuleOp module) {
   bool failed = false;
   module.walk([&](Operation *op) {
@@ -158,6 +158,12 @@ LogicalResult checkBlackwellOps(ModuleOp module) {
       failed |= mlir::failed(verifyBlackwellTarget(op, "tcgen05.commit"));
     else if (isa<TMEMCopyOp>(op))
       failed |= mlir::failed(verifyBlackwellTarget(op, "tcgen05.cp"));
+    else if (isa<CLCTryCancelOp>(op))
+      failed |= mlir::failed(
+          verifyBlackwellTarget(op, "clusterlaunchcontrol.try_cancel"));
+    else if (isa<CLCQueryOp>(op))
+      failed |= mlir::failed(
+          verifyBlackwellTarget(op, "clusterlaunchcontrol.query_cancel"));
     else if (auto load = dyn_cast<LocalLoadOp>(op))
       failed |=
           mlir::failed(checkTensorMemoryAccess(op, load.getBuffer().getType()));

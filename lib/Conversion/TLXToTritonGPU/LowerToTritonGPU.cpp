@@ -25,8 +25,9 @@ using namespace mlir::tlx;
 
 namespace {
 
-/// Buffers and mbarriers become memory descriptors where TLX ops define and
-/// use them; a TLX value anywhere else would keep its TLX type.
+/// Buffers, mbarriers and CLC responses become memory descriptors where TLX
+/// ops define and use them; a TLX value anywhere else would keep its TLX
+/// type.
 LogicalResult verifyTLXValuesStayInTLXOps(ModuleOp module) {
   WalkResult result = module.walk<WalkOrder::PreOrder>([](Operation *op) {
     bool isTLXOp = isa<TLXDialect>(op->getDialect());
@@ -117,6 +118,7 @@ struct LowerToTritonGPUPass
     populateCpAsyncOpToTritonGPUPatterns(opPatterns);
     populateMMAOpToTritonGPUPatterns(opPatterns);
     populateClusterOpToTritonGPUPatterns(opPatterns);
+    populateCLCOpToTritonGPUPatterns(opPatterns);
     populateDebugOpToTritonGPUPatterns(opPatterns);
     RewritePatternSet taskPatterns(context);
     populateWarpSpecializationToTritonGPUPatterns(taskPatterns);

@@ -11,10 +11,25 @@ names, and those not implemented yet, each an error at the kernel line (``amd``,
 """
 
 # Each builtin module's __all__ is the one list of its public names.
-from . import amd, barrier, blackwell, layouts, mem_ops, mma, pending, stock, tasks, types, utility, warp_ops
+from . import (
+    amd,
+    barrier,
+    blackwell,
+    dynamic_launch,
+    layouts,
+    mem_ops,
+    mma,
+    pending,
+    stock,
+    tasks,
+    types,
+    utility,
+    warp_ops,
+)
 from .amd import *  # noqa: F403
 from .barrier import *  # noqa: F403
 from .blackwell import *  # noqa: F403
+from .dynamic_launch import *  # noqa: F403
 from .errors import TLXError as TLXError
 from .layouts import *  # noqa: F403
 from .mem_ops import *  # noqa: F403
@@ -32,6 +47,7 @@ __all__ = sorted(
         *amd.__all__,
         *barrier.__all__,
         *blackwell.__all__,
+        *dynamic_launch.__all__,
         *layouts.__all__,
         *mem_ops.__all__,
         *mma.__all__,

@@ -9,20 +9,12 @@ from __future__ import annotations
 import triton.language as tl
 
 from .builtin import builtin
-from .targets import GatedClass, blackwell_only
+from .targets import blackwell_only
 
 __all__ = [
-    "CLCPipelineContext",
     "async_dot_scaled",
-    "clc_consumer",
-    "clc_create_context",
-    "clc_producer",
-    "clc_response",
-    "clc_response_type",
     "stoch_round",
 ]
-
-_CLC = "cluster launch control (clusterlaunchcontrol.try_cancel)"
 
 
 @builtin
@@ -51,52 +43,3 @@ def async_dot_scaled(
 def stoch_round(src, dst_ty, rand_bits, _semantic=None, _generator=None):
     """Blackwell: stochastic rounding of float32 to fp8/bf16/fp16, ``cvt.rs`` (not implemented yet)."""
     blackwell_only("stoch_round", "stochastic rounding (cvt.rs.satfinite)", _semantic, _generator)
-
-
-@builtin
-def clc_create_context(num_consumers, num_stages=1, _semantic=None, _generator=None):
-    """Blackwell: the barriers and responses of a cluster-launch-control pipeline (not implemented yet)."""
-    blackwell_only("clc_create_context", _CLC, _semantic, _generator)
-
-
-@builtin
-def clc_producer(context, p_producer=None, multi_ctas=True, k=0, _semantic=None, _generator=None):
-    """Blackwell: issue a cluster-launch-control cancel request (not implemented yet)."""
-    blackwell_only("clc_producer", _CLC, _semantic, _generator)
-
-
-@builtin
-def clc_consumer(context, p_consumer=None, multi_ctas=True, k=0, return_3d=False, _semantic=None, _generator=None):
-    """Blackwell: the tile id of a cluster-launch-control response (not implemented yet)."""
-    blackwell_only("clc_consumer", _CLC, _semantic, _generator)
-
-
-class _BlackwellClass(GatedClass):
-    _gate = staticmethod(blackwell_only)
-
-
-class clc_response(_BlackwellClass):
-    """Blackwell: the 16-byte responses of cluster launch control in shared memory (not implemented yet)."""
-
-    _what = f"a response of {_CLC}"
-
-    def __init__(self, handle, num, layout, _semantic=None, _generator=None) -> None:
-        self._refuse(_semantic, _generator)
-
-
-class clc_response_type(_BlackwellClass):
-    """Blackwell: the type of :class:`clc_response` (not implemented yet)."""
-
-    _what = f"the type of a response of {_CLC}"
-
-    def __init__(self, num, layout, _semantic=None, _generator=None) -> None:
-        self._refuse(_semantic, _generator)
-
-
-class CLCPipelineContext(_BlackwellClass):
-    """Blackwell: what ``clc_create_context`` returns (not implemented yet)."""
-
-    _what = f"the pipeline of {_CLC}"
-
-    def __init__(self, clc_mbars_empty, clc_mbars_full, clc_responses, _semantic=None, _generator=None) -> None:
-        self._refuse(_semantic, _generator)

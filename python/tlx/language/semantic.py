@@ -34,9 +34,12 @@ from triton._C.libtriton import ir
 from .contracts import LINK_ATTR, LINKED_OPERAND_OP, LINKED_PREFIX, OP_ATTR, SEGMENTS_ATTR, TYPE_ATTR, contract
 from .errors import TLXError, location
 from .types import (
+    CLCPipelineContext,
     async_token,
     buffered_tensor,
     buffered_tensor_type,
+    clc_response,
+    clc_response_type,
     mbarrier,
     mbarrier_type,
     reuse_group,
@@ -49,8 +52,8 @@ from .types import (
 )
 
 #: Types whose values are TLX handles (an ``i64`` in TTIR, the ``!tlx`` type in ``tlx.type``).
-_HANDLE_TYPES = (buffered_tensor_type, mbarrier_type, storage_alias_spec_type, reuse_group_ir_type)
-_HANDLE_VALUES = (buffered_tensor, mbarrier, storage_alias_spec_type_class, reuse_group_value)
+_HANDLE_TYPES = (buffered_tensor_type, mbarrier_type, clc_response_type, storage_alias_spec_type, reuse_group_ir_type)
+_HANDLE_VALUES = (buffered_tensor, mbarrier, clc_response, storage_alias_spec_type_class, reuse_group_value)
 
 _DESC_TYPE = re.compile(r"!tt\.tensordesc<tensor<(.*)>>")
 
@@ -393,7 +396,8 @@ class TLXSemantic:
         ``operands`` maps ODS operand names to buffers, mbarriers, tensors, descriptors, :class:`Scalar`\\ s,
         :class:`Linked` tensors (of another shape than the carrier's) or lists (variadic); None leaves an
         optional operand out. ``result`` is a ``buffered_tensor_type`` / ``mbarrier_type`` (a handle), a
-        ``tl.block_type`` (a tensor) or a ``tl.dtype`` (a scalar).
+        ``tl.block_type`` (a tensor), a ``tl.dtype`` (a scalar), or a tuple of ``tl.dtype`` (an op of several
+        scalar results, Form A: then the list of their values).
         """
         ordered, segments = self._order_operands(op, operands or {})
         metadata: dict[str, Attr] = {}
@@ -443,15 +447,20 @@ class TLXSemantic:
             return self.builder.get_int64_ty()
         return result.to_ir(self.builder)
 
-    def _call_carrier(self, op: str, values: Sequence[Any], result: Any, attrs: dict[str, Any]) -> ir.value | None:
+    def _call_carrier(
+        self, op: str, values: Sequence[Any], result: Any, attrs: dict[str, Any]
+    ) -> ir.value | list[ir.value] | None:
         """Form A: ``tt.call @tlx.<op>.<signature>(operands) {tlx.op, tlx.*}``."""
         operands = [self._scalar_of(v)[0] for v in values]
         operand_types = [v.get_type() for v in operands]
-        result_types = [] if result is None else [self._result_ir_type(result)]
+        results = () if result is None else result if isinstance(result, tuple) else (result,)
+        result_types = [self._result_ir_type(r) for r in results]
         fn = self._callee(self.callee_name(op, operand_types, result_types), operand_types, result_types)
         call = self.builder.call(fn, operands)
         for name, attr in attrs.items():
             call.set_attr(f"tlx.{name}", attr)
+        if isinstance(result, tuple):
+            return [call.get_result(i) for i in range(len(result_types))]
         return call.get_result(0) if result_types else None
 
     def _asm_carrier(
@@ -552,15 +561,18 @@ class TLXSemantic:
         }
         return reuse_group_value(self.emit(op, {"elements": elements}, attrs=attrs, result=type_), type_)
 
-    def local_view(self, source: Any, index: Any) -> buffered_tensor | mbarrier:
+    def local_view(self, source: Any, index: Any) -> buffered_tensor | mbarrier | clc_response:
         op = "local_view"
         source = _unwrap(source)
         if isinstance(source, buffered_tensor):
             kind = "buffers"
-            result_type: buffered_tensor_type | mbarrier_type = source.type.buffer_type()
+            result_type: buffered_tensor_type | mbarrier_type | clc_response_type = source.type.buffer_type()
         elif isinstance(source, mbarrier):
             kind = "mbarriers"
             result_type = mbarrier_type(None, source.type.per_thread)
+        elif isinstance(source, clc_response):
+            kind = "responses"
+            result_type = clc_response_type(None, source.type.layout)
         else:
             raise self.error(
                 op,
@@ -572,6 +584,8 @@ class TLXSemantic:
         handle = self.emit(op, {"source": source, "index": self.i32(op, "index", index)}, result=result_type)
         if isinstance(result_type, mbarrier_type):
             return mbarrier(handle, result_type)
+        if isinstance(result_type, clc_response_type):
+            return clc_response(handle, None, result_type.layout)
         return buffered_tensor(handle, result_type)
 
     def local_load(self, buf: Any, token: Any, layout: Any, relaxed: Any, remat: Any, remat_group: Any) -> tlc.tensor:
@@ -753,6 +767,101 @@ class TLXSemantic:
         rank = self.i32(op, "remote_cta_rank", remote_cta_rank)
         bar = self.one_barrier(op, "barrier", barrier)
         self.emit(op, {"destination": dst, "source": src, "remoteCTARank": rank, "barrier": bar})
+
+    # ------------------------------------------------------------- cluster launch control
+    #
+    # clc_create_context / clc_producer / clc_consumer (the public API's dynamic_launch): each a short sequence
+    # of TLX ops (alloc_barriers and alloc_clc_responses; barrier ops, clc_try_cancel and clc_query on stage k)
+    # whose misuse is reported as the clc_* call's.
+
+    CLC = "cluster launch control (clusterlaunchcontrol.try_cancel)"
+    #: What a response delivers to the stage's full mbarrier: its transaction bytes.
+    CLC_RESPONSE_BYTES = 16
+
+    def cluster_size(self) -> int:
+        """The CTAs of one cluster of the launch (``ctas_per_cga``), 1 without a cluster."""
+        shape = getattr(self.builder.options, "ctas_per_cga", None) or (1, 1, 1)
+        return shape[0] * shape[1] * shape[2]
+
+    def clc_create_context(self, num_consumers: Any, num_stages: Any) -> CLCPipelineContext:
+        op = "clc_create_context"
+        self.require_capability(op, 100, self.CLC)
+        consumers = self.const_int(op, "num_consumers", num_consumers, minimum=1)
+        stages = self.const_int(op, "num_stages", num_stages, minimum=1, maximum=2**20)
+        barriers = mbarrier_type(stages)
+        empty = mbarrier(self.emit("alloc_barriers", attrs={"arrive_count": consumers}, result=barriers), barriers)
+        full = mbarrier(self.emit("alloc_barriers", attrs={"arrive_count": 1}, result=barriers), barriers)
+        responses = clc_response_type(stages, None)
+        return CLCPipelineContext(
+            empty, full, clc_response(self.emit("alloc_clc_responses", result=responses), stages, None)
+        )
+
+    def _clc_stage(self, op: str, context: Any, k: Any) -> tuple[mbarrier, mbarrier, clc_response]:
+        """Stage ``k`` of a CLC context: its empty mbarrier, its full mbarrier and its response."""
+        context = _unwrap(context)
+        if not isinstance(context, CLCPipelineContext):
+            raise self.error(op, f"`context` must be what tlx.clc_create_context returns, got {_describe(context)}")
+        index = self.i32(op, "k", k)
+        one_barrier, one_response = mbarrier_type(None), clc_response_type(None, None)
+
+        def view(source: Any, type_: Any) -> ir.value:
+            return self.emit("local_view", {"source": source, "index": index}, result=type_)
+
+        return (
+            mbarrier(view(context._clc_mbars_empty, one_barrier), one_barrier),
+            mbarrier(view(context._clc_mbars_full, one_barrier), one_barrier),
+            clc_response(view(context._clc_responses, one_response), None, None),
+        )
+
+    def _clc_phase(self, op: str, name: str, phase: Any) -> Scalar:
+        if _unwrap(phase) is None:
+            raise self.error(
+                op, f"`{name}`, the phase parity (0 or 1) to wait for on the stage's mbarrier, is required"
+            )
+        return self.i32(op, name, phase)
+
+    def _is_cta0(self) -> Scalar:
+        rank = self.emit("cluster_cta_rank", result=tlc.int32)
+        return Scalar(self.builder.create_icmpEQ(rank, self.builder.get_int32(0)), tlc.int1)
+
+    def clc_producer(self, context: Any, p_producer: Any, multi_ctas: Any, k: Any) -> None:
+        op = "clc_producer"
+        self.require_capability(op, 100, self.CLC)
+        empty, full, response = self._clc_stage(op, context, k)
+        phase = self._clc_phase(op, "p_producer", p_producer)
+        cluster = self.cluster_size() > 1
+        multi = self.const_bool(op, "multi_ctas", multi_ctas) and cluster
+        # Arrive remote, wait local: only CTA 0 waits for the stage, which every CTA's consumers release on
+        # CTA 0's mbarrier (an mbarrier can be arrived on remotely, but waited on only locally).
+        self.emit("barrier_wait", {"barrier": empty, "phase": phase, "pred": self._is_cta0() if multi else None})
+        # Every CTA arms its own full mbarrier: the multicast response completes its bytes on each of them.
+        self.emit("barrier_expect_bytes", {"barrier": full}, {"bytes": self.CLC_RESPONSE_BYTES})
+        self.emit("clc_try_cancel", {"response": response, "barrier": full}, {"multicast": cluster})
+
+    def clc_consumer(self, context: Any, p_consumer: Any, multi_ctas: Any, k: Any, return_3d: Any) -> Any:
+        op = "clc_consumer"
+        self.require_capability(op, 100, self.CLC)
+        empty, full, response = self._clc_stage(op, context, k)
+        phase = self._clc_phase(op, "p_consumer", p_consumer)
+        cluster = self.cluster_size() > 1
+        multi = self.const_bool(op, "multi_ctas", multi_ctas) and cluster
+        three = self.const_bool(op, "return_3d", return_3d)
+        b = self.builder
+        self.emit("barrier_wait", {"barrier": full, "phase": phase})
+        x, y, z = self.emit("clc_query", {"response": response}, result=(tlc.int32,) * 3)
+        if cluster:
+            # The response names the canceled cluster's first CTA; each CTA of this cluster takes the one of
+            # its own rank, along x (the public API's decoding: CTA 0 gets tile N, CTA 1 tile N + 1, ...).
+            rank = self.emit("cluster_cta_rank", result=tlc.int32)
+            x = b.create_select(b.create_icmpEQ(x, b.get_int32(-1)), x, b.create_add(x, rank))
+        # The response was read through the generic proxy; the next try_cancel writes it through the async one.
+        self.emit("fence_async_shared")
+        # No tile left: the producer issues no more requests (and CTA 0 may have exited), so no release.
+        has_tile = Scalar(b.create_icmpSGE(x, b.get_int32(0)), tlc.int1)
+        cta0 = Scalar(b.get_int32(0), tlc.int32) if multi else None
+        self.emit("barrier_arrive", {"barrier": empty, "remoteCTARank": cta0, "pred": has_tile}, {"count": 1})
+        ids = [tlc.tensor(v, tlc.int32) for v in (x, y, z)]
+        return tlc.tuple(ids) if three else ids[0]
 
     # ------------------------------------------------------------- trace state
     def _kernel_state(self, name: str, initial: Any) -> Any:

@@ -1,4 +1,4 @@
-"""TLX value types: buffers, mbarriers, async tokens, storage kinds.
+"""TLX value types: buffers, mbarriers, cluster-launch-control responses, async tokens, storage kinds.
 
 Every TLX handle (a set of buffers, one buffer, a set of mbarriers, one
 mbarrier) is an ``i64`` in TTIR (docs/carriers.md). The Python values below
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import inspect
 from typing import Any
 
 import triton.language.core as tlc
@@ -19,10 +20,13 @@ from triton._C.libtriton import ir
 from .builtin import builtin
 
 __all__ = [
+    "CLCPipelineContext",
     "async_token",
     "async_token_type",
     "buffered_tensor",
     "buffered_tensor_type",
+    "clc_response",
+    "clc_response_type",
     "mbarrier",
     "mbarrier_type",
     "reuse_group",
@@ -243,6 +247,85 @@ class mbarrier(tlc.base_value):
 
     def __repr__(self) -> str:
         return repr(self.type)
+
+
+class clc_response_type(tlc.base_type):
+    """The type of ``num`` cluster-launch-control responses (``num is None``: one of them).
+
+    A response is a 16-byte opaque word in shared memory that ``clusterlaunchcontrol.try_cancel`` writes
+    (``!tlx.clc_responses<N>`` / ``!tlx.clc_response``; an ``i64`` handle in TTIR). ``layout`` is accepted
+    as the public API passes it and not used: responses have one fixed layout (16-byte aligned, unswizzled).
+    """
+
+    def __init__(self, num: int | None, layout: Any) -> None:
+        self.num = num
+        self.layout = layout
+
+    @property
+    def is_single(self) -> bool:
+        return self.num is None
+
+    def mlir_type(self) -> str:
+        return "!tlx.clc_response" if self.num is None else f"!tlx.clc_responses<{self.num}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, clc_response_type) and self.num == other.num
+
+    def __hash__(self) -> int:
+        return hash(("clc_response", self.num))
+
+    def __repr__(self) -> str:
+        return "clc_response" if self.num is None else f"clc_responses<{self.num}>"
+
+    __str__ = __repr__
+
+    def mangle(self) -> str:
+        return "TLXC" if self.num is None else f"TLXC{self.num}"
+
+    def to_ir(self, builder: ir.builder) -> ir.type:
+        return builder.get_int64_ty()
+
+    def _flatten_ir_types(self, builder: ir.builder, out: list[ir.type]) -> None:
+        out.append(builder.get_int64_ty())
+
+    def _unflatten_ir(self, handles: list[ir.value], cursor: int) -> tuple[clc_response, int]:
+        return clc_response(handles[cursor], self.num, self.layout), cursor + 1
+
+
+class clc_response(tlc.base_value):
+    """Cluster-launch-control responses in shared memory: a set (``num`` of them, one per pipeline stage)
+    or one (``tlx.local_view(responses, k)``). Made by ``tlx.clc_create_context``."""
+
+    def __init__(self, handle: ir.value, num: int | None, layout: Any) -> None:
+        self.handle = handle
+        self.num = num
+        self.type = clc_response_type(num, layout)
+
+    def _flatten_ir(self, handles: list[ir.value]) -> None:
+        handles.append(self.handle)
+
+    def __repr__(self) -> str:
+        return repr(self.type)
+
+
+class CLCPipelineContext:
+    """What ``tlx.clc_create_context`` returns: the mbarriers and responses of a cluster-launch-control
+    pipeline of ``num_stages`` stages. ``clc_producer`` and ``clc_consumer`` take it; it may be passed to
+    ``@triton.jit`` helpers (a Triton aggregate of its three fields)."""
+
+    # Triton's aggregates check field values against these types (not strings, so no PEP 563 annotations).
+    __annotations__ = {"_clc_mbars_empty": mbarrier, "_clc_mbars_full": mbarrier, "_clc_responses": clc_response}
+
+    def __init__(self, clc_mbars_empty, clc_mbars_full, clc_responses) -> None:
+        self._clc_mbars_empty = clc_mbars_empty
+        self._clc_mbars_full = clc_mbars_full
+        self._clc_responses = clc_responses
+
+
+_context_init = inspect.signature(CLCPipelineContext.__init__)
+CLCPipelineContext = tlc._aggregate(CLCPipelineContext)
+# Triton's aggregate constructor takes (*args, **kwargs); introspection shows the public API's arguments.
+CLCPipelineContext.__signature__ = _context_init.replace(parameters=list(_context_init.parameters.values())[1:])
 
 
 class async_token_type(tlc.base_type):

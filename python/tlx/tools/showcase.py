@@ -15,7 +15,8 @@ Everything compiles on the CPU for the target (no GPU needed):
 
 ``--arch 100`` compiles the Blackwell tutorials instead (sm_100a: the pipelined
 and warp-specialized GEMM of ``blackwell_gemm``, the persistent GEMM with a
-double-buffered tensor-memory accumulator, the 2-CTA GEMM (``cta_group::2`` over a
+double-buffered tensor-memory accumulator, the same GEMM scheduled by cluster
+launch control (``clusterlaunchcontrol.try_cancel``), the 2-CTA GEMM (``cta_group::2`` over a
 2-CTA cluster), attention and GDPA forward), with the
 same stages in DIR/tlx/<kernel>/; they are compile-verified only and never run.
 
@@ -46,6 +47,7 @@ from tlx.tools.tlx_opt import binary_path
 from tlx.tutorials import (
     blackwell_2cta_gemm,
     blackwell_attention,
+    blackwell_clc_gemm,
     blackwell_gdpa,
     blackwell_gemm,
     blackwell_ws_gemm,
@@ -81,6 +83,7 @@ BLACKWELL_SPECS = (
     blackwell_gemm.SPEC,
     blackwell_gemm.SPEC_WS,
     blackwell_ws_gemm.SPEC,
+    blackwell_clc_gemm.SPEC,
     blackwell_2cta_gemm.SPEC,
     blackwell_attention.SPEC,
     blackwell_gdpa.SPEC,

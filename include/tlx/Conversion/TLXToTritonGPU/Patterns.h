@@ -47,6 +47,11 @@ void populateCpAsyncOpToTritonGPUPatterns(RewritePatternSet &patterns);
 /// async_remote_shmem_copy -> mapa and inline PTX on the buffers' addresses.
 void populateClusterOpToTritonGPUPatterns(RewritePatternSet &patterns);
 
+/// Cluster launch control: alloc_clc_responses -> a 16-byte aligned
+/// ttg.local_alloc; clc_try_cancel, clc_query -> inline PTX
+/// (clusterlaunchcontrol) on the response's and the barrier's addresses.
+void populateCLCOpToTritonGPUPatterns(RewritePatternSet &patterns);
+
 /// async_dot, async_dot_wait -> ttng.warp_group_dot and its wait.
 void populateMMAOpToTritonGPUPatterns(RewritePatternSet &patterns);
 

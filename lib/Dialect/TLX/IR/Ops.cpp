@@ -22,9 +22,13 @@ LogicalResult LocalViewOp::inferReturnTypes(
     inferredReturnTypes.push_back(MBarrierType::get(context));
     return success();
   }
+  if (isa<CLCResponsesType>(source)) {
+    inferredReturnTypes.push_back(CLCResponseType::get(context));
+    return success();
+  }
   return emitOptionalError(location,
-                           "'tlx.local_view' selects from "
-                           "!tlx.buffers or !tlx.mbarriers, not ",
+                           "'tlx.local_view' selects from !tlx.buffers, "
+                           "!tlx.mbarriers or !tlx.clc_responses, not ",
                            source);
 }
 

@@ -150,6 +150,19 @@ MBarriersType::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult
+CLCResponsesType::verify(function_ref<InFlightDiagnostic()> emitError,
+                         int64_t count) {
+  if (count <= 0)
+    return emitError() << "a TLX allocation of CLC responses holds at least "
+                          "one response, got "
+                       << count;
+  if (count > kMaxAllocationBytes / 16)
+    return emitError() << "a TLX allocation of " << count
+                       << " CLC responses needs more than 2^31 bytes";
+  return success();
+}
+
+LogicalResult
 StorageAliasSpecType::verify(function_ref<InFlightDiagnostic()> emitError,
                              StorageKind storage) {
   if (storage == StorageKind::smemCluster)

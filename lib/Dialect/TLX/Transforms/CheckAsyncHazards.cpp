@@ -21,6 +21,11 @@ int64_t getBlockBytes(triton::TensorDescType desc) {
   return block.getNumElements() * block.getElementTypeBitWidth() / 8;
 }
 
+/// What a CLC request delivers to its mbarrier: the response's bytes. A
+/// multicast request is issued once per cluster and delivers them to every
+/// CTA's mbarrier, so each CTA's code still shows the bytes its barrier gets.
+constexpr int64_t kCLCResponseBytes = 16;
+
 /// A multicast load also completes the mbarriers of other CTAs, and theirs
 /// complete this one's: the bytes one CTA's code shows are not what its
 /// barrier receives.
@@ -40,6 +45,12 @@ std::optional<int64_t> getBranchBytes(Block &block, Value barrier) {
       if (!mustAlias(load.getBarrier(), barrier) || isMulticast(load))
         return std::nullopt;
       bytes += getBlockBytes(load.getDesc().getType());
+    } else if (auto cancel = dyn_cast<CLCTryCancelOp>(op)) {
+      if (!mayAlias(cancel.getBarrier(), barrier))
+        continue;
+      if (!mustAlias(cancel.getBarrier(), barrier))
+        return std::nullopt;
+      bytes += kCLCResponseBytes;
     } else if (auto expect = dyn_cast<BarrierExpectBytesOp>(op)) {
       if (mayAlias(expect.getBarrier(), barrier))
         return std::nullopt;
@@ -82,6 +93,9 @@ LogicalResult checkBlock(Block &block) {
   };
   // TMA loads not yet waited for: (buffer, barrier).
   SmallVector<AsyncDescriptorLoadOp> inFlight;
+  // CLC requests whose response no wait (on a barrier that may be theirs)
+  // has seen yet.
+  SmallVector<CLCTryCancelOp> pendingResponses;
   bool failed = false;
 
   // When the loads may lie beyond what this block shows (`complete` false),
@@ -133,10 +147,31 @@ LogicalResult checkBlock(Block &block) {
         for (int64_t &total : it->second.totals)
           total += getBlockBytes(load.getDesc().getType());
       inFlight.push_back(load);
+    } else if (auto cancel = dyn_cast<CLCTryCancelOp>(op)) {
+      auto it = findExpectation(cancel.getBarrier());
+      if (it != expectations.end())
+        for (int64_t &total : it->second.totals)
+          total += kCLCResponseBytes;
+      pendingResponses.push_back(cancel);
+    } else if (auto query = dyn_cast<CLCQueryOp>(op)) {
+      for (CLCTryCancelOp cancel : pendingResponses)
+        if (mustAlias(cancel.getResponse(), query.getResponse())) {
+          InFlightDiagnostic diag =
+              query.emitOpError()
+              << "reads a CLC response that the request may still be "
+                 "writing; wait on the request's mbarrier (tlx.barrier_wait) "
+                 "first";
+          diag.attachNote(cancel.getLoc()) << "the request";
+          failed = true;
+          break;
+        }
     } else if (auto wait = dyn_cast<BarrierWaitOp>(op)) {
       closeExpectation(wait.getBarrier(), /*complete=*/true);
       llvm::erase_if(inFlight, [&](AsyncDescriptorLoadOp load) {
         return mustAlias(load.getBarrier(), wait.getBarrier());
+      });
+      llvm::erase_if(pendingResponses, [&](CLCTryCancelOp cancel) {
+        return mayAlias(cancel.getBarrier(), wait.getBarrier());
       });
     } else if (isa<LocalLoadOp, LocalStoreOp>(op)) {
       Value buffer = isa<LocalLoadOp>(op) ? cast<LocalLoadOp>(op).getBuffer()
@@ -175,12 +210,14 @@ LogicalResult checkBlock(Block &block) {
         expectation.totals = std::move(totals);
       }
       inFlight.clear();
+      pendingResponses.clear();
     } else if (op.getNumRegions() != 0) {
       // Loops and tasks end what straight-line reasoning can prove.
       for (Value barrier :
            llvm::to_vector(llvm::make_first_range(expectations)))
         closeExpectation(barrier, /*complete=*/false);
       inFlight.clear();
+      pendingResponses.clear();
     }
   }
   for (Value barrier : llvm::to_vector(llvm::make_first_range(expectations)))

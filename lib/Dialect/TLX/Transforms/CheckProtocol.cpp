@@ -91,11 +91,11 @@ LogicalResult checkBarrierSet(BarrierUses &set) {
       return predicate(use.first) && mayBeSameSlot(use.second, barrier);
     });
   };
-  // Ops that never arrive: waits, and the asynchronous copies that only
-  // complete transaction bytes on it.
+  // Ops that never arrive: waits, and the asynchronous copies (and CLC
+  // requests) that only complete transaction bytes on it.
   auto isArrival = [](Operation *op) {
     return !isa<BarrierWaitOp, AsyncDescriptorLoadOp, AsyncRemoteShmemStoreOp,
-                AsyncRemoteShmemCopyOp>(op);
+                AsyncRemoteShmemCopyOp, CLCTryCancelOp>(op);
   };
   for (auto [op, barrier] : set.uses) {
     if (auto wait = dyn_cast<BarrierWaitOp>(op)) {
@@ -115,6 +115,17 @@ LogicalResult checkBarrierSet(BarrierUses &set) {
             "its bytes are counted against no expectation, so the phase "
             "completes without waiting for them; announce them with "
             "tlx.barrier_expect_bytes(bar, bytes) before the load");
+        failed = true;
+      }
+    } else if (auto cancel = dyn_cast<CLCTryCancelOp>(op)) {
+      if (!anyUse(barrier, [](Operation *user) {
+            return isa<BarrierExpectBytesOp>(user);
+          })) {
+        cancel.emitOpError(
+            "completes on an mbarrier that no tlx.barrier_expect_bytes arms: "
+            "the response's 16 bytes are counted against no expectation, so "
+            "a wait on it may return before the response is written; arm it "
+            "with tlx.barrier_expect_bytes(bar, 16) before the request");
         failed = true;
       }
     }

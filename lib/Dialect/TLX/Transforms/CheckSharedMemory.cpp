@@ -63,6 +63,8 @@ std::optional<Allocation> getSharedAllocation(Operation *op) {
   }
   if (auto barriers = dyn_cast<AllocBarriersOp>(op))
     return Allocation{op, barriers.getType().getCount() * 8};
+  if (auto responses = dyn_cast<AllocCLCResponsesOp>(op))
+    return Allocation{op, responses.getType().getCount() * 16};
   return std::nullopt;
 }
 

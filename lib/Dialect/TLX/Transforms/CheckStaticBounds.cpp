@@ -15,25 +15,26 @@ using namespace mlir::tlx;
 
 namespace {
 
-/// The number of buffers or mbarriers a `tlx.local_view` selects from.
-int64_t getSetSize(Type set) {
+/// The number of buffers, mbarriers or responses a `tlx.local_view` selects
+/// from, and what one of them is called.
+std::pair<int64_t, StringRef> getSetSize(Type set) {
   if (auto buffers = dyn_cast<BuffersType>(set))
-    return buffers.getCount();
-  return cast<MBarriersType>(set).getCount();
+    return {buffers.getCount(), "buffer"};
+  if (auto responses = dyn_cast<CLCResponsesType>(set))
+    return {responses.getCount(), "CLC response"};
+  return {cast<MBarriersType>(set).getCount(), "mbarrier"};
 }
 
 LogicalResult checkViewIndex(LocalViewOp view) {
   APInt index;
   if (!matchPattern(view.getIndex(), m_ConstantInt(&index)))
     return success();
-  int64_t size = getSetSize(view.getSource().getType());
+  auto [size, element] = getSetSize(view.getSource().getType());
   int64_t value = index.getSExtValue();
   if (value >= 0 && value < size)
     return success();
-  bool isBarrier = isa<MBarriersType>(view.getSource().getType());
-  return view.emitOpError()
-         << "selects " << (isBarrier ? "mbarrier" : "buffer") << " " << value
-         << " of " << size << "; valid indices are 0.." << size - 1;
+  return view.emitOpError() << "selects " << element << " " << value << " of "
+                            << size << "; valid indices are 0.." << size - 1;
 }
 
 LogicalResult checkWaitPhase(BarrierWaitOp wait) {

@@ -25,6 +25,8 @@ bool completesRemoteBarrier(Operation *op) {
     return static_cast<bool>(arrive.getRemoteCTARank());
   if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op))
     return !load.getMulticastTargets().empty();
+  if (auto cancel = dyn_cast<CLCTryCancelOp>(op))
+    return cancel.getMulticast(); // CTA 0's request completes every CTA's
   return isa<AsyncRemoteShmemStoreOp, AsyncRemoteShmemCopyOp>(op);
 }
 

@@ -374,10 +374,14 @@ Raiser::getResultTypes(Operation *carrier, const OpContract &contract) {
                                    "carrier's are used";
     return types;
   }
-  if (contract.results.size() != 1 || carrier->getNumResults() != 1)
-    return malformed(carrier) << "expected one result";
+  if (carrier->getNumResults() != contract.results.size())
+    return malformed(carrier)
+           << "expected " << contract.results.size() << " result(s)";
+  // A tensor or scalar result has its own type; an op of several results
+  // has scalar ones (clc_query's ids), a handle rides alone with its type.
   if (contract.results.front().kinds != kHandle) {
-    types.push_back(carrier->getResult(0).getType());
+    for (Value result : carrier->getResults())
+      types.push_back(result.getType());
     return types;
   }
   auto text = carrier->getAttrOfType<StringAttr>(kTypeAttr);

@@ -120,8 +120,9 @@ def TLX_LocalViewOp : TLX_Op<"local_view",
     [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "select one buffer or mbarrier of a set";
   let description = [{
-    `tlx.local_view(bufs, i)` or `bufs[i]` in Python. The index is an i32;
-    when it is a constant, `tlx-check-static-bounds` proves it in range.
+    `tlx.local_view(bufs, i)` or `bufs[i]` in Python (also stage `i` of a
+    set of CLC responses). The index is an i32; when it is a constant,
+    `tlx-check-static-bounds` proves it in range.
 
     ```mlir
     %b = tlx.local_view %a[%i] : !tlx.buffers<3, 128x64xf16, smem>
@@ -129,7 +130,8 @@ def TLX_LocalViewOp : TLX_Op<"local_view",
     ```
   }];
   let arguments = (ins TLX_BufferSet:$source, I32:$index);
-  let results = (outs AnyTypeOf<[TLX_BufferType, TLX_MBarrierType]>:$result);
+  let results = (outs AnyTypeOf<[TLX_BufferType, TLX_MBarrierType,
+                                 TLX_CLCResponseType]>:$result);
   let assemblyFormat = [{
     $source `[` $index `]` attr-dict `:` qualified(type($source))
   }];
@@ -792,6 +794,72 @@ def TLX_AsyncRemoteShmemCopyOp : TLX_Op<"async_remote_shmem_copy"> {
     `:` qualified(type($source)) `->` qualified(type($destination))
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Cluster launch control (sm_100)
+//===----------------------------------------------------------------------===//
+
+def TLX_AllocCLCResponsesOp : TLX_Op<"alloc_clc_responses",
+    [MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "allocate N cluster-launch-control responses";
+  let description = [{
+    Part of `tlx.clc_create_context(num_consumers, num_stages)` in Python
+    (sm_100): one 16-byte, 16-byte aligned response per stage in shared
+    memory, where `tlx.clc_try_cancel` has the hardware write its answer.
+
+    ```mlir
+    %r = tlx.alloc_clc_responses : !tlx.clc_responses<2>
+    ```
+  }];
+  let results = (outs TLX_CLCResponsesType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def TLX_CLCTryCancelOp : TLX_Op<"clc_try_cancel"> {
+  let summary = "ask the hardware to cancel a cluster not launched yet";
+  let description = [{
+    Part of `tlx.clc_producer(...)` in Python (sm_100): one thread of the
+    task issues `clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::
+    complete_tx::bytes.b128`. Asynchronously, the hardware cancels the
+    launch of a cluster that has not started, if one is left, writes a
+    16-byte response to `response` (`tlx.clc_query` decodes it) and
+    completes 16 transaction bytes on `barrier`, which a
+    `tlx.barrier_expect_bytes` of 16 must arm. With `multicast`
+    (`.multicast::cluster::all`, for a cluster launch) only the cluster's
+    CTA of rank 0 issues, and the response and the completion reach
+    `response` and `barrier` at the same places in every CTA of the
+    cluster. After a failed request a CTA must not issue another.
+
+    ```mlir
+    tlx.clc_try_cancel %response, %bar
+    tlx.clc_try_cancel %response, %bar multicast
+    ```
+  }];
+  let arguments = (ins TLX_CLCResponseType:$response,
+                       TLX_MBarrierType:$barrier, UnitAttr:$multicast);
+  let assemblyFormat = "$response `,` $barrier (`multicast` $multicast^)? attr-dict";
+}
+
+def TLX_CLCQueryOp : TLX_Op<"clc_query"> {
+  let summary = "decode a cluster-launch-control response";
+  let description = [{
+    Part of `tlx.clc_consumer(...)` in Python (sm_100): every thread reads
+    the response (`ld.shared.b128`) and decodes it with
+    `clusterlaunchcontrol.query_cancel.is_canceled.pred.b128` and, for a
+    canceled cluster,
+    `clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128`: the id
+    (x, y, z) of the canceled cluster's first CTA, or (-1, -1, -1) when the
+    request failed (no cluster was left). Read it once `tlx.barrier_wait`
+    has seen the response's mbarrier complete.
+
+    ```mlir
+    %x, %y, %z = tlx.clc_query %response
+    ```
+  }];
+  let arguments = (ins TLX_CLCResponseType:$response);
+  let results = (outs I32:$x, I32:$y, I32:$z);
+  let assemblyFormat = "$response attr-dict";
 }
 
 //===----------------------------------------------------------------------===//

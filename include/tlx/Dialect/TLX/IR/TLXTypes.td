@@ -112,7 +112,27 @@ def TLX_ReuseGroupType : TLX_Type<"ReuseGroup", "reuse_group"> {
   }];
 }
 
-def TLX_BufferSet : AnyTypeOf<[TLX_BuffersType, TLX_MBarriersType],
-                              "TLX buffers or mbarriers">;
+def TLX_CLCResponsesType : TLX_Type<"CLCResponses", "clc_responses"> {
+  let summary = "N cluster-launch-control responses in shared memory";
+  let description = [{
+    The result of `tlx.alloc_clc_responses`: `count` 16-byte, 16-byte
+    aligned words of shared memory, each where one
+    `clusterlaunchcontrol.try_cancel` has the hardware write its opaque
+    response (one per stage of a CLC pipeline).
+
+    Syntax: `!tlx.clc_responses<2>`.
+  }];
+  let parameters = (ins "int64_t":$count);
+  let assemblyFormat = "`<` $count `>`";
+  let genVerifyDecl = 1;
+}
+
+def TLX_CLCResponseType : TLX_Type<"CLCResponse", "clc_response"> {
+  let summary = "one cluster-launch-control response (16 bytes of shared memory)";
+}
+
+def TLX_BufferSet : AnyTypeOf<[TLX_BuffersType, TLX_MBarriersType,
+                               TLX_CLCResponsesType],
+                              "TLX buffers, mbarriers or CLC responses">;
 
 #endif // TLX_TYPES_TD
