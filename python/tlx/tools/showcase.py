@@ -16,7 +16,7 @@ Everything compiles on the CPU for the target (no GPU needed):
 ``--arch 100`` compiles the Blackwell tutorials instead (sm_100a: the pipelined
 and warp-specialized GEMM of ``blackwell_gemm``, the persistent GEMM with a
 double-buffered tensor-memory accumulator, the 2-CTA GEMM (``cta_group::2`` over a
-2-CTA cluster), attention and GDPA forward), with the
+2-CTA cluster), the MXFP8 GEMM (block-scaled ``tcgen05.mma``), attention and GDPA forward), with the
 same stages in DIR/tlx/<kernel>/; they are compile-verified only and never run.
 
 Where a CUDA GPU and PyTorch are present (and the target is sm_90), every kernel also runs and is checked
@@ -48,6 +48,7 @@ from tlx.tutorials import (
     blackwell_attention,
     blackwell_gdpa,
     blackwell_gemm,
+    blackwell_mxfp8_gemm,
     blackwell_ws_gemm,
     broadcast_scoring,
     compile_tutorial,
@@ -82,6 +83,7 @@ BLACKWELL_SPECS = (
     blackwell_gemm.SPEC_WS,
     blackwell_ws_gemm.SPEC,
     blackwell_2cta_gemm.SPEC,
+    blackwell_mxfp8_gemm.SPEC,
     blackwell_attention.SPEC,
     blackwell_gdpa.SPEC,
 )
