@@ -646,6 +646,118 @@ def idiom_clc_gemm(
 
 
 # --------------------------------------------------------------------------------------------------------
+# 6. MXFP8 GEMM: e4m3 A and B (stored N x K), e8m0 scales loaded by 5-D TMA in the cuBLAS block-scaling
+#    layout into shared memory and handed to async_dot_scaled as they are (the compiler copies them to
+#    tensor memory), a 1-warp producer, a 1-warp MMA issuer and the default task as epilogue.
+# --------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def idiom_mxfp8_ws_gemm(
+    a_desc,
+    a_scale_desc,
+    b_desc,
+    b_scale_desc,
+    c_desc,
+    M,
+    N,
+    K,
+    BLOCK_SIZE_M: tl.constexpr,
+    BLOCK_SIZE_N: tl.constexpr,
+    BLOCK_SIZE_K: tl.constexpr,
+    NUM_SMEM_BUFFERS: tl.constexpr,
+    NUM_SMS: tl.constexpr,
+):
+    REP_M: tl.constexpr = BLOCK_SIZE_M // 128
+    REP_N: tl.constexpr = BLOCK_SIZE_N // 128
+    REP_K: tl.constexpr = BLOCK_SIZE_K // 32 // 4
+    a_tiles = tlx.local_alloc((BLOCK_SIZE_M, BLOCK_SIZE_K), tlx.dtype_of(a_desc), NUM_SMEM_BUFFERS)
+    b_tiles = tlx.local_alloc((BLOCK_SIZE_N, BLOCK_SIZE_K), tlx.dtype_of(b_desc), NUM_SMEM_BUFFERS)
+    a_scale_tiles = tlx.local_alloc((1, REP_M, REP_K, 2, 256), tl.uint8, NUM_SMEM_BUFFERS)
+    b_scale_tiles = tlx.local_alloc((1, REP_N, REP_K, 2, 256), tl.uint8, NUM_SMEM_BUFFERS)
+    accumulators = tlx.local_alloc((BLOCK_SIZE_M, BLOCK_SIZE_N), tl.float32, tl.constexpr(1), tlx.storage_kind.tmem)
+    c_smem = tlx.local_alloc((BLOCK_SIZE_M, BLOCK_SIZE_N), tlx.dtype_of(c_desc), tl.constexpr(1))
+
+    smem_full = tlx.alloc_barriers(num_barriers=NUM_SMEM_BUFFERS, arrive_count=1)
+    smem_empty = tlx.alloc_barriers(num_barriers=NUM_SMEM_BUFFERS, arrive_count=1)
+    tmem_full = tlx.alloc_barriers(num_barriers=1, arrive_count=1)
+    tmem_empty = tlx.alloc_barriers(num_barriers=1, arrive_count=1)
+
+    with tlx.async_tasks():
+        with tlx.async_task("default"):  # epilogue
+            num_tiles = tl.cdiv(M, BLOCK_SIZE_M) * tl.cdiv(N, BLOCK_SIZE_N)
+            num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+            tmem_count = 0
+            for tile_id in range(tl.program_id(axis=0), num_tiles, NUM_SMS):
+                _, tmem_phase = get_bufidx_phase(tmem_count, 1)
+                tlx.barrier_wait(tmem_full[0], tmem_phase)
+                result = tlx.local_load(accumulators[0])
+                tlx.barrier_arrive(tmem_empty[0], arrive_count=1)
+                tlx.async_descriptor_store_wait(0)
+                tlx.local_store(c_smem[0], result.to(tlx.dtype_of(c_desc)))
+                tlx.fence_async_shared()
+                tlx.async_descriptor_store(
+                    c_desc, c_smem[0], [(tile_id // num_pid_n) * BLOCK_SIZE_M, (tile_id % num_pid_n) * BLOCK_SIZE_N]
+                )
+                tmem_count += 1  # noqa: SIM113
+            tlx.async_descriptor_store_wait(0)
+
+        with tlx.async_task(num_warps=1, num_regs=24):  # MMA issuer
+            num_tiles = tl.cdiv(M, BLOCK_SIZE_M) * tl.cdiv(N, BLOCK_SIZE_N)
+            k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+            smem_count = 0
+            tmem_count = 0
+            for _tile_id in range(tl.program_id(axis=0), num_tiles, NUM_SMS):
+                _, tmem_phase = get_bufidx_phase(tmem_count, 1)
+                tlx.barrier_wait(tmem_empty[0], tmem_phase ^ 1)
+                for k_idx in range(0, k_tiles):
+                    smem_buf, smem_phase = get_bufidx_phase(smem_count, NUM_SMEM_BUFFERS)
+                    tlx.barrier_wait(smem_full[smem_buf], smem_phase)
+                    tlx.async_dot_scaled(
+                        a_tiles[smem_buf],
+                        tlx.local_trans(b_tiles[smem_buf]),
+                        accumulators[0],
+                        a_scale_tiles[smem_buf],
+                        "e4m3",
+                        b_scale_tiles[smem_buf],
+                        "e4m3",
+                        use_acc=k_idx != 0,
+                        out_dtype=tl.float32,
+                        mBarriers=[smem_empty[smem_buf]],
+                    )
+                    smem_count += 1
+                tlx.tcgen05_commit(tmem_full[0])
+                tmem_count += 1  # noqa: SIM113
+
+        with tlx.async_task(num_warps=1, num_regs=24):  # TMA producer
+            num_tiles = tl.cdiv(M, BLOCK_SIZE_M) * tl.cdiv(N, BLOCK_SIZE_N)
+            num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+            k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+            TOTAL_BYTES: tl.constexpr = (BLOCK_SIZE_M + BLOCK_SIZE_N) * BLOCK_SIZE_K + (REP_M + REP_N) * REP_K * 512
+            smem_count = 0
+            for tile_id in range(tl.program_id(axis=0), num_tiles, NUM_SMS):
+                pid_m = tile_id // num_pid_n
+                pid_n = tile_id % num_pid_n
+                for k in range(0, k_tiles):
+                    smem_buf, smem_phase = get_bufidx_phase(smem_count, NUM_SMEM_BUFFERS)
+                    tlx.barrier_wait(smem_empty[smem_buf], smem_phase ^ 1)
+                    tlx.barrier_expect_bytes(smem_full[smem_buf], TOTAL_BYTES)
+                    tlx.async_descriptor_load(
+                        a_desc, a_tiles[smem_buf], [pid_m * BLOCK_SIZE_M, k * BLOCK_SIZE_K], smem_full[smem_buf]
+                    )
+                    tlx.async_descriptor_load(
+                        b_desc, b_tiles[smem_buf], [pid_n * BLOCK_SIZE_N, k * BLOCK_SIZE_K], smem_full[smem_buf]
+                    )
+                    tlx.async_descriptor_load(
+                        a_scale_desc, a_scale_tiles[smem_buf], [0, pid_m * REP_M, k * REP_K, 0, 0], smem_full[smem_buf]
+                    )
+                    tlx.async_descriptor_load(
+                        b_scale_desc, b_scale_tiles[smem_buf], [0, pid_n * REP_N, k * REP_K, 0, 0], smem_full[smem_buf]
+                    )
+                    smem_count += 1
+
+
+# --------------------------------------------------------------------------------------------------------
 # Idioms of the public Blackwell tutorials this TLX does not have yet: one small kernel each.
 # --------------------------------------------------------------------------------------------------------
 

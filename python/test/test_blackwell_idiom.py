@@ -237,6 +237,30 @@ CASES: dict[str, Case] = {
         },
         _CLC + _TCGEN05 + ("cp.async.bulk.tensor.2d.global.shared::cta",),
     ),
+    "mxfp8_ws_gemm": Case(
+        kernels.idiom_mxfp8_ws_gemm,
+        {
+            "a_desc": _desc((128, 128), "fp8e4nv"),
+            "a_scale_desc": "tensordesc<u8[1, 1, 1, 2, 256]>",
+            "b_desc": _desc((128, 128), "fp8e4nv"),
+            "b_scale_desc": "tensordesc<u8[1, 1, 1, 2, 256]>",
+            "c_desc": _desc((128, 128), "bf16"),
+            "M": "i32",
+            "N": "i32",
+            "K": "i32",
+            **dict.fromkeys(
+                ("BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K", "NUM_SMEM_BUFFERS", "NUM_SMS"), "constexpr"
+            ),
+        },
+        {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 128, "NUM_SMEM_BUFFERS": 3, "NUM_SMS": 148},
+        (
+            "tcgen05.alloc.cta_group::1",
+            "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X",
+            "tcgen05.cp.cta_group::1.warpx4.32x128b",  # the scales, shared -> tensor memory
+            "cp.async.bulk.tensor.5d.shared::cluster.global",  # the scales' 5-D TMA loads
+            "tcgen05.ld.sync.aligned.32x32b",
+        ),
+    ),
 }
 
 _compiled: dict[str, object] = {}
@@ -299,6 +323,15 @@ def test_two_cta_mma_is_issued_by_the_even_cta_only() -> None:
     ttgir = _compile("2cta_gemm").asm["ttgir"]
     assert re.search(r"ttng\.tc_gen5_mma .*\{is_async, two_ctas\}", ttgir)
     assert "CTASplitM = 2, twoCTAs = true" in ttgir
+
+
+def test_mxfp8_scales_in_shared_memory_reach_the_mma_through_tensor_memory() -> None:
+    ttgir = _compile("mxfp8_ws_gemm").asm["ttgir"]
+    mma = [p for p in _partitions(ttgir) if "ttng.tc_gen5_mma_scaled" in p]
+    # The MMA issuer copies both scale tiles into tensor memory allocations of their own, then multiplies.
+    assert len(mma) == 1 and mma[0].count("ttng.tmem_copy") == 2
+    assert "lhs = e4m3 rhs = e4m3" in mma[0]
+    assert len(re.findall(r"ttng\.tmem_alloc : \(\) -> !ttg\.memdesc<128x4xi8, #tmem_scales", ttgir)) == 2
 
 
 # --------------------------------------------------------------------------------------------------------

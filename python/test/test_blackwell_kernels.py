@@ -1,5 +1,5 @@
-"""The Blackwell tutorial kernels (persistent GEMM, CLC GEMM, 2-CTA GEMM, attention, GDPA) compile on the CPU to
-sm_100a cubins.
+"""The Blackwell tutorial kernels (persistent GEMM, CLC GEMM, 2-CTA GEMM, MXFP8 GEMM, attention, GDPA) compile on
+the CPU to sm_100a cubins.
 
 No Blackwell GPU here: each SPEC compiles with stock triton's ptxas for sm_100a, its PTX holds the
 instructions it promises, no TLX op survives into the final TTGIR and the protocol checker warns nothing.
@@ -21,11 +21,19 @@ from tlx.tutorials import (
     blackwell_attention,
     blackwell_clc_gemm,
     blackwell_gdpa,
+    blackwell_mxfp8_gemm,
     blackwell_ws_gemm,
     compile_tutorial,
 )
 
-MODULES = [blackwell_ws_gemm, blackwell_clc_gemm, blackwell_2cta_gemm, blackwell_attention, blackwell_gdpa]
+MODULES = [
+    blackwell_ws_gemm,
+    blackwell_clc_gemm,
+    blackwell_2cta_gemm,
+    blackwell_mxfp8_gemm,
+    blackwell_attention,
+    blackwell_gdpa,
+]
 SPECS = [
     (module, name) for module in MODULES for name in sorted(vars(module)) if name == "SPEC" or name.startswith("SPEC_")
 ]
@@ -146,6 +154,52 @@ def test_2cta_gemm_pairs_ctas_on_one_mma_and_signals_the_even_cta() -> None:
     first_remote = ptx.index("mbarrier.arrive.shared::cluster.b64")
     assert "fence.mbarrier_init.release.cluster" in ptx[:first_remote]
     assert "barrier.cluster.wait" in ptx[:first_remote]
+
+
+@pytest.mark.parametrize("name", ["SPEC", "SPEC_N256"])
+def test_mxfp8_gemm_copies_scales_to_tensor_memory_for_each_block_scaled_mma(name: str) -> None:
+    compiled = _compile(blackwell_mxfp8_gemm, name)
+    ttgir = compiled.asm["ttgir"]
+    cfg = {**blackwell_mxfp8_gemm.CONFIG, **getattr(blackwell_mxfp8_gemm, name)["constexprs"]}
+    bm, bn, scale_k = cfg["BLOCK_M"], cfg["BLOCK_N"], cfg["BLOCK_K"] // 32
+    # The scales' shared-memory ring is unswizzled (the cuBLAS layout is the swizzle), so is their TMA.
+    unswizzled = "#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 8, rank = 5}>"
+    alias = re.search(rf"(#shared\d*) = {re.escape(unswizzled)}", ttgir).group(1)
+    assert re.search(rf"tensordesc<tensor<1x{bn // 128}x{scale_k // 4}x2x256xui8, {alias}>>", ttgir)
+    # Two sets of tensor-memory scales, one allocation per buffer.
+    allocs = re.findall(rf"ttng\.tmem_alloc : \(\) -> !ttg\.memdesc<(\d+)x{scale_k}xi8, #tmem_scales", ttgir)
+    assert sorted(map(int, allocs)) == sorted([bm, bm, bn, bn])
+    # The MMA issuer copies both scales and issues the MMA, for either set; the loader loads four tiles.
+    mma = [p for p in _partitions(ttgir) if "ttng.tc_gen5_mma_scaled" in p]
+    assert len(mma) == 1 and mma[0].count("ttng.tmem_copy") == 4 and mma[0].count("ttng.tc_gen5_mma_scaled") == 2
+    assert sum(p.count("ttng.async_tma_copy_global_to_local") == 4 for p in _partitions(ttgir)) == 1
+    assert "lhs = e4m3 rhs = e4m3" in ttgir
+
+
+def _blackwell_gpu() -> bool:
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:
+        return False
+    import torch
+
+    return torch.cuda.is_available() and torch.cuda.get_device_capability()[0] == 10
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _blackwell_gpu(), reason="needs a Blackwell (sm_100) GPU and PyTorch")
+def test_mxfp8_gemm_matches_the_reference_on_blackwell() -> None:
+    import torch
+
+    torch.manual_seed(0)
+    m, n, k = 256, 384, 1024
+    a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
+    b = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn)
+    a_scale = torch.randint(120, 134, (m, k // 32), dtype=torch.uint8, device="cuda")
+    b_scale = torch.randint(120, 134, (n, k // 32), dtype=torch.uint8, device="cuda")
+    out = blackwell_mxfp8_gemm.run(a, b, a_scale, b_scale)
+    expected = blackwell_mxfp8_gemm.reference(a, b, a_scale, b_scale)
+    torch.testing.assert_close(out.float(), expected.float(), rtol=1e-2, atol=1e-2 * expected.abs().max().item())
 
 
 def test_gdpa_reuses_the_hopper_host_checks() -> None:

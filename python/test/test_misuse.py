@@ -755,8 +755,71 @@ def tmem_copy_unswizzled(n):
 
 
 @triton.jit
-def stoch_round_on_blackwell(n):
+def stoch_round_on_hopper(n):
     tlx.stoch_round(tl.zeros((128,), tl.float32), tl.bfloat16, tl.zeros((128,), tl.uint32))  # misuse
+
+
+@triton.jit
+def stoch_round_of_other_shapes(n):
+    tlx.stoch_round(tl.zeros((128,), tl.float32), tl.bfloat16, tl.zeros((64,), tl.uint32))  # misuse
+
+
+@triton.jit
+def stoch_round_of_a_scalar(n):
+    tlx.stoch_round(n.to(tl.float32), tl.float16, n.to(tl.uint32))  # misuse
+
+
+@triton.jit
+def stoch_round_to_float64(n):
+    tlx.stoch_round(tl.zeros((128,), tl.float32), tl.float64, tl.zeros((128,), tl.uint32))  # misuse
+
+
+@triton.jit
+def _scaled_operands(K: tl.constexpr, SCALE_K: tl.constexpr):
+    a = tlx.local_alloc((128, K), tl.float8e4nv, 1)
+    b = tlx.local_alloc((K, 128), tl.float8e4nv, 1)
+    acc = tlx.local_alloc((128, 128), tl.float32, 1, tlx.storage_kind.tmem)
+    scales = tlx.local_alloc((128, SCALE_K), tl.uint8, 1, tlx.storage_kind.tmem)
+    return a[0], b[0], acc[0], scales[0]
+
+
+@triton.jit
+def dot_scaled_on_hopper(n):
+    a = tlx.local_alloc((128, 128), tl.float8e4nv, 1)
+    s = tlx.local_alloc((1, 1, 1, 2, 256), tl.uint8, 1)
+    tlx.async_dot_scaled(a[0], a[0], a[0], s[0], "e4m3", s[0], "e4m3")  # misuse
+
+
+@triton.jit
+def dot_scaled_unknown_format(n):
+    a, b, acc, s = _scaled_operands(128, 4)
+    tlx.async_dot_scaled(a, b, acc, s, "e4m3", s, "fp8")  # misuse
+
+
+@triton.jit
+def dot_scaled_two_ctas(n):
+    a, b, acc, s = _scaled_operands(128, 4)
+    tlx.async_dot_scaled(a, b, acc, s, "e4m3", s, "e4m3", two_ctas=True)  # misuse
+
+
+@triton.jit
+def dot_scaled_scales_for_another_k(n):
+    a, b, acc, s = _scaled_operands(256, 4)
+    tlx.async_dot_scaled(a, b, acc, s, "e4m3", s, "e4m3")  # misuse
+
+
+@triton.jit
+def dot_scaled_fp8_with_fp4(n):
+    a, b, acc, s = _scaled_operands(128, 4)
+    b4 = tlx.local_alloc((64, 128), tl.uint8, 1)
+    tlx.async_dot_scaled(a, b4[0], acc, s, "e4m3", s, "e2m1")  # misuse
+
+
+@triton.jit
+def scale_copy_from_rows(n):
+    src = tlx.local_alloc((128, 4), tl.uint8, 1)
+    dst = tlx.local_alloc((128, 4), tl.uint8, 1, tlx.storage_kind.tmem)
+    tlx.tmem_copy(src[0], dst[0])  # misuse
 
 
 @triton.jit
@@ -878,7 +941,12 @@ CASES = [
     ),
     (clc_without_consumers, N, SM100, "tlx.clc_create_context: `num_consumers` must be >= 1, got 0"),
     (tmem_copy_on_hopper, N, SM90, "tlx.tmem_copy: a shared-to-tensor-memory copy (tcgen05.cp) needs sm_100 (Bl"),
-    (stoch_round_on_blackwell, N, SM100, "tlx.stoch_round: stochastic rounding (cvt.rs.satfinite) is not implemented"),
+    (stoch_round_on_hopper, N, SM90, "tlx.stoch_round: stochastic rounding (cvt.rs.satfinite) needs sm_100 (Bla"),
+    (stoch_round_of_other_shapes, N, SM100, "tlx.stoch_round: `rand_bits` (shape [64]) must have the shape of `src`"),
+    (stoch_round_of_a_scalar, N, SM100, "tlx.stoch_round: `src` must be a tensor (this TLX rounds tensors, not sca"),
+    (dot_scaled_on_hopper, N, SM90, "tlx.async_dot_scaled: block-scaled MMA (tcgen05.mma with scales) needs sm_100"),
+    (dot_scaled_unknown_format, N, SM100, "tlx.async_dot_scaled: `B_format` must be one of 'e4m3', 'e5m2', 'e2m1'"),
+    (dot_scaled_two_ctas, N, SM100, "tlx.async_dot_scaled: `two_ctas` (tcgen05.mma cta_group::2) is not supported"),
     (ballot_of_a_tensor, N, SM90, "tlx.vote_ballot_sync: a tensor `pred` (shape [128]) is not supported by this"),
     (warp_sum, PTR, SM90, "tlx.warp_redux: `op` must be one of 'max', 'min', 'abs_max', 'abs_min', got 'sum'"),
     (fp8_name_of_fp16, N, SM90, "tlx.get_fp8_format_name: supports only tl.float8e5 (e5m2) and tl.float8e4nv"),
@@ -893,6 +961,10 @@ COMPILER_CASES = [
     (tmem_over_512_columns, N, SM100, "tensor memory has 512 columns of 32 bits per CTA; these 3 buffers of 128"),
     (tmem_copy_16_bit, N, SM100, "Triton 3.6 copies 128-row buffers of 32-bit elements into tensor memory, got"),
     (tmem_copy_unswizzled, N, SM100, "'tlx.tmem_copy' op tcgen05.cp reads a swizzled, untransposed NVMMA shared"),
+    (stoch_round_to_float64, N, SM100, "'tlx.stoch_round' op rounds to fp8 (e4m3, e5m2), bf16 or fp16, not 'f64'"),
+    (dot_scaled_scales_for_another_k, N, SM100, "`A_scale` in tensor memory must be [128, 8] (one scale per 32"),
+    (dot_scaled_fp8_with_fp4, N, SM100, "'tlx.tcgen05_mma_scaled' op mixing e2m1 with fp8 (kind::mxf8f6f4) needs"),
+    (scale_copy_from_rows, N, SM100, "the source of 128 x 4 block scales is in the cuBLAS block-scaling layout"),
     (dot_k8, N, SM90, "'tlx.async_dot' op K = 8 is not a multiple of 16, the K of one wgmma for 'f16' operands"),
     (dot_k24, N, SM90, "shared-memory buffer dimensions must be powers of two, got 24"),
     (dot_int8_into_float32, N, SM90, "or fp8 (e4m3, e5m2) operands into a float32 accumulator, not 'i8'"),

@@ -1,11 +1,13 @@
 """Each tlx op compiled to cubin on the CPU shows the instruction it promises in the PTX.
 
 The tutorials cover buffers, TMA, cp.async, mbarrier waits, fences and wgmma (test_tutorials.py); this
-covers the rest: mbarrier arrive, special registers and the buffer views.
+covers the rest: mbarrier arrive, special registers, the buffer views, and (for sm_100a) block-scaled MMA
+and stochastic rounding.
 """
 
 import re
 
+import pytest
 import triton
 import triton.language as tl
 from triton.backends.compiler import GPUTarget
@@ -42,10 +44,14 @@ def views(desc, out_desc, BLOCK: tl.constexpr):
     tlx.async_descriptor_store_wait(0)
 
 
-def compile_sm90(kernel, signature, constexprs):
+def compile_for(arch, kernel, signature, constexprs):
     names = list(signature)
     constants = {(names.index(name),): value for name, value in constexprs.items()}
-    return triton.compile(ASTSource(kernel, signature, constants), target=GPUTarget("cuda", 90, 32))
+    return triton.compile(ASTSource(kernel, signature, constants), target=GPUTarget("cuda", arch, 32))
+
+
+def compile_sm90(kernel, signature, constexprs):
+    return compile_for(90, kernel, signature, constexprs)
 
 
 def test_barrier_arrive_and_special_registers():
@@ -384,3 +390,151 @@ def test_cluster_launch_control_in_a_cluster_multicasts_from_cta_0():
     assert "mapa.shared::cluster" in ptx[:arrive]
     assert "fence.mbarrier_init.release.cluster" in ptx[: ptx.index("clusterlaunchcontrol.try_cancel")]
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
+
+
+def block_scaled_dot(
+    a_desc,
+    b_desc,
+    a_scale_desc,
+    b_scale_desc,
+    c_ptr,
+    A_FORMAT: tl.constexpr,
+    B_FORMAT: tl.constexpr,
+    SCALES_IN_TMEM: tl.constexpr,
+    M: tl.constexpr,
+    N: tl.constexpr,
+    K: tl.constexpr,
+):
+    """One block-scaled MMA: A (M x K) and B (stored N x K) by TMA, e8m0 scales by 5-D TMA in the cuBLAS layout."""
+    A_BYTES: tl.constexpr = K // 2 if A_FORMAT == "e2m1" else K
+    B_BYTES: tl.constexpr = K // 2 if B_FORMAT == "e2m1" else K
+    a = tlx.local_alloc((M, A_BYTES), tlx.dtype_of(a_desc), 1)
+    b = tlx.local_alloc((N, B_BYTES), tlx.dtype_of(b_desc), 1)
+    a_scales = tlx.local_alloc((1, M // 128, K // 128, 2, 256), tl.uint8, 1)
+    b_scales = tlx.local_alloc((1, N // 128, K // 128, 2, 256), tl.uint8, 1)
+    bars = tlx.alloc_barriers(2)
+    tlx.barrier_expect_bytes(bars[0], M * A_BYTES + N * B_BYTES + (M + N) * (K // 32))
+    tlx.async_descriptor_load(a_desc, a[0], [0, 0], bars[0])
+    tlx.async_descriptor_load(b_desc, b[0], [0, 0], bars[0])
+    tlx.async_descriptor_load(a_scale_desc, a_scales[0], [0, 0, 0, 0, 0], bars[0])
+    tlx.async_descriptor_load(b_scale_desc, b_scales[0], [0, 0, 0, 0, 0], bars[0])
+    tlx.barrier_wait(bars[0], 0)
+    acc = tlx.local_alloc((M, N), tl.float32, 1, tlx.storage_kind.tmem)
+    if SCALES_IN_TMEM:
+        a_tmem = tlx.local_alloc((M, K // 32), tl.uint8, 1, tlx.storage_kind.tmem)
+        b_tmem = tlx.local_alloc((N, K // 32), tl.uint8, 1, tlx.storage_kind.tmem)
+        tlx.tmem_copy(a_scales[0], a_tmem[0])
+        tlx.tmem_copy(b_scales[0], b_tmem[0])
+        tlx.async_dot_scaled(
+            a[0], tlx.local_trans(b[0]), acc[0], a_tmem[0], A_FORMAT, b_tmem[0], B_FORMAT, False, mBarriers=[bars[1]]
+        )
+    else:
+        tlx.async_dot_scaled(
+            a[0], tlx.local_trans(b[0]), acc[0], a_scales[0], A_FORMAT, b_scales[0], B_FORMAT, mBarriers=[bars[1]]
+        )
+    tlx.barrier_wait(bars[1], 0)
+    rows, cols = tl.arange(0, M)[:, None], tl.arange(0, N)[None, :]
+    tl.store(c_ptr + rows * N + cols, tlx.local_load(acc[0]))
+
+
+_MX_TYPES = {"e4m3": "fp8e4nv", "e5m2": "fp8e5", "e2m1": "u8"}
+
+
+def compile_block_scaled(a_format, b_format, scales_in_tmem, M=128, N=128, K=256):
+    a_bytes, b_bytes = (K // 2 if f == "e2m1" else K for f in (a_format, b_format))
+    signature = {
+        "a_desc": f"tensordesc<{_MX_TYPES[a_format]}[{M}, {a_bytes}]>",
+        "b_desc": f"tensordesc<{_MX_TYPES[b_format]}[{N}, {b_bytes}]>",
+        "a_scale_desc": f"tensordesc<u8[1, {M // 128}, {K // 128}, 2, 256]>",
+        "b_scale_desc": f"tensordesc<u8[1, {N // 128}, {K // 128}, 2, 256]>",
+        "c_ptr": "*fp32",
+        **dict.fromkeys(["A_FORMAT", "B_FORMAT", "SCALES_IN_TMEM", "M", "N", "K"], "constexpr"),
+    }
+    constexprs = {"A_FORMAT": a_format, "B_FORMAT": b_format, "SCALES_IN_TMEM": scales_in_tmem, "M": M, "N": N, "K": K}
+    return compile_for(100, block_scaled_dot, signature, constexprs)
+
+
+def test_async_dot_scaled_mxfp8_is_a_block_scaled_tcgen05_mma_with_scales_copied_to_tensor_memory():
+    compiled = compile_block_scaled("e4m3", "e5m2", scales_in_tmem=True)
+    ptx, ttgir = compiled.asm["ptx"], compiled.asm["ttgir"]
+    assert ".target sm_100a" in ptx and compiled.asm["cubin"][:4] == b"\x7fELF"
+    assert "lhs = e4m3 rhs = e5m2" in ttgir and ttgir.count("ttng.tmem_copy") == 2
+    # K = 256 is 8 instructions of K = 32, each reading the scales of its 32 columns from tensor memory.
+    mma = r"tcgen05\.mma\.cta_group::1\.kind::mxf8f6f4\.block_scale\.scale_vec::1X \[ %r\d+ \+ 0 \], %rd\d+, %rd\d+"
+    assert len(re.findall(mma, ptx)) == 8, ptx
+    # Each 128 x 8 block of scales is one tcgen05.cp per 128 x 4 block, after the 5-D TMA loads of the scales.
+    assert ptx.count("tcgen05.cp.cta_group::1.warpx4.32x128b") == 4
+    assert ptx.count("cp.async.bulk.tensor.5d.shared::cluster.global") == 2
+
+
+def test_async_dot_scaled_mxfp4_reads_shared_memory_scales_through_tensor_memory():
+    compiled = compile_block_scaled("e2m1", "e2m1", scales_in_tmem=False)
+    ptx, ttgir = compiled.asm["ptx"], compiled.asm["ttgir"]
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+    # e2m1 packed two to a byte: K = 256 is 4 instructions of K = 64 (kind::mxf4, two scales per row each).
+    assert ptx.count("tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X") == 4, ptx
+    # The compiler copies the shared-memory scales itself (the MMA reads scales from tensor memory only).
+    assert ttgir.count("ttng.tmem_copy") == 2 and "#ttng.tensor_memory_scales_encoding" in ttgir
+    assert ptx.count("tcgen05.cp.cta_group::1.warpx4.32x128b") == 4
+
+
+@triton.jit
+def stochastic_rounding(x_ptr, bits_ptr, e4m3_ptr, e5m2_ptr, bf16_ptr, f16_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    bits = tl.load(bits_ptr + offs)
+    tl.store(e4m3_ptr + offs, tlx.stoch_round(x, tl.float8e4nv, bits))
+    tl.store(e5m2_ptr + offs, tlx.stoch_round(x, tl.float8e5, bits))
+    tl.store(bf16_ptr + offs, tlx.stoch_round(x, tl.bfloat16, bits))
+    tl.store(f16_ptr + offs, tlx.stoch_round(x, tl.float16, bits))
+
+
+def test_stoch_round_is_cvt_rs_over_packs_of_a_thread():
+    signature = {
+        "x_ptr": "*fp32",
+        "bits_ptr": "*u32",
+        "e4m3_ptr": "*fp8e4nv",
+        "e5m2_ptr": "*fp8e5",
+        "bf16_ptr": "*bf16",
+        "f16_ptr": "*fp16",
+        "BLOCK": "constexpr",
+    }
+    compiled = compile_for(100, stochastic_rounding, signature, {"BLOCK": 1024})
+    ptx = compiled.asm["ptx"]
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+    # 1024 values on 128 threads: 8 a thread, in 2 packs of 4 (fp8) or 4 packs of 2 (16-bit).
+    assert ptx.count("cvt.rs.satfinite.e4m3x4.f32") == 2, ptx
+    assert ptx.count("cvt.rs.satfinite.e5m2x4.f32") == 2
+    assert ptx.count("cvt.rs.satfinite.bf16x2.f32") == 4
+    assert ptx.count("cvt.rs.satfinite.f16x2.f32") == 4
+    assert "tlx." not in compiled.asm["ttgir"]
+
+
+def _blackwell_gpu() -> bool:
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:
+        return False
+    import torch
+
+    return torch.cuda.is_available() and torch.cuda.get_device_capability()[0] == 10
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _blackwell_gpu(), reason="needs a Blackwell (sm_100) GPU and PyTorch")
+def test_stoch_round_lands_on_a_neighbour_and_is_unbiased_on_blackwell():
+    import torch
+
+    n = 8192  # 64 values a thread
+    # Distinct values in [1, 5): a value from another lane of a pack would not be a neighbour.
+    x = 1 + 4 * torch.rand(n, device="cuda")
+    bits = torch.randint(0, 2**32, (n,), device="cuda", dtype=torch.int64).to(torch.int32)
+    dtypes = {"e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2, "bf16": torch.bfloat16, "f16": torch.float16}
+    outs = {name: torch.empty(n, device="cuda", dtype=dtype) for name, dtype in dtypes.items()}
+    stochastic_rounding[(1,)](x, bits, *outs.values(), BLOCK=n)
+    for name, mantissa_bits in {"e4m3": 3, "e5m2": 2, "bf16": 7, "f16": 10}.items():
+        ulp = torch.exp2(torch.floor(torch.log2(x)) - mantissa_bits)
+        error = (outs[name].float() - x) / ulp
+        assert (error.abs() < 1).all(), name
+        # Rounding up with probability (x - down) / ulp: the mean error vanishes (its spread is 0.003 here).
+        assert error.mean().abs() < 0.02, name

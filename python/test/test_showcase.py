@@ -64,6 +64,7 @@ def test_arch_100_compiles_the_blackwell_tutorials_instead():
         "blackwell_persistent_gemm_kernel",
         "blackwell_clc_gemm_kernel",
         "blackwell_2cta_gemm_kernel",
+        "blackwell_mxfp8_gemm_kernel",
         "blackwell_attention_kernel",
         "blackwell_gdpa_kernel",
     ]

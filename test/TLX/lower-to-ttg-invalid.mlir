@@ -70,3 +70,58 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
     tt.return
   }
 }
+
+// -----
+
+// tcgen05.cp reads block scales unswizzled: a swizzled layout the user gave the shared-memory scales is
+// an error at the copy, and at a block-scaled MMA that copies them itself.
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  tt.func @swizzled_scales(%i: i32) {
+    %as = tlx.local_alloc : !tlx.buffers<1, 128x128xf8E4M3FN, smem>
+    %accs = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+    %sss = tlx.local_alloc {layout = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8}>} : !tlx.buffers<1, 1x512xi8, smem>
+    %sts = tlx.local_alloc : !tlx.buffers<1, 128x4xi8, tmem>
+    %a = tlx.local_view %as[%i] : !tlx.buffers<1, 128x128xf8E4M3FN, smem>
+    %acc = tlx.local_view %accs[%i] : !tlx.buffers<1, 128x128xf32, tmem>
+    %ss = tlx.local_view %sss[%i] : !tlx.buffers<1, 1x512xi8, smem>
+    %st = tlx.local_view %sts[%i] : !tlx.buffers<1, 128x4xi8, tmem>
+    // expected-error @below {{'tlx.tmem_copy' op tcgen05.cp reads block scales from a whole shared-memory buffer, unswizzled and row-major, got '!ttg.memdesc<1x512xi8, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8}>, #ttg.shared_memory, mutable>'}}
+    // expected-error @below {{failed to legalize operation 'tlx.tmem_copy'}}
+    tlx.tmem_copy %ss, %st : !tlx.buffer<1x512xi8, smem>, !tlx.buffer<128x4xi8, tmem>
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  tt.func @swizzled_scales_of_an_mma(%i: i32) {
+    %as = tlx.local_alloc : !tlx.buffers<1, 128x128xf8E4M3FN, smem>
+    %accs = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+    %sss = tlx.local_alloc {layout = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8}>} : !tlx.buffers<1, 1x512xi8, smem>
+    %a = tlx.local_view %as[%i] : !tlx.buffers<1, 128x128xf8E4M3FN, smem>
+    %acc = tlx.local_view %accs[%i] : !tlx.buffers<1, 128x128xf32, tmem>
+    %ss = tlx.local_view %sss[%i] : !tlx.buffers<1, 1x512xi8, smem>
+    // expected-error @below {{'tlx.tcgen05_mma_scaled' op tcgen05.cp reads block scales from a whole shared-memory buffer, unswizzled and row-major, got '!ttg.memdesc<1x512xi8, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8}>, #ttg.shared_memory, mutable>'}}
+    // expected-error @below {{failed to legalize operation 'tlx.tcgen05_mma_scaled'}}
+    tlx.tcgen05_mma_scaled %a, %a, %acc, %ss, %ss lhs = e4m3 rhs = e4m3 : !tlx.buffer<128x128xf8E4M3FN, smem>, !tlx.buffer<128x128xf8E4M3FN, smem>, !tlx.buffer<128x128xf32, tmem>, !tlx.buffer<1x512xi8, smem>, !tlx.buffer<1x512xi8, smem>
+    tt.return
+  }
+}
+
+// -----
+
+// A slice of a larger buffer is not the bytes of whole scale blocks tcgen05.cp reads.
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  tt.func @sliced_scales(%i: i32) {
+    %sss = tlx.local_alloc : !tlx.buffers<1, 2x512xi8, smem>
+    %sts = tlx.local_alloc : !tlx.buffers<1, 128x4xi8, tmem>
+    %ss = tlx.local_view %sss[%i] : !tlx.buffers<1, 2x512xi8, smem>
+    %half = tlx.local_slice %ss, [1, 0] : !tlx.buffer<2x512xi8, smem> -> !tlx.buffer<1x512xi8, smem>
+    %st = tlx.local_view %sts[%i] : !tlx.buffers<1, 128x4xi8, tmem>
+    // expected-error @below {{'tlx.tmem_copy' op tcgen05.cp reads block scales from a whole shared-memory buffer, unswizzled and row-major, got '!ttg.memdesc<1x512xi8, #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 8}>, #ttg.shared_memory, mutable, 2x512>'}}
+    // expected-error @below {{failed to legalize operation 'tlx.tmem_copy'}}
+    tlx.tmem_copy %half, %st : !tlx.buffer<1x512xi8, smem>, !tlx.buffer<128x4xi8, tmem>
+    tt.return
+  }
+}

@@ -244,6 +244,43 @@ func.func @tcgen05(%use: i1, %p: i1) {
   return
 }
 
+// Blackwell: block-scaled tcgen05 MMA (scales in tensor memory or in shared memory in the cuBLAS layout),
+// a block-scale tcgen05.cp and stochastic rounding.
+// CHECK-LABEL: func.func @block_scaled
+// CHECK-SAME:    (%[[USE:.*]]: i1, %[[P:.*]]: i1, %[[X:.*]]: tensor<256xf32>, %[[BITS:.*]]: tensor<256xi32>)
+func.func @block_scaled(%use: i1, %p: i1, %x: tensor<256xf32>, %bits: tensor<256xi32>) -> (tensor<256xf8E4M3FN>, tensor<256xbf16>) {
+  // CHECK:      tlx.tcgen05_mma_scaled %[[A:.*]], %[[B:.*]], %[[ACC:.*]], %[[SA:.*]], %[[SB:.*]] lhs = e4m3 rhs = e5m2 : !tlx.buffer<128x128xf8E4M3FN, smem>, !tlx.buffer<128x128xf8E5M2, smem>, !tlx.buffer<128x128xf32, tmem>, !tlx.buffer<128x4xi8, tmem>, !tlx.buffer<128x4xi8, tmem>
+  // CHECK-NEXT: tlx.tcgen05_mma_scaled %[[A4:.*]], %[[B4:.*]], %[[ACC]], %[[SS:.*]], %[[SS]], %[[USE]] pred %[[P]] lhs = e2m1 rhs = e2m1 barriers(%[[BAR:.*]]) is_async : !tlx.buffer<128x64xi8, smem>, !tlx.buffer<64x128xi8, smem>, !tlx.buffer<128x128xf32, tmem>, !tlx.buffer<1x1x1x2x256xi8, smem>, !tlx.buffer<1x1x1x2x256xi8, smem>
+  // CHECK-NEXT: tlx.tmem_copy %[[SS]], %[[SA]] : !tlx.buffer<1x1x1x2x256xi8, smem>, !tlx.buffer<128x4xi8, tmem>
+  // CHECK-NEXT: %[[Y:.*]] = tlx.stoch_round %[[X]], %[[BITS]] : tensor<256xf32>, tensor<256xi32> -> tensor<256xf8E4M3FN>
+  // CHECK-NEXT: %[[Z:.*]] = tlx.stoch_round %[[X]], %[[BITS]] : tensor<256xf32>, tensor<256xi32> -> tensor<256xbf16>
+  // CHECK-NEXT: return %[[Y]], %[[Z]]
+  %c0 = arith.constant 0 : i32
+  %as = tlx.local_alloc : !tlx.buffers<1, 128x128xf8E4M3FN, smem>
+  %bs = tlx.local_alloc : !tlx.buffers<1, 128x128xf8E5M2, smem>
+  %a4s = tlx.local_alloc : !tlx.buffers<1, 128x64xi8, smem>
+  %b4s = tlx.local_alloc : !tlx.buffers<1, 64x128xi8, smem>
+  %accs = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+  %sts = tlx.local_alloc : !tlx.buffers<2, 128x4xi8, tmem>
+  %sss = tlx.local_alloc : !tlx.buffers<1, 1x1x1x2x256xi8, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %a = tlx.local_view %as[%c0] : !tlx.buffers<1, 128x128xf8E4M3FN, smem>
+  %b = tlx.local_view %bs[%c0] : !tlx.buffers<1, 128x128xf8E5M2, smem>
+  %a4 = tlx.local_view %a4s[%c0] : !tlx.buffers<1, 128x64xi8, smem>
+  %b4 = tlx.local_view %b4s[%c0] : !tlx.buffers<1, 64x128xi8, smem>
+  %acc = tlx.local_view %accs[%c0] : !tlx.buffers<1, 128x128xf32, tmem>
+  %sa = tlx.local_view %sts[%c0] : !tlx.buffers<2, 128x4xi8, tmem>
+  %sb = tlx.local_view %sts[%c0] : !tlx.buffers<2, 128x4xi8, tmem>
+  %ss = tlx.local_view %sss[%c0] : !tlx.buffers<1, 1x1x1x2x256xi8, smem>
+  %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  tlx.tcgen05_mma_scaled %a, %b, %acc, %sa, %sb lhs = e4m3 rhs = e5m2 : !tlx.buffer<128x128xf8E4M3FN, smem>, !tlx.buffer<128x128xf8E5M2, smem>, !tlx.buffer<128x128xf32, tmem>, !tlx.buffer<128x4xi8, tmem>, !tlx.buffer<128x4xi8, tmem>
+  tlx.tcgen05_mma_scaled %a4, %b4, %acc, %ss, %ss, %use pred %p lhs = e2m1 rhs = e2m1 barriers(%bar) is_async : !tlx.buffer<128x64xi8, smem>, !tlx.buffer<64x128xi8, smem>, !tlx.buffer<128x128xf32, tmem>, !tlx.buffer<1x1x1x2x256xi8, smem>, !tlx.buffer<1x1x1x2x256xi8, smem>
+  tlx.tmem_copy %ss, %sa : !tlx.buffer<1x1x1x2x256xi8, smem>, !tlx.buffer<128x4xi8, tmem>
+  %y = tlx.stoch_round %x, %bits : tensor<256xf32>, tensor<256xi32> -> tensor<256xf8E4M3FN>
+  %z = tlx.stoch_round %x, %bits : tensor<256xf32>, tensor<256xi32> -> tensor<256xbf16>
+  return %y, %z : tensor<256xf8E4M3FN>, tensor<256xbf16>
+}
+
 // Asynchronous MMA (a from shared memory and from registers), named barriers, special registers.
 // CHECK-LABEL: func.func @mma_and_registers
 // CHECK-SAME:    (%[[ACC:.*]]: tensor<64x64xf32>, %[[AR:.*]]: tensor<64x64xf16>, %[[USE:.*]]: i1, %[[ID:.*]]: i32)

@@ -107,3 +107,100 @@ module attributes {"ttg.num-warps" = 2 : i32, ttg.target = "cuda:100"} {
     tt.return
   }
 }
+
+// -----
+
+// Block-scaled MMA and stochastic rounding need sm_100.
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  tt.func @block_scaled_on_hopper(%a: !tlx.buffer<128x128xf8E4M3FN, smem>, %acc: !tlx.buffer<128x128xf32, tmem>, %s: !tlx.buffer<1x1x1x2x256xi8, smem>, %x: tensor<128xf32>, %bits: tensor<128xi32>) {
+    // expected-error @below {{'tlx.tcgen05_mma_scaled' op block-scaled tcgen05.mma needs sm_100 (Blackwell) or newer; this kernel is compiled for sm_90}}
+    tlx.tcgen05_mma_scaled %a, %a, %acc, %s, %s lhs = e4m3 rhs = e4m3 : !tlx.buffer<128x128xf8E4M3FN, smem>, !tlx.buffer<128x128xf8E4M3FN, smem>, !tlx.buffer<128x128xf32, tmem>, !tlx.buffer<1x1x1x2x256xi8, smem>, !tlx.buffer<1x1x1x2x256xi8, smem>
+    // expected-error @below {{'tlx.stoch_round' op stochastic rounding (cvt.rs) needs sm_100 (Blackwell) or newer; this kernel is compiled for sm_90}}
+    %y = tlx.stoch_round %x, %bits : tensor<128xf32>, tensor<128xi32> -> tensor<128xbf16>
+    tt.return
+  }
+}
+
+// -----
+
+// 8-bit tensor memory holds block scales: Triton 3.6's shapes, one buffer per allocation, no other layout,
+// no tcgen05.ld/st.
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  tt.func @scales_of_64_rows() {
+    // expected-error @below {{'tlx.local_alloc' op 8-bit tensor memory holds block scales of 128 or 256 rows (the MMA's M or N) by a power-of-two number of scales (K / 32) up to 256, got 64x4}}
+    %s = tlx.local_alloc : !tlx.buffers<1, 64x4xi8, tmem>
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  tt.func @double_buffered_scales() {
+    // expected-error @below {{'tlx.local_alloc' op Triton 3.6 keeps block scales in tensor memory one buffer per allocation: allocate them with num=1 (one tlx.local_alloc per buffer), got num=2}}
+    %s = tlx.local_alloc : !tlx.buffers<2, 128x4xi8, tmem>
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  tt.func @scales_with_a_layout() {
+    // expected-error @below {{does not fit 8-bit tensor memory, which holds block scales (#ttng.tensor_memory_scales_encoding): give none}}
+    %s = tlx.local_alloc {layout = #ttng.tensor_memory_encoding<blockM = 128, blockN = 4, colStride = 1>} : !tlx.buffers<1, 128x4xi8, tmem>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  tt.func @load_scales(%i: i32) {
+    %ss = tlx.local_alloc : !tlx.buffers<1, 128x4xi8, tmem>
+    %s = tlx.local_view %ss[%i] : !tlx.buffers<1, 128x4xi8, tmem>
+    // expected-error @below {{'tlx.local_load' op 8-bit tensor memory holds block scales, which tlx.tmem_copy fills and tlx.async_dot_scaled reads; tcgen05.ld/st of scales is not supported}}
+    %v = tlx.local_load %s : !tlx.buffer<128x4xi8, tmem> -> tensor<128x4xi8, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// e2m1 operands are packed along K: Triton 3.6 reads them K-major only.
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  tt.func @fp4_b_mn_major(%i: i32) {
+    %as = tlx.local_alloc : !tlx.buffers<1, 128x64xi8, smem>
+    %bs = tlx.local_alloc : !tlx.buffers<1, 64x128xi8, smem>
+    %accs = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+    %ss = tlx.local_alloc : !tlx.buffers<1, 1x1x1x2x256xi8, smem>
+    %a = tlx.local_view %as[%i] : !tlx.buffers<1, 128x64xi8, smem>
+    %b = tlx.local_view %bs[%i] : !tlx.buffers<1, 64x128xi8, smem>
+    %acc = tlx.local_view %accs[%i] : !tlx.buffers<1, 128x128xf32, tmem>
+    %s = tlx.local_view %ss[%i] : !tlx.buffers<1, 1x1x1x2x256xi8, smem>
+    // expected-error @below {{'tlx.tcgen05_mma_scaled' op e2m1 `B` is read K-major only (two values per byte along K): allocate `B` as N x K/2 and pass tlx.local_trans(b)}}
+    tlx.tcgen05_mma_scaled %a, %b, %acc, %s, %s lhs = e2m1 rhs = e2m1 : !tlx.buffer<128x64xi8, smem>, !tlx.buffer<64x128xi8, smem>, !tlx.buffer<128x128xf32, tmem>, !tlx.buffer<1x1x1x2x256xi8, smem>, !tlx.buffer<1x1x1x2x256xi8, smem>
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  tt.func @fp4_a_transposed(%i: i32) {
+    %as = tlx.local_alloc : !tlx.buffers<1, 64x128xi8, smem>
+    %bs = tlx.local_alloc : !tlx.buffers<1, 128x64xi8, smem>
+    %accs = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+    %ss = tlx.local_alloc : !tlx.buffers<1, 1x1x1x2x256xi8, smem>
+    %at = tlx.local_view %as[%i] : !tlx.buffers<1, 64x128xi8, smem>
+    %a = tlx.local_trans %at, [1, 0] : !tlx.buffer<64x128xi8, smem> -> !tlx.buffer<128x64xi8, smem>
+    %bn = tlx.local_view %bs[%i] : !tlx.buffers<1, 128x64xi8, smem>
+    %b = tlx.local_trans %bn, [1, 0] : !tlx.buffer<128x64xi8, smem> -> !tlx.buffer<64x128xi8, smem>
+    %acc = tlx.local_view %accs[%i] : !tlx.buffers<1, 128x128xf32, tmem>
+    %s = tlx.local_view %ss[%i] : !tlx.buffers<1, 1x1x1x2x256xi8, smem>
+    // expected-error @below {{'tlx.tcgen05_mma_scaled' op e2m1 `A` is read K-major only (two values per byte along K): pass the M x K/2 buffer as it is, in an NVMMA layout}}
+    tlx.tcgen05_mma_scaled %a, %b, %acc, %s, %s lhs = e2m1 rhs = e2m1 : !tlx.buffer<128x64xi8, smem>, !tlx.buffer<64x128xi8, smem>, !tlx.buffer<128x128xf32, tmem>, !tlx.buffer<1x1x1x2x256xi8, smem>, !tlx.buffer<1x1x1x2x256xi8, smem>
+    tt.return
+  }
+}

@@ -39,7 +39,7 @@ FailureOr<Attribute> assignBufferLayout(LocalAllocOp alloc) {
       return failure();
     return explicitLayout;
   }
-  Attribute layout = getDefaultBufferLayout(alloc.getType());
+  Attribute layout = getDefaultBufferLayout(alloc);
   alloc.setLayoutAttr(layout);
   return layout;
 }
@@ -88,30 +88,60 @@ LogicalResult giveDescriptorLayout(Operation *user, Value desc,
   return retypeDescriptor(user, desc, newType);
 }
 
+/// Whether an NVMMA operand layout is `layout` K-major: `a` (M x K)
+/// untransposed, `b` (K x N) transposed. Other layouts have no major order.
+static std::optional<bool> isKMajor(Attribute layout, bool transposedIsKMajor) {
+  auto nvmma = dyn_cast_or_null<ttg::NVMMASharedEncodingAttr>(layout);
+  if (!nvmma)
+    return std::nullopt;
+  return nvmma.getTransposed() == transposedIsKMajor;
+}
+
 /// What wgmma reads, checked where the layouts are known (stock Triton would
 /// assert or produce IR it cannot parse): whole warp groups, and 8-bit
 /// operands K-major.
-LogicalResult checkDotOperands(AsyncDotOp dot, Attribute aLayout,
-                               Attribute bLayout) {
+LogicalResult checkAsyncDotOperands(AsyncDotOp dot, Attribute aLayout,
+                                    Attribute bLayout) {
   if (unsigned warps = lookupNumWarps(dot); warps % 4 != 0)
     return dot.emitOpError("wgmma runs on whole warp groups: the kernel (or "
                            "task) needs num_warps a multiple of 4, got ")
            << warps;
-  auto isMNMajor = [](Attribute layout, bool transposedIsKMajor) {
-    auto nvmma = dyn_cast_or_null<ttg::NVMMASharedEncodingAttr>(layout);
-    return nvmma && nvmma.getTransposed() != transposedIsKMajor;
-  };
   Type element = dot.getB().getType().getElementType();
   if (element.getIntOrFloatBitWidth() != 8)
     return success();
-  // `a` (MxK) is K-major untransposed; `b` (KxN) is K-major transposed.
-  if (isMNMajor(aLayout, /*transposedIsKMajor=*/false))
+  if (isKMajor(aLayout, /*transposedIsKMajor=*/false) == false)
     return dot.emitOpError("wgmma reads 8-bit `a` K-major only: pass an MxK "
                            "buffer as it is, not a transposed view");
-  if (isMNMajor(bLayout, /*transposedIsKMajor=*/true))
+  if (isKMajor(bLayout, /*transposedIsKMajor=*/true) == false)
     return dot.emitOpError("wgmma reads 8-bit `b` K-major only: allocate `b` "
                            "as NxK and pass tlx.local_trans(b)");
   return success();
+}
+
+/// e2m1 operands of a block-scaled MMA are packed two to a byte along K,
+/// which Triton 3.6 reads only K-major (it takes the packed dimension to be
+/// the contiguous one).
+LogicalResult checkScaledDotOperands(TCGen05MMAScaledOp dot, Attribute aLayout,
+                                     Attribute bLayout) {
+  using triton::ScaleDotElemType;
+  if (dot.getAType() == ScaleDotElemType::E2M1 &&
+      isKMajor(aLayout, /*transposedIsKMajor=*/false) != true)
+    return dot.emitOpError("e2m1 `A` is read K-major only (two values per "
+                           "byte along K): pass the M x K/2 buffer as it is, "
+                           "in an NVMMA layout");
+  if (dot.getBType() == ScaleDotElemType::E2M1 &&
+      isKMajor(bLayout, /*transposedIsKMajor=*/true) != true)
+    return dot.emitOpError("e2m1 `B` is read K-major only (two values per "
+                           "byte along K): allocate `B` as N x K/2 and pass "
+                           "tlx.local_trans(b)");
+  return success();
+}
+
+LogicalResult checkDotOperands(Operation *dot, Attribute aLayout,
+                               Attribute bLayout) {
+  if (auto scaled = dyn_cast<TCGen05MMAScaledOp>(dot))
+    return checkScaledDotOperands(scaled, aLayout, bLayout);
+  return checkAsyncDotOperands(cast<AsyncDotOp>(dot), aLayout, bLayout);
 }
 
 /// TLX kernels lay out one CTA; clusters of CTAs (num_ctas > 1) are not
@@ -137,6 +167,10 @@ LogicalResult checkOneCTA(ModuleOp module) {
 LogicalResult checkTensorMemoryAccess(Operation *op, BufferType buffer) {
   if (buffer.getStorage() != StorageKind::tmem)
     return success();
+  if (isBlockScaleBuffer(buffer))
+    return op->emitOpError("8-bit tensor memory holds block scales, which "
+                           "tlx.tmem_copy fills and tlx.async_dot_scaled "
+                           "reads; tcgen05.ld/st of scales is not supported");
   unsigned numWarps = lookupNumWarps(op);
   if (succeeded(getTensorMemoryRegisterLayout(op->getContext(),
                                               buffer.getShape(), numWarps)))
@@ -154,6 +188,12 @@ LogicalResult checkBlackwellOps(ModuleOp module) {
   module.walk([&](Operation *op) {
     if (isa<TCGen05MMAOp>(op))
       failed |= mlir::failed(verifyBlackwellTarget(op, "tcgen05.mma"));
+    else if (isa<TCGen05MMAScaledOp>(op))
+      failed |=
+          mlir::failed(verifyBlackwellTarget(op, "block-scaled tcgen05.mma"));
+    else if (isa<StochRoundOp>(op))
+      failed |= mlir::failed(
+          verifyBlackwellTarget(op, "stochastic rounding (cvt.rs)"));
     else if (isa<TCGen05CommitOp>(op))
       failed |= mlir::failed(verifyBlackwellTarget(op, "tcgen05.commit"));
     else if (isa<TMEMCopyOp>(op))

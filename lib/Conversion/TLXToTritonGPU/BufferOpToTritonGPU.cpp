@@ -120,10 +120,6 @@ LogicalResult mlir::tlx::prepareStorageAliases(ModuleOp module) {
 
 namespace {
 
-bool isTensorMemory(ttg::MemDescType type) {
-  return isa_and_nonnull<ttng::TensorMemorySpaceAttr>(type.getMemorySpace());
-}
-
 /// `type` in the register layout of tcgen05.ld/st for `buffer` (checked
 /// possible by tlx-assign-layouts).
 FailureOr<RankedTensorType> getTensorMemoryRegisterType(Operation *op,
@@ -160,6 +156,10 @@ struct LocalAllocOpConversion : OpConversionPattern<LocalAllocOp> {
           op, getSharedMemDesc(shape, type.getElementType(), layout), reuse);
       return success();
     }
+    // Triton 3.6 allocates block scales one buffer at a time (a set of one,
+    // checked by getTensorMemoryLayout): no leading dimension to index.
+    if (isa<ttng::TensorMemoryScalesEncodingAttr>(layout))
+      shape.erase(shape.begin());
     if (type.getStorage() == StorageKind::tmem) {
       rewriter.replaceOpWithNewOp<ttng::TMEMAllocOp>(
           op, getTensorMemDesc(shape, type.getElementType(), layout),
@@ -203,6 +203,11 @@ struct LocalViewOpConversion : OpConversionPattern<LocalViewOp> {
     ttg::MemDescType set = getMemDescType(adaptor.getSource());
     if (!set)
       return rewriter.notifyMatchFailure(op, "source is not a memdesc");
+    // The one buffer of a set of block scales is its allocation.
+    if (isa<ttng::TensorMemoryScalesEncodingAttr>(set.getEncoding())) {
+      rewriter.replaceOp(op, adaptor.getSource());
+      return success();
+    }
     auto type = ttg::MemDescType::get(
         set.getShape().drop_front(), set.getElementType(), set.getEncoding(),
         set.getMemorySpace(), /*mutableMemory=*/true);

@@ -57,6 +57,78 @@ int64_t mlir::tlx::getTensorMemoryColumns(BuffersType buffers,
   return buffers.getCount() * perBuffer;
 }
 
+/// Whether `value`, a buffer or a view of it, reaches a block-scale operand:
+/// the source of a tmem_copy into 8-bit tensor memory, or a shared-memory
+/// scale operand of a block-scaled MMA.
+static bool reachesBlockScaleUse(Value value) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<LocalViewOp, LocalSliceOp, LocalReshapeOp, LocalReinterpretOp>(
+            user)) {
+      if (reachesBlockScaleUse(user->getResult(0)))
+        return true;
+    } else if (auto copy = dyn_cast<TMEMCopyOp>(user)) {
+      if (use.get() == copy.getSrc() &&
+          isBlockScaleBuffer(copy.getDst().getType()))
+        return true;
+    } else if (auto mma = dyn_cast<TCGen05MMAScaledOp>(user)) {
+      if (use.get() == mma.getAScale() || use.get() == mma.getBScale())
+        return true;
+    }
+  }
+  return false;
+}
+
+bool mlir::tlx::isBlockScaleBuffer(BufferType buffer) {
+  return buffer.getStorage() == StorageKind::tmem &&
+         buffer.getElementType().isInteger(8);
+}
+
+Attribute mlir::tlx::getDefaultBufferLayout(LocalAllocOp alloc) {
+  BuffersType buffers = alloc.getType();
+  // tcgen05.cp reads block scales unswizzled (the cuBLAS layout is the
+  // swizzle); TMA then loads them unswizzled too.
+  if (buffers.getShape().size() >= 2 && reachesBlockScaleUse(alloc))
+    return ttg::NVMMASharedEncodingAttr::get(
+        alloc.getContext(), /*swizzlingByteWidth=*/0, /*transposed=*/false,
+        buffers.getElementType().getIntOrFloatBitWidth(), /*fp4Padded=*/false,
+        buffers.getShape().size(), /*cgaBases=*/{});
+  return getDefaultBufferLayout(buffers);
+}
+
+FailureOr<ttg::MemDescType>
+mlir::tlx::getBlockScaleView(ttg::MemDescType buffer, int64_t rows,
+                             int64_t cols) {
+  Attribute layout = buffer.getEncoding();
+  auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(layout);
+  auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(layout);
+  bool rowMajor = swizzled && llvm::equal(swizzled.getOrder(),
+                                          llvm::reverse(llvm::seq<unsigned>(
+                                              0, buffer.getShape().size())));
+  bool unswizzled =
+      (nvmma && nvmma.getSwizzlingByteWidth() == 0 && !nvmma.getTransposed()) ||
+      (rowMajor && swizzled.getMaxPhase() == 1);
+  // A view into a larger allocation (a slice) is not the buffer's bytes.
+  if (!unswizzled || buffer.getAllocShape() != buffer.getShape() ||
+      !llvm::isPowerOf2_64(rows / 128) || !llvm::isPowerOf2_64(cols / 4))
+    return failure();
+  // Byte b of the buffer holds scale (row, column): bits 0-1 the column in
+  // a block of 4, bits 2-3 row / 32, bits 4-8 row % 32, then the blocks
+  // along the columns, then the 128-row groups.
+  SmallVector<int32_t> bases = {0, 1, 0, 2, 32, 0, 64, 0,  1,
+                                0, 2, 0, 4, 0,  8, 0,  16, 0};
+  for (int64_t column = 4; column < cols; column *= 2)
+    bases.append({0, static_cast<int32_t>(column)});
+  for (int64_t row = 128; row < rows; row *= 2)
+    bases.append({static_cast<int32_t>(row), 0});
+  auto view = ttg::SharedLinearEncodingAttr::get(
+      buffer.getContext(), /*rank=*/2, bases, /*blockBases=*/{},
+      /*alignment=*/128);
+  return ttg::MemDescType::get({rows, cols}, buffer.getElementType(), view,
+                               buffer.getMemorySpace(),
+                               buffer.getMutableMemory());
+}
+
 FailureOr<Attribute> mlir::tlx::getTensorMemoryLayout(LocalAllocOp alloc) {
   BuffersType type = alloc.getType();
   MLIRContext *context = alloc.getContext();
@@ -64,6 +136,30 @@ FailureOr<Attribute> mlir::tlx::getTensorMemoryLayout(LocalAllocOp alloc) {
     return failure();
   ArrayRef<int64_t> shape = type.getShape();
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  if (isBlockScaleBuffer(type.getBufferType())) {
+    Attribute user = alloc.getLayoutAttr();
+    if (user && !isa<ttng::TensorMemoryScalesEncodingAttr>(user))
+      return alloc.emitOpError("layout ")
+             << user
+             << " does not fit 8-bit tensor memory, which holds block "
+                "scales (#ttng.tensor_memory_scales_encoding): give none";
+    // At most 2 x 256 / 4 = 128 of the 512 columns.
+    if ((shape[0] != 128 && shape[0] != 256) ||
+        !llvm::isPowerOf2_64(shape[1]) || shape[1] > 256)
+      return alloc.emitOpError("8-bit tensor memory holds block scales of "
+                               "128 or 256 rows (the MMA's M or N) by a "
+                               "power-of-two number of scales (K / 32) up to "
+                               "256, got ")
+             << shape[0] << "x" << shape[1];
+    if (type.getCount() != 1)
+      return alloc.emitOpError("Triton 3.6 keeps block scales in tensor "
+                               "memory one buffer per allocation: allocate "
+                               "them with num=1 (one tlx.local_alloc per "
+                               "buffer), got num=")
+             << type.getCount();
+    return Attribute(ttng::TensorMemoryScalesEncodingAttr::get(
+        context, /*CTASplitM=*/1, /*CTASplitN=*/1));
+  }
   if (bits > 32)
     return alloc.emitOpError("tensor memory holds elements of at most 32 "
                              "bits, got ")
@@ -323,9 +419,10 @@ LogicalResult mlir::tlx::propagateBufferLayouts(ModuleOp module,
       layouts[op->getResult(0)] = *layout;
       return;
     }
-    if (auto dot = dyn_cast<AsyncDotOp>(op); dot && onDotUse) {
-      if (failed(onDotUse(dot, layouts.lookup(dot.getA()),
-                          layouts.lookup(dot.getB()))))
+    if (isa<AsyncDotOp, TCGen05MMAScaledOp>(op) && onDotUse) {
+      // Both take `a` and `b` as their first two operands.
+      if (failed(onDotUse(op, layouts.lookup(op->getOperand(0)),
+                          layouts.lookup(op->getOperand(1)))))
         anyFailed = true;
       return;
     }

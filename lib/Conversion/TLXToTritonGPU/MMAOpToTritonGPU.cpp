@@ -1,8 +1,9 @@
 //===- MMAOpToTritonGPU.cpp - asynchronous MMA -> ttng wgmma, tcgen05 ----===//
 //
-// Blackwell: tlx.tcgen05_mma and tlx.tcgen05_commit become ttng.tc_gen5_mma
-// and ttng.tc_gen5_commit one to one (the accumulator lives in tensor
-// memory, nothing to convert).
+// Blackwell: tlx.tcgen05_mma, tlx.tcgen05_mma_scaled and tlx.tcgen05_commit
+// become ttng.tc_gen5_mma, ttng.tc_gen5_mma_scaled and ttng.tc_gen5_commit
+// one to one (the accumulator lives in tensor memory, nothing to convert);
+// block scales in shared memory are copied to tensor memory first.
 //
 // A tlx.async_dot runs in the wgmma accumulator layout (Layouts.h) and hands
 // its result back in the user's layout:
@@ -196,6 +197,96 @@ struct TCGen05MMAOpConversion : OpConversionPattern<TCGen05MMAOp> {
   }
 };
 
+/// rows x cols block scales in shared memory as tcgen05.cp reads them (the
+/// view of getBlockScaleView); an error at `op` where it cannot.
+FailureOr<Value> getBlockScaleSource(OpBuilder &builder, Operation *op,
+                                     Value scales, int64_t rows, int64_t cols) {
+  ttg::MemDescType type = getMemDescType(scales);
+  FailureOr<ttg::MemDescType> view = getBlockScaleView(type, rows, cols);
+  if (failed(view))
+    return op->emitOpError("tcgen05.cp reads block scales from a whole "
+                           "shared-memory buffer, unswizzled and row-major, "
+                           "got ")
+           << type;
+  return ttg::MemDescReinterpretOp::create(builder, op->getLoc(), *view, scales)
+      .getResult();
+}
+
+/// Block scales, rows x cols, as ttng.tc_gen5_mma_scaled reads them: a
+/// tensor-memory buffer as it is; shared memory copied into tensor memory
+/// first (tcgen05.cp, which the MMA issued after it by the same thread
+/// waits for), into a tensor-memory allocation of its own.
+FailureOr<Value> getTensorMemoryScales(ConversionPatternRewriter &rewriter,
+                                       Operation *op, Value scales,
+                                       int64_t rows, int64_t cols) {
+  ttg::MemDescType type = getMemDescType(scales);
+  if (isTensorMemory(type))
+    return scales;
+  Location loc = op->getLoc();
+  FailureOr<Value> source =
+      getBlockScaleSource(rewriter, op, scales, rows, cols);
+  if (failed(source))
+    return failure();
+  auto layout = ttng::TensorMemoryScalesEncodingAttr::get(
+      op->getContext(), /*CTASplitM=*/1, /*CTASplitN=*/1);
+  Value copy =
+      ttng::TMEMAllocOp::create(
+          rewriter, loc,
+          getTensorMemDesc({rows, cols}, type.getElementType(), layout),
+          /*token=*/Type(), /*src=*/Value())
+          .getResult();
+  ttng::TMEMCopyOp::create(rewriter, loc, *source, copy, /*barrier=*/Value());
+  return copy;
+}
+
+/// tlx.tcgen05_mma_scaled -> ttng.tc_gen5_mma_scaled, scales in tensor
+/// memory. `useAcc` and `pred` default to true; each barrier is signalled
+/// unconditionally when the MMA completes (the op is then asynchronous).
+struct TCGen05MMAScaledOpConversion : OpConversionPattern<TCGen05MMAScaledOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TCGen05MMAScaledOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    for (Value operand : {adaptor.getA(), adaptor.getB(), adaptor.getAcc(),
+                          adaptor.getAScale(), adaptor.getBScale()})
+      if (!getMemDescType(operand))
+        return rewriter.notifyMatchFailure(op, "operands are not memdescs");
+    for (Value barrier : adaptor.getBarriers())
+      if (!getMemDescType(barrier))
+        return rewriter.notifyMatchFailure(op, "barriers are not memdescs");
+    Location loc = op.getLoc();
+    // The verifier has checked the shapes: A is M x K (K / 2 bytes for
+    // e2m1), one scale per 32 elements of K.
+    ArrayRef<int64_t> aShape = op.getA().getType().getShape();
+    bool packed = op.getAType() == triton::ScaleDotElemType::E2M1;
+    int64_t m = aShape[0], n = op.getB().getType().getShape()[1];
+    int64_t scalesK = aShape[1] * (packed ? 2 : 1) / 32;
+    FailureOr<Value> aScale =
+        getTensorMemoryScales(rewriter, op, adaptor.getAScale(), m, scalesK);
+    if (failed(aScale))
+      return failure();
+    FailureOr<Value> bScale =
+        getTensorMemoryScales(rewriter, op, adaptor.getBScale(), n, scalesK);
+    if (failed(bScale))
+      return failure();
+    Value useAcc = getPredicateOrTrue(rewriter, loc, adaptor.getUseAcc());
+    Value pred = getPredicateOrTrue(rewriter, loc, adaptor.getPred());
+    SmallVector<Value> barrierPreds;
+    if (!adaptor.getBarriers().empty())
+      barrierPreds.assign(adaptor.getBarriers().size(),
+                          getPredicateOrTrue(rewriter, loc, Value()));
+    bool isAsync = op.getIsAsync() || !adaptor.getBarriers().empty();
+    ttng::TCGen5MMAScaledOp::create(
+        rewriter, loc, /*token=*/Type(), adaptor.getA(), adaptor.getB(),
+        adaptor.getAcc(), /*acc_dep=*/Value(), *aScale, *bScale, op.getAType(),
+        op.getBType(), useAcc, pred, adaptor.getBarriers(), barrierPreds,
+        isAsync);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// tlx.tcgen05_commit -> ttng.tc_gen5_commit.
 struct TCGen05CommitOpConversion : OpConversionPattern<TCGen05CommitOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -219,7 +310,8 @@ struct TCGen05CommitOpConversion : OpConversionPattern<TCGen05CommitOp> {
 };
 
 /// tlx.tmem_copy -> ttng.tmem_copy (tcgen05.cp), which Triton 3.6 lowers
-/// from swizzled, untransposed NVMMA shared memory only.
+/// from swizzled, untransposed NVMMA shared memory only; block scales from
+/// their unswizzled bytes seen as the rows x cols matrix.
 struct TMEMCopyOpConversion : OpConversionPattern<TMEMCopyOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -227,8 +319,20 @@ struct TMEMCopyOpConversion : OpConversionPattern<TMEMCopyOp> {
   matchAndRewrite(TMEMCopyOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     ttg::MemDescType src = getMemDescType(adaptor.getSrc());
-    if (!src || !getMemDescType(adaptor.getDst()))
+    ttg::MemDescType dst = getMemDescType(adaptor.getDst());
+    if (!src || !dst)
       return rewriter.notifyMatchFailure(op, "operands are not memdescs");
+    if (isa<ttng::TensorMemoryScalesEncodingAttr>(dst.getEncoding())) {
+      ArrayRef<int64_t> shape = dst.getShape();
+      FailureOr<Value> source = getBlockScaleSource(
+          rewriter, op, adaptor.getSrc(), shape[0], shape[1]);
+      if (failed(source))
+        return failure();
+      ttng::TMEMCopyOp::create(rewriter, op.getLoc(), *source, adaptor.getDst(),
+                               /*barrier=*/Value());
+      rewriter.eraseOp(op);
+      return success();
+    }
     auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(src.getEncoding());
     if (!nvmma || nvmma.getSwizzlingByteWidth() == 0 || nvmma.getTransposed())
       return op.emitOpError("tcgen05.cp reads a swizzled, untransposed "
@@ -246,6 +350,7 @@ struct TMEMCopyOpConversion : OpConversionPattern<TMEMCopyOp> {
 
 void mlir::tlx::populateMMAOpToTritonGPUPatterns(RewritePatternSet &patterns) {
   patterns.add<AsyncDotOpConversion, AsyncDotWaitOpConversion,
-               TCGen05MMAOpConversion, TCGen05CommitOpConversion,
-               TMEMCopyOpConversion>(patterns.getContext());
+               TCGen05MMAOpConversion, TCGen05MMAScaledOpConversion,
+               TCGen05CommitOpConversion, TMEMCopyOpConversion>(
+      patterns.getContext());
 }

@@ -5,6 +5,7 @@
 #define TLX_LIB_CONVERSION_TLXTOTRITONGPU_UTILITY_H
 
 #include "tlx/Dialect/TritonGPU/IR/Dialect.h"
+#include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -16,6 +17,12 @@ namespace mlir::tlx {
 /// of): the patterns then do not match.
 inline triton::gpu::MemDescType getMemDescType(Value converted) {
   return dyn_cast<triton::gpu::MemDescType>(converted.getType());
+}
+
+/// Whether a converted buffer lives in tensor memory.
+inline bool isTensorMemory(triton::gpu::MemDescType type) {
+  return isa_and_nonnull<triton::nvidia_gpu::TensorMemorySpaceAttr>(
+      type.getMemorySpace());
 }
 
 /// `pred`, or a constant true where the TLX op has none: the ttng ops take

@@ -5,16 +5,14 @@ Every builtin checks its arguments while the kernel is traced and emits a
 to the TLX compiler. The builtin modules are thin; all IR is built in
 :mod:`tlx.language.semantic`. The public TLX API's other names: layout classes
 (``layouts``), warp votes and reductions and other ops stock Triton provides
-(``warp_ops``, ``stock``), and the AMD-only and not-yet-implemented Blackwell
-names, and those not implemented yet, each an error at the kernel line (``amd``, ``blackwell``,
-``pending``; ``docs/public-api.md``).
+(``warp_ops``, ``stock``), and the AMD-only names and those not implemented yet, each an error at the
+kernel line (``amd``, ``pending``; ``docs/public-api.md``).
 """
 
 # Each builtin module's __all__ is the one list of its public names.
 from . import (
     amd,
     barrier,
-    blackwell,
     dynamic_launch,
     layouts,
     mem_ops,
@@ -28,7 +26,6 @@ from . import (
 )
 from .amd import *  # noqa: F403
 from .barrier import *  # noqa: F403
-from .blackwell import *  # noqa: F403
 from .dynamic_launch import *  # noqa: F403
 from .errors import TLXError as TLXError
 from .layouts import *  # noqa: F403
@@ -46,7 +43,6 @@ __all__ = sorted(
         "TLXError",
         *amd.__all__,
         *barrier.__all__,
-        *blackwell.__all__,
         *dynamic_launch.__all__,
         *layouts.__all__,
         *mem_ops.__all__,

@@ -135,6 +135,12 @@ def tmem_copy(src, dst, _semantic=None, _generator=None) -> None:
     Triton 3.6 copies 128-row buffers of 32-bit elements from a swizzled NVMMA layout (rows of at least 32
     bytes, not a transposed view). Like an MMA it completes asynchronously: a later ``tcgen05_commit`` (or the
     mbarriers of a later ``async_dot`` of this thread) arrives once it has.
+
+    Block scales: into a ``tl.uint8`` tensor-memory buffer (rows x cols e8m0 scales, rows 128 or 256, one buffer
+    per ``local_alloc``), ``src`` holds them in the cuBLAS block-scaling layout, e.g. ``[1, rows // 128,
+    cols // 4, 2, 256]`` as a 5-D TMA box loads them (``tcgen05.cp ... .warpx4.32x128b``); the scales then feed
+    ``async_dot_scaled``. The copy runs before a later MMA of this thread, but not necessarily after an earlier
+    one: overwrite scales only once the MMA that read them has completed.
     """
     TLXSemantic(_semantic, _generator).tmem_copy(src, dst)
 

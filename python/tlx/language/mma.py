@@ -1,5 +1,5 @@
-"""Asynchronous matrix multiply: ``async_dot`` (wgmma on Hopper, tcgen05 on Blackwell), ``async_dot_wait``,
-``tcgen05_commit``."""
+"""Asynchronous matrix multiply: ``async_dot`` (wgmma on Hopper, tcgen05 on Blackwell), ``async_dot_scaled``
+(block-scaled tcgen05), ``async_dot_wait``, ``tcgen05_commit``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import triton.language as tl
 from .builtin import builtin
 from .semantic import TLXSemantic
 
-__all__ = ["async_dot", "async_dot_wait", "tcgen05_commit"]
+__all__ = ["async_dot", "async_dot_scaled", "async_dot_wait", "tcgen05_commit"]
 
 
 @builtin
@@ -45,6 +45,47 @@ def async_dot(
     sem = TLXSemantic(_semantic, _generator)
     force = sem.const_bool("async_dot", "force_async", force_async)
     return sem.async_dot(A, B, acc, use_acc, pred, mBarriers, two_ctas, input_precision, out_dtype, force)
+
+
+@builtin
+def async_dot_scaled(
+    A,  # noqa: N803 - the TLX API's names
+    B,  # noqa: N803
+    acc,
+    A_scale,  # noqa: N803
+    A_format,  # noqa: N803
+    B_scale,  # noqa: N803
+    B_format,  # noqa: N803
+    use_acc=None,
+    pred=None,
+    mBarriers=(),  # noqa: N803
+    two_ctas=False,
+    force_async=False,
+    out_dtype=tl.float32,
+    _semantic=None,
+    _generator=None,
+):
+    """``acc (+)= (A * A_scale) @ (B * B_scale)``, microscaled (MX) formats, on Blackwell's tensor cores.
+
+    ``A`` (M x K) and ``B`` (K x N) are shared-memory buffers in ``A_format`` / ``B_format``: ``"e4m3"`` or
+    ``"e5m2"`` (fp8; buffers of ``tl.float8e4nv`` / ``tl.float8e5`` or raw ``tl.uint8``) for both, or
+    ``"e2m1"`` (fp4, two values per ``tl.uint8`` byte, low nibble first: the buffer has K / 2 bytes along
+    K; pass B as ``tlx.local_trans`` of an N x K / 2 buffer) for both. Every 32 consecutive elements along K
+    share one e8m0 scale (a ``tl.uint8`` ``s``, the factor ``2^(s - 127)``): ``A_scale`` holds M x K / 32,
+    ``B_scale`` N x K / 32, either a tensor-memory buffer of that shape (``tlx.tmem_copy`` fills it) or a
+    shared-memory buffer in the cuBLAS block-scaling layout (``[1, rows / 128, K / 128, 2, 256]``, as TMA
+    loads it), copied to tensor memory before the MMA. ``acc``: the M x N float32 accumulator in tensor
+    memory, M = 128, N a multiple of 8 up to 256. ``use_acc`` (default True) False overwrites ``acc``; each
+    mbarrier of ``mBarriers`` receives one arrival when the MMA completes; without them (and
+    ``force_async`` False) it completes before the next instruction. Returns nothing.
+
+    Hardware: ``tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale`` (fp8) or ``kind::mxf4.block_scale``
+    (e2m1), scales from tensor memory (``tcgen05.cp`` from shared memory). ``two_ctas`` is not supported.
+    """
+    sem = TLXSemantic(_semantic, _generator)
+    operands = {"A": A, "B": B, "acc": acc, "A_scale": A_scale, "B_scale": B_scale}
+    formats = {"A_format": A_format, "B_format": B_format}
+    return sem.async_dot_scaled(operands, formats, use_acc, pred, mBarriers, two_ctas, force_async, out_dtype)
 
 
 @builtin

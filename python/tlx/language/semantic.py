@@ -33,6 +33,7 @@ from triton._C.libtriton import ir
 
 from .contracts import LINK_ATTR, LINKED_OPERAND_OP, LINKED_PREFIX, OP_ATTR, SEGMENTS_ATTR, TYPE_ATTR, contract
 from .errors import TLXError, location
+from .targets import BLACKWELL, blackwell_only
 from .types import (
     CLCPipelineContext,
     async_token,
@@ -50,6 +51,9 @@ from .types import (
     storage_alias_spec_type_class,
     storage_kind,
 )
+
+#: The operand formats of a block-scaled MMA: Triton's ScaleDotElemType values.
+_SCALED_FORMATS = {"e4m3": 0, "e5m2": 1, "e2m1": 4}
 
 #: Types whose values are TLX handles (an ``i64`` in TTIR, the ``!tlx`` type in ``tlx.type``).
 _HANDLE_TYPES = (buffered_tensor_type, mbarrier_type, clc_response_type, storage_alias_spec_type, reuse_group_ir_type)
@@ -123,6 +127,12 @@ class TLXSemantic:
         arch = getattr(self.builder.options, "arch", None)
         match = re.fullmatch(r"sm_?(\d+)a?", str(arch))
         return int(match.group(1)) if match else None
+
+    def require_blackwell(self, op: str, what: str) -> None:
+        """The gate of the public API's Blackwell (sm_100) names: below sm_100, ``blackwell_only``'s error."""
+        capability = self.capability()
+        if capability is not None and capability < BLACKWELL:
+            blackwell_only(op, what, self.semantic, self.generator)
 
     def require_capability(self, op: str, minimum: int, what: str) -> None:
         capability = self.capability()
@@ -1182,15 +1192,6 @@ class TLXSemantic:
         out_dtype = _unwrap(out_dtype) or tlc.float32
         if out_dtype != tlc.float32:
             raise self.error(op, f"only float32 accumulators are supported, got {out_dtype}")
-        if barriers is None:
-            barriers = ()
-        if isinstance(barriers, tlc.tuple):
-            barriers = barriers.values
-        if isinstance(barriers, mbarrier):
-            barriers = (barriers,)
-        if not isinstance(barriers, (tuple, list)):
-            raise self.error(op, f"`mBarriers` must be a list of mbarriers, got {_describe(barriers)}")
-        bars = [self.one_barrier(op, f"mBarriers[{i}]", bar) for i, bar in enumerate(barriers)]
         use = _unwrap(use_acc)
         use = None if use is None else self.predicate(op, use, "use_acc")
         operands = {
@@ -1199,10 +1200,94 @@ class TLXSemantic:
             "acc": acc,
             "useAcc": use,
             "pred": self.predicate(op, pred),
-            "barriers": bars,
+            "barriers": self.barrier_list(op, barriers),
         }
         self.emit("tcgen05_mma", operands, {"isAsync": bool(force_async), "twoCTAs": pair})
         return None
+
+    def barrier_list(self, op: str, barriers: Any) -> list[mbarrier]:
+        """``mBarriers=`` of a tcgen05 MMA: None, one mbarrier or a list of them."""
+        barriers = _unwrap(barriers)
+        if barriers is None:
+            barriers = ()
+        if isinstance(barriers, tlc.tuple):
+            barriers = barriers.values
+        if isinstance(barriers, mbarrier):
+            barriers = (barriers,)
+        if not isinstance(barriers, (tuple, list)):
+            raise self.error(op, f"`mBarriers` must be a list of mbarriers, got {_describe(barriers)}")
+        return [self.one_barrier(op, f"mBarriers[{i}]", bar) for i, bar in enumerate(barriers)]
+
+    def async_dot_scaled(
+        self,
+        operands: dict[str, Any],
+        formats: dict[str, Any],
+        use_acc: Any,
+        pred: Any,
+        barriers: Any,
+        two_ctas: Any,
+        force_async: Any,
+        out_dtype: Any,
+    ) -> None:
+        """Block-scaled ``tcgen05.mma`` (Form A, every operand a handle or a scalar). ``operands`` maps the
+        public argument names (A, B, acc, A_scale, B_scale) to values, ``formats`` A_format and B_format to
+        theirs. Storage kinds, shapes and element types are the op verifier's to check."""
+        op = "async_dot_scaled"
+        self.require_blackwell(op, "block-scaled MMA (tcgen05.mma with scales)")
+        bufs = {name: self.one_buffer(op, name, value) for name, value in operands.items()}
+        types = {}
+        for name, value in formats.items():
+            text = self.const_str(op, name, value)
+            if text not in _SCALED_FORMATS:
+                raise self.error(
+                    op, f"`{name}` must be one of {', '.join(map(repr, _SCALED_FORMATS))}, got {_describe(value)}"
+                )
+            types[name] = _SCALED_FORMATS[text]
+        if self.const_bool(op, "two_ctas", two_ctas):
+            raise self.error(
+                op,
+                "`two_ctas` (tcgen05.mma cta_group::2) is not supported for block-scaled MMA: Triton 3.6's "
+                "tc_gen5_mma_scaled has no two-CTA form",
+            )
+        out_dtype = _unwrap(out_dtype) or tlc.float32
+        if out_dtype != tlc.float32:
+            raise self.error(op, f"only float32 accumulators are supported, got {out_dtype}")
+        use = _unwrap(use_acc)
+        carried = {
+            "a": bufs["A"],
+            "b": bufs["B"],
+            "acc": bufs["acc"],
+            "aScale": bufs["A_scale"],
+            "bScale": bufs["B_scale"],
+            "useAcc": None if use is None else self.predicate(op, use, "use_acc"),
+            "pred": self.predicate(op, pred),
+            "barriers": self.barrier_list(op, barriers),
+        }
+        attrs = {
+            "aType": types["A_format"],
+            "bType": types["B_format"],
+            "isAsync": self.const_bool(op, "force_async", force_async),
+        }
+        self.emit("tcgen05_mma_scaled", carried, attrs)
+
+    def stoch_round(self, src: Any, dst_ty: Any, rand_bits: Any) -> tlc.tensor:
+        """``cvt.rs``: the result type is ``src``'s shape in ``dst_ty``; element types are the op verifier's."""
+        op = "stoch_round"
+        self.require_blackwell(op, "stochastic rounding (cvt.rs.satfinite)")
+        src, rand_bits = _unwrap(src), _unwrap(rand_bits)
+        for name, value in (("src", src), ("rand_bits", rand_bits)):
+            if not isinstance(value, tlc.tensor) or not value.type.is_block():
+                raise self.error(
+                    op, f"`{name}` must be a tensor (this TLX rounds tensors, not scalars), got {_describe(value)}"
+                )
+        shape, bits_shape = ([_unwrap(d) for d in value.shape] for value in (src, rand_bits))
+        if shape != bits_shape:
+            raise self.error(op, f"`rand_bits` (shape {bits_shape}) must have the shape of `src` ({shape})")
+        dst = self.element_dtype(op, "dst_ty", dst_ty)
+        if dst == src.dtype:
+            return src
+        result = tlc.block_type(dst, shape)
+        return tlc.tensor(self.emit(op, {"src": src, "randBits": rand_bits}, result=result), result)
 
     def tcgen05_commit(self, barrier: Any, two_ctas: Any) -> None:
         op = "tcgen05_commit"

@@ -1,4 +1,4 @@
-"""Thread ids, clocks, and compile-time type queries."""
+"""Thread ids, clocks, compile-time type queries, and stochastic rounding."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ __all__ = [
     "dump_layout",
     "get_fp8_format_name",
     "size_of",
+    "stoch_round",
     "thread_id",
 ]
 
@@ -28,6 +29,21 @@ def thread_id(axis, _semantic=None, _generator=None) -> tlc.tensor:
     Hardware: ``mov.u32 %r, %tid.x`` (``%tid.y``, ``%tid.z``).
     """
     return TLXSemantic(_semantic, _generator).thread_id(axis)
+
+
+@builtin
+def stoch_round(src, dst_ty, rand_bits, _semantic=None, _generator=None) -> tlc.tensor:
+    """``src`` (a float32 tensor) in ``dst_ty`` (``tl.float8e4nv``, ``tl.float8e5``, ``tl.bfloat16`` or
+    ``tl.float16``), rounded stochastically: up or down with a probability given by its distance to the two
+    neighbours, ``rand_bits`` (a ``uint32`` tensor of ``src``'s shape) deciding; values beyond the type's
+    range saturate to its largest finite value. Blackwell (sm_100).
+
+    Hardware: ``cvt.rs.satfinite.{e4m3x4,e5m2x4}.f32`` (4 values per instruction) or
+    ``cvt.rs.satfinite.{bf16x2,f16x2}.f32`` (2). Each instruction takes one 32-bit random word: the XOR of
+    its values' ``rand_bits``, each shifted left by its place (0..3) among them, so every element's bits count.
+    ``dst_ty`` tl.float32 returns ``src``.
+    """
+    return TLXSemantic(_semantic, _generator).stoch_round(src, dst_ty, rand_bits)
 
 
 @builtin

@@ -17,7 +17,7 @@ Everything compiles on the CPU for the target (no GPU needed):
 and warp-specialized GEMM of ``blackwell_gemm``, the persistent GEMM with a
 double-buffered tensor-memory accumulator, the same GEMM scheduled by cluster
 launch control (``clusterlaunchcontrol.try_cancel``), the 2-CTA GEMM (``cta_group::2`` over a
-2-CTA cluster), attention and GDPA forward), with the
+2-CTA cluster), the MXFP8 GEMM (block-scaled ``tcgen05.mma``), attention and GDPA forward), with the
 same stages in DIR/tlx/<kernel>/; they are compile-verified only and never run.
 
 Where a CUDA GPU and PyTorch are present (and the target is sm_90), every kernel also runs and is checked
@@ -50,6 +50,7 @@ from tlx.tutorials import (
     blackwell_clc_gemm,
     blackwell_gdpa,
     blackwell_gemm,
+    blackwell_mxfp8_gemm,
     blackwell_ws_gemm,
     broadcast_scoring,
     compile_tutorial,
@@ -85,6 +86,7 @@ BLACKWELL_SPECS = (
     blackwell_ws_gemm.SPEC,
     blackwell_clc_gemm.SPEC,
     blackwell_2cta_gemm.SPEC,
+    blackwell_mxfp8_gemm.SPEC,
     blackwell_attention.SPEC,
     blackwell_gdpa.SPEC,
 )

@@ -28,6 +28,23 @@ namespace mlir::tlx {
 /// that both TMA and wgmma read at full speed), unswizzled for 1-D.
 Attribute getDefaultBufferLayout(BuffersType buffers);
 
+/// The layout `alloc` gets when the user gives none: its buffers' default,
+/// except for block scales that tcgen05.cp copies to tensor memory, which
+/// it reads unswizzled.
+Attribute getDefaultBufferLayout(LocalAllocOp alloc);
+
+/// Whether `buffer` holds block scales: 8-bit tensor memory (its layout is
+/// #ttng.tensor_memory_scales_encoding).
+bool isBlockScaleBuffer(BufferType buffer);
+
+/// `buffer`, rows x cols block scales in shared memory in the cuBLAS
+/// block-scaling layout (any shape of those bytes), seen as the rows x cols
+/// matrix tcgen05.cp copies to tensor memory: a memdesc of the same bytes
+/// with the #ttg.shared_linear layout that places each scale; failure unless
+/// the buffer is a whole buffer (not a slice), unswizzled and row-major.
+FailureOr<triton::gpu::MemDescType>
+getBlockScaleView(triton::gpu::MemDescType buffer, int64_t rows, int64_t cols);
+
 /// The unswizzled 1-D shared layout: 1-D buffers, reinterpreted unswizzled
 /// buffers and mbarriers (one 64-bit word each) have it.
 triton::gpu::SwizzledSharedEncodingAttr
@@ -83,16 +100,16 @@ using AllocLayoutFn = function_ref<FailureOr<Attribute>(LocalAllocOp)>;
 /// descriptor and the buffer's layout.
 using TMAUseFn =
     function_ref<LogicalResult(Operation *, Value desc, Attribute layout)>;
-/// Called for every async_dot: the layouts of `a` (null when it comes from
-/// registers) and of `b`.
-using DotUseFn = function_ref<LogicalResult(AsyncDotOp, Attribute aLayout,
+/// Called for every async_dot and tcgen05_mma_scaled: the layouts of `a`
+/// (null when it comes from registers) and of `b`.
+using DotUseFn = function_ref<LogicalResult(Operation *dot, Attribute aLayout,
                                             Attribute bLayout)>;
 
 /// Walks `module` in order and gives every buffer value a layout: an
 /// allocation the one `allocLayout` returns, a view the one getViewLayout
 /// derives from its source (an error at each view that has none). Calls
 /// `onTMAUse` for every TMA load and store, and `onDotUse`, when given, for
-/// every async_dot. Keeps going after an error, so
+/// every async_dot and tcgen05_mma_scaled. Keeps going after an error, so
 /// that one run reports them all.
 LogicalResult propagateBufferLayouts(ModuleOp module, AllocLayoutFn allocLayout,
                                      TMAUseFn onTMAUse,

@@ -91,8 +91,14 @@ static LogicalResult verifyTMA(Operation *op, triton::TensorDescType desc,
   if (numOffsets != static_cast<size_t>(block.getRank()))
     return op->emitOpError("needs one offset per descriptor dimension: ")
            << block.getRank() << " expected, " << numOffsets << " given";
-  return verifyMatchesBuffer(op, buffer, block.getShape(),
-                             block.getElementType(), "descriptor block");
+  // Triton types the blocks of unsigned descriptors (a uint8 tensor's) ui8;
+  // the bytes are the buffer's i8 all the same.
+  Type element = block.getElementType();
+  if (auto integer = dyn_cast<IntegerType>(element);
+      integer && integer.isUnsigned())
+    element = IntegerType::get(op->getContext(), integer.getWidth());
+  return verifyMatchesBuffer(op, buffer, block.getShape(), element,
+                             "descriptor block");
 }
 
 LogicalResult AsyncDescriptorLoadOp::verify() {
@@ -454,6 +460,162 @@ LogicalResult TCGen05MMAOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Block scales (tcgen05 block-scaled MMA)
+//===----------------------------------------------------------------------===//
+
+/// Whether `shape` is one of the shared-memory forms of rows x cols block
+/// scales (the public API's tmem_copy sources).
+static bool isBlockScaleShape(ArrayRef<int64_t> shape, int64_t rows,
+                              int64_t cols) {
+  if (rows <= 0 || cols <= 0 || rows % 128 != 0 || cols % 4 != 0)
+    return false;
+  // Every form is the same bytes: 512-byte blocks (128 rows x 4 columns,
+  // row r of a block at byte 16 (r % 32) + 4 (r / 32)), the blocks of one
+  // 128-row group consecutive along the columns.
+  int64_t groups = rows / 128, blocks = cols / 4;
+  SmallVector<SmallVector<int64_t>> forms = {{1, groups, blocks, 2, 256},
+                                             {groups, blocks, 32, 16},
+                                             {groups, blocks, 32, 4, 4},
+                                             {groups, blocks * 512}};
+  if (groups == 1)
+    forms.push_back({32 * blocks, 16});
+  return llvm::any_of(forms,
+                      [&](ArrayRef<int64_t> form) { return shape == form; });
+}
+
+/// The shapes isBlockScaleShape accepts, for a diagnostic.
+static std::string describeBlockScaleShapes(int64_t rows, int64_t cols) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  int64_t groups = rows / 128, blocks = cols / 4;
+  os << "[1, " << groups << ", " << blocks << ", 2, 256], [" << groups << ", "
+     << blocks << ", 32, 16], [" << groups << ", " << blocks
+     << ", 32, 4, 4] or [" << groups << ", " << blocks * 512 << "]";
+  if (groups == 1)
+    os << " or [" << 32 * blocks << ", 16]";
+  return text;
+}
+
+/// Scales of `rows` x `cols` e8m0 values: a tensor-memory buffer of that
+/// shape, or shared memory in the cuBLAS block-scaling layout.
+static LogicalResult verifyScales(Operation *op, StringRef name,
+                                  BufferType scales, int64_t rows,
+                                  int64_t cols) {
+  if (!scales.getElementType().isInteger(8))
+    return op->emitOpError("`")
+           << name << "` holds e8m0 scales, one byte each (tl.uint8), got "
+           << scales.getElementType();
+  if (scales.getStorage() == StorageKind::tmem) {
+    if (scales.getShape() != ArrayRef<int64_t>{rows, cols})
+      return op->emitOpError("`")
+             << name << "` in tensor memory must be [" << rows << ", " << cols
+             << "] (one scale per 32 elements along K), got ["
+             << scales.getShape() << "]";
+    return success();
+  }
+  if (scales.getStorage() != StorageKind::smem)
+    return op->emitOpError("`")
+           << name << "` must be in shared or tensor memory, got "
+           << stringifyStorageKind(scales.getStorage());
+  if (rows % 128 != 0 || cols % 4 != 0)
+    return op->emitOpError("`")
+           << name << "` in shared memory is copied to tensor memory in "
+           << "blocks of 128 rows x 4 scales: its " << rows << " x " << cols
+           << " scales are not whole blocks";
+  if (!isBlockScaleShape(scales.getShape(), rows, cols))
+    return op->emitOpError("`")
+           << name << "` in shared memory holds " << rows << " x " << cols
+           << " scales in the cuBLAS block-scaling layout: shape "
+           << describeBlockScaleShapes(rows, cols) << ", got ["
+           << scales.getShape() << "]";
+  return success();
+}
+
+/// A shared-memory operand of a block-scaled MMA in `format`: fp8 of that
+/// kind (or raw bytes), e2m1 packed two to a byte.
+static LogicalResult verifyScaledOperand(Operation *op, StringRef name,
+                                         BufferType operand,
+                                         triton::ScaleDotElemType format) {
+  if (operand.getStorage() != StorageKind::smem)
+    return op->emitOpError("reads `")
+           << name << "` from a shared-memory buffer (storage smem), got "
+           << stringifyStorageKind(operand.getStorage());
+  if (operand.getShape().size() != 2)
+    return op->emitOpError("`") << name << "` must be 2-D";
+  Type element = operand.getElementType();
+  bool matches = element.isInteger(8);
+  if (format == triton::ScaleDotElemType::E4M3)
+    matches |= isa<Float8E4M3FNType>(element);
+  else if (format == triton::ScaleDotElemType::E5M2)
+    matches |= isa<Float8E5M2Type>(element);
+  if (!matches)
+    return op->emitOpError("`")
+           << name << "` in format "
+           << triton::stringifyScaleDotElemType(format) << " must hold "
+           << (format == triton::ScaleDotElemType::E2M1
+                   ? "bytes of two e2m1 values (tl.uint8)"
+                   : "that fp8 type or bytes (tl.uint8)")
+           << ", got " << element;
+  return success();
+}
+
+LogicalResult TCGen05MMAScaledOp::verify() {
+  using triton::ScaleDotElemType;
+  ScaleDotElemType aType = getAType(), bType = getBType();
+  for (ScaleDotElemType format : {aType, bType})
+    if (format != ScaleDotElemType::E4M3 && format != ScaleDotElemType::E5M2 &&
+        format != ScaleDotElemType::E2M1)
+      return emitOpError("block-scaled tcgen05.mma takes e4m3, e5m2 or e2m1 "
+                         "operands, not ")
+             << triton::stringifyScaleDotElemType(format);
+  bool aFP4 = aType == ScaleDotElemType::E2M1;
+  bool bFP4 = bType == ScaleDotElemType::E2M1;
+  if (aFP4 != bFP4)
+    return emitOpError("mixing e2m1 with fp8 (kind::mxf8f6f4) needs e2m1 "
+                       "padded to a byte per value in shared memory, which "
+                       "this TLX release does not lay out yet: use e2m1 for "
+                       "both operands (kind::mxf4) or fp8 for both");
+  BufferType a = getA().getType(), b = getB().getType(),
+             acc = getAcc().getType();
+  if (failed(verifyScaledOperand(*this, "A", a, aType)) ||
+      failed(verifyScaledOperand(*this, "B", b, bType)))
+    return failure();
+  if (acc.getStorage() != StorageKind::tmem || !acc.getElementType().isF32() ||
+      acc.getShape().size() != 2)
+    return emitOpError("accumulates into a 2-D float32 tensor-memory buffer "
+                       "(tlx.local_alloc(..., tl.float32, storage="
+                       "tlx.storage_kind.tmem)), got ")
+           << acc;
+  // e2m1 operands are packed along K: their buffers hold K / 2 bytes.
+  int64_t m = a.getShape()[0], n = b.getShape()[1];
+  int64_t k = a.getShape()[1] * (aFP4 ? 2 : 1);
+  if (b.getShape()[0] * (bFP4 ? 2 : 1) != k)
+    return emitOpError("inner dimensions differ: A is ")
+           << m << " x " << k << " elements, B "
+           << b.getShape()[0] * (bFP4 ? 2 : 1) << " x " << n
+           << (aFP4 ? " (e2m1: two per byte along K)" : "");
+  if (acc.getShape() != ArrayRef<int64_t>{m, n})
+    return emitOpError("accumulator must be ")
+           << m << "x" << n << ", got " << acc.getShape()[0] << "x"
+           << acc.getShape()[1];
+  if (m != 128 || n % 8 != 0 || n < 8 || n > 256)
+    return emitOpError("block-scaled tcgen05.mma tiles are M = 128 rows by N "
+                       "a multiple of 8 up to 256, got ")
+           << m << "x" << n;
+  // One instruction consumes 32 bytes of K per row: 32 fp8 or 64 e2m1.
+  int64_t instructionK = aFP4 ? 64 : 32;
+  if (k % instructionK != 0)
+    return emitOpError("K = ")
+           << k << " is not a multiple of " << instructionK
+           << ", the K of one block-scaled tcgen05.mma for "
+           << triton::stringifyScaleDotElemType(aType) << " operands";
+  return failure(
+      failed(
+          verifyScales(*this, "A_scale", getAScale().getType(), m, k / 32)) ||
+      failed(verifyScales(*this, "B_scale", getBScale().getType(), n, k / 32)));
+}
+
 LogicalResult TMEMCopyOp::verify() {
   BufferType src = getSrc().getType(), dst = getDst().getType();
   if (src.getStorage() != StorageKind::smem)
@@ -464,6 +626,25 @@ LogicalResult TMEMCopyOp::verify() {
     return emitOpError("tcgen05.cp copies into a tensor-memory buffer "
                        "(storage tmem), got ")
            << stringifyStorageKind(dst.getStorage());
+  // 8-bit tensor memory holds block scales (tlx-assign-layouts).
+  if (dst.getElementType().isInteger(8)) {
+    ArrayRef<int64_t> shape = dst.getShape();
+    if (!src.getElementType().isInteger(8))
+      return emitOpError("block scales are copied from bytes (tl.uint8), got ")
+             << src.getElementType();
+    if (shape.size() != 2 || shape[0] % 128 != 0 || shape[1] % 4 != 0)
+      return emitOpError("block scales are copied in blocks of 128 rows x 4 "
+                         "scales: the destination must be 2-D, rows a "
+                         "multiple of 128 and columns of 4, got [")
+             << shape << "]";
+    if (!isBlockScaleShape(src.getShape(), shape[0], shape[1]))
+      return emitOpError("the source of ")
+             << shape[0] << " x " << shape[1]
+             << " block scales is in the cuBLAS block-scaling layout: shape "
+             << describeBlockScaleShapes(shape[0], shape[1]) << ", got ["
+             << src.getShape() << "]";
+    return success();
+  }
   if (src.getShape() != dst.getShape() ||
       src.getElementType() != dst.getElementType())
     return emitOpError("source and destination must have one shape and "
@@ -475,6 +656,24 @@ LogicalResult TMEMCopyOp::verify() {
     return emitOpError("Triton 3.6 copies 128-row buffers of 32-bit "
                        "elements into tensor memory, got [")
            << dst.getShape() << "] " << dst.getElementType();
+  return success();
+}
+
+LogicalResult StochRoundOp::verify() {
+  RankedTensorType src = getSrc().getType(), bits = getRandBits().getType(),
+                   result = getResult().getType();
+  if (src.getShape() != bits.getShape() ||
+      src.getShape() != result.getShape() ||
+      src.getEncoding() != bits.getEncoding() ||
+      src.getEncoding() != result.getEncoding())
+    return emitOpError("src, rand_bits and the result must have one shape, "
+                       "got ")
+           << src << ", " << bits << " and " << result;
+  Type element = result.getElementType();
+  if (!isa<Float8E4M3FNType, Float8E5M2Type, BFloat16Type, Float16Type>(
+          element))
+    return emitOpError("rounds to fp8 (e4m3, e5m2), bf16 or fp16, not ")
+           << element;
   return success();
 }
 

@@ -15,6 +15,9 @@ namespace mlir::tlx {
 /// fence.mbarrier_init).
 void populateClusterOpToNVVMPatterns(RewritePatternSet &patterns);
 
+/// stoch_round -> cvt.rs.satfinite, as elementwise inline PTX.
+void populateConvertOpToNVVMPatterns(RewritePatternSet &patterns);
+
 /// fence("gpu" | "sys") -> fence.acq_rel.gpu / .sys (inline PTX).
 void populateFenceOpToNVVMPatterns(RewritePatternSet &patterns);
 

@@ -21,6 +21,7 @@ struct LowerToNVVMPass : tlx::impl::TLXLowerToNVVMBase<LowerToNVVMPass> {
   LogicalResult initialize(MLIRContext *context) override {
     RewritePatternSet set(context);
     populateClusterOpToNVVMPatterns(set);
+    populateConvertOpToNVVMPatterns(set);
     populateFenceOpToNVVMPatterns(set);
     populateNamedBarrierOpToNVVMPatterns(set);
     populateSpecialRegisterOpToNVVMPatterns(set);

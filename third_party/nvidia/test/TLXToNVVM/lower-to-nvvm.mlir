@@ -72,3 +72,23 @@ tt.func @other_tlx_ops(%i: i32) {
   }
   tt.return
 }
+
+// -----
+
+// Stochastic rounding: cvt.rs.satfinite as elementwise inline PTX over packs of 4 (fp8) or 2 (16-bit)
+// values of a thread, the first element in the lowest lane (so listed last), one random word per pack.
+// CHECK-LABEL: tt.func @stoch_round
+// CHECK-SAME:    (%[[X:.*]]: tensor<256xf32, #{{.*}}>, %[[R:.*]]: tensor<256xi32, #{{.*}}>)
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+tt.func @stoch_round(%x: tensor<256xf32, #blocked>, %r: tensor<256xi32, #blocked>) -> (tensor<256xf8E4M3FN, #blocked>, tensor<256xf8E5M2, #blocked>, tensor<256xbf16, #blocked>, tensor<256xf16, #blocked>) {
+  // CHECK-NEXT: %[[E4:.*]] = tt.elementwise_inline_asm "{ .reg .b32 sr_bits, sr_shifted; mov.b32 sr_bits, $5; shl.b32 sr_shifted, $6, 1; xor.b32 sr_bits, sr_bits, sr_shifted; shl.b32 sr_shifted, $7, 2; xor.b32 sr_bits, sr_bits, sr_shifted; shl.b32 sr_shifted, $8, 3; xor.b32 sr_bits, sr_bits, sr_shifted; cvt.rs.satfinite.e4m3x4.f32 $0, {$4, $3, $2, $1}, sr_bits; }" {constraints = "=r,f,f,f,f,r,r,r,r", packed_element = 4 : i32, pure = true} %[[X]], %[[R]] : tensor<256xf32, #{{.*}}>, tensor<256xi32, #{{.*}}> -> tensor<256xf8E4M3FN, #{{.*}}>
+  %e4 = tlx.stoch_round %x, %r : tensor<256xf32, #blocked>, tensor<256xi32, #blocked> -> tensor<256xf8E4M3FN, #blocked>
+  // CHECK-NEXT: %[[E5:.*]] = tt.elementwise_inline_asm "{{.*}}cvt.rs.satfinite.e5m2x4.f32 $0, {$4, $3, $2, $1}, sr_bits; }" {constraints = "=r,f,f,f,f,r,r,r,r", packed_element = 4 : i32, pure = true}
+  %e5 = tlx.stoch_round %x, %r : tensor<256xf32, #blocked>, tensor<256xi32, #blocked> -> tensor<256xf8E5M2, #blocked>
+  // CHECK-NEXT: %[[BF:.*]] = tt.elementwise_inline_asm "{ .reg .b32 sr_bits, sr_shifted; mov.b32 sr_bits, $3; shl.b32 sr_shifted, $4, 1; xor.b32 sr_bits, sr_bits, sr_shifted; cvt.rs.satfinite.bf16x2.f32 $0, $2, $1, sr_bits; }" {constraints = "=r,f,f,r,r", packed_element = 2 : i32, pure = true}
+  %bf = tlx.stoch_round %x, %r : tensor<256xf32, #blocked>, tensor<256xi32, #blocked> -> tensor<256xbf16, #blocked>
+  // CHECK-NEXT: %[[F16:.*]] = tt.elementwise_inline_asm "{{.*}}cvt.rs.satfinite.f16x2.f32 $0, $2, $1, sr_bits; }" {constraints = "=r,f,f,r,r", packed_element = 2 : i32, pure = true}
+  %h = tlx.stoch_round %x, %r : tensor<256xf32, #blocked>, tensor<256xi32, #blocked> -> tensor<256xf16, #blocked>
+  // CHECK-NEXT: tt.return %[[E4]], %[[E5]], %[[BF]], %[[F16]]
+  tt.return %e4, %e5, %bf, %h : tensor<256xf8E4M3FN, #blocked>, tensor<256xf8E5M2, #blocked>, tensor<256xbf16, #blocked>, tensor<256xf16, #blocked>
+}

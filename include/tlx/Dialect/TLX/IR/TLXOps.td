@@ -617,6 +617,48 @@ def TLX_TCGen05MMAOp : TLX_Op<"tcgen05_mma", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def TLX_TCGen05MMAScaledOp : TLX_Op<"tcgen05_mma_scaled",
+    [AttrSizedOperandSegments]> {
+  let summary = "acc (+)= (a * aScale) * (b * bScale), block-scaled, in tensor memory";
+  let description = [{
+    `tlx.async_dot_scaled(A, B, acc, A_scale, A_format, B_scale, B_format,
+    use_acc=, pred=, mBarriers=[...])` in Python (sm_100): `tcgen05.mma
+    .kind::mxf8f6f4.block_scale` (fp8 `e4m3` / `e5m2` operands) or
+    `.kind::mxf4.block_scale` (`e2m1` operands, two per byte). `a` (M x K)
+    and `b` (K x N) are shared-memory buffers; a packed `e2m1` operand holds
+    K / 2 bytes along K. Every 32 consecutive elements along K share one
+    e8m0 scale (a byte, `2^(s - 127)`): `aScale` holds M x K / 32 of them,
+    `bScale` N x K / 32, each either a tensor-memory buffer of that shape
+    (filled with `tlx.tmem_copy`) or a shared-memory buffer in the cuBLAS
+    block-scaling layout (`[1, rows / 128, K / 128, 2, 256]` and the other
+    `tmem_copy` source shapes), copied to tensor memory before the MMA. The
+    float32 accumulator lives in tensor memory; `useAcc`, `pred`,
+    `barriers` and `isAsync` as for `tlx.tcgen05_mma`.
+
+    ```mlir
+    tlx.tcgen05_mma_scaled %a, %b, %acc, %sa, %sb lhs = e4m3 rhs = e4m3
+        barriers(%bar) : !tlx.buffer<128x128xf8E4M3FN, smem>,
+          !tlx.buffer<128x128xf8E4M3FN, smem>, !tlx.buffer<128x128xf32, tmem>,
+          !tlx.buffer<128x4xi8, tmem>, !tlx.buffer<128x4xi8, tmem>
+    ```
+  }];
+  let arguments = (ins TLX_BufferType:$a, TLX_BufferType:$b,
+                       TLX_BufferType:$acc, TLX_BufferType:$aScale,
+                       TLX_BufferType:$bScale, Optional<I1>:$useAcc,
+                       Optional<I1>:$pred,
+                       Variadic<TLX_MBarrierType>:$barriers,
+                       TT_ScaleDotElemTypeAttr:$aType,
+                       TT_ScaleDotElemTypeAttr:$bType, UnitAttr:$isAsync);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc `,` $aScale `,` $bScale (`,` $useAcc^)?
+    (`pred` $pred^)? `lhs` `=` $aType `rhs` `=` $bType
+    (`barriers` `(` $barriers^ `)`)? (`is_async` $isAsync^)? attr-dict `:`
+    qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($acc)) `,`
+    qualified(type($aScale)) `,` qualified(type($bScale))
+  }];
+  let hasVerifier = 1;
+}
+
 def TLX_TCGen05CommitOp : TLX_Op<"tcgen05_commit"> {
   let summary = "an mbarrier arrival once every earlier tcgen05 op completes";
   let description = [{
@@ -646,13 +688,52 @@ def TLX_TMEMCopyOp : TLX_Op<"tmem_copy"> {
     with a later `tcgen05_commit` (or the mbarriers of a later tcgen05 MMA
     of this thread).
 
+    Block scales: an 8-bit `dst` (rows x cols, rows a multiple of 128, cols
+    of 4) receives e8m0 scales from `src` in the cuBLAS block-scaling layout,
+    512-byte blocks of 128 rows x 4 columns, any of the shapes
+    `[1, rows / 128, cols / 4, 2, 256]` (TMA's), `[rows / 128, cols / 4, 32,
+    16]`, `[rows / 128, cols / 4, 32, 4, 4]`, `[rows / 128, cols / 4 * 512]`
+    or, for 128 rows, `[32 * cols / 4, 16]` (`tcgen05.cp .32x128b.warpx4`).
+
     ```mlir
     tlx.tmem_copy %src, %dst : !tlx.buffer<128x64xf32, smem>, !tlx.buffer<128x64xf32, tmem>
+    tlx.tmem_copy %s, %d : !tlx.buffer<1x1x1x2x256xi8, smem>, !tlx.buffer<128x4xi8, tmem>
     ```
   }];
   let arguments = (ins TLX_BufferType:$src, TLX_BufferType:$dst);
   let assemblyFormat = [{
     $src `,` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+def TLX_StochRoundOp : TLX_Op<"stoch_round", [Pure]> {
+  let summary = "float32 -> fp8 / bf16 / fp16 with stochastic rounding";
+  let description = [{
+    `tlx.stoch_round(src, dst_ty, rand_bits)` in Python (sm_100a): each
+    element of `src` rounded to the result's element type, up or down with
+    a probability given by its distance to the two neighbours, the random
+    bits deciding; saturating to the largest finite value (`cvt.rs
+    .satfinite.{e4m3x4,e5m2x4}.f32` for fp8, `cvt.rs.satfinite.{bf16x2,
+    f16x2}.f32`). The instruction converts 4 (fp8) or 2 (16-bit) elements of
+    a thread with one 32-bit random word: the XOR of their `randBits`, each
+    shifted left by its place in the group, so every element's bits count
+    and the word is uniform when any one of them is.
+
+    ```mlir
+    %y = tlx.stoch_round %x, %bits : tensor<128xf32>, tensor<128xi32> -> tensor<128xf8E4M3FN>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[F32]>:$src,
+                       RankedTensorOf<[I32]>:$randBits);
+  let results = (outs TT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $src `,` $randBits attr-dict `:` type($src) `,` type($randBits) `->`
+    type($result)
   }];
   let hasVerifier = 1;
 }
