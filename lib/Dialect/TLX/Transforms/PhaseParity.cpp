@@ -66,7 +66,7 @@ bool isModelled(AllocBarriersOp alloc) {
       return false;
     for (Operation *barrierUser : view.getResult().getUsers())
       if (!isa<BarrierWaitOp, BarrierArriveOp, BarrierExpectBytesOp,
-               AsyncDescriptorLoadOp>(barrierUser))
+               AsyncDescriptorLoadOp, AsyncBulkLoadOp>(barrierUser))
         return false;
   }
   return true;
