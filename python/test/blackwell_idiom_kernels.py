@@ -758,22 +758,13 @@ def idiom_mxfp8_ws_gemm(
 
 
 # --------------------------------------------------------------------------------------------------------
-# Idioms of the public Blackwell tutorials this TLX does not have yet: one small kernel each.
+# 7. Options of the public API's copies and tasks the tutorials use: a cache-hinted TMA store, a CTA pair's
+#    TMA loads completing on the even CTA's mbarrier, the exclusive tasks with a try_wait suspend hint.
 # --------------------------------------------------------------------------------------------------------
 
 
 @triton.jit
-def gap_store_without_fence(c_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
-    """The public tutorials' epilogue: registers -> shared -> TMA store, the proxy fence left to the compiler."""
-    acc = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float32, tl.constexpr(1), tlx.storage_kind.tmem)
-    tlx.local_store(acc[0], tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32))
-    c_smem = tlx.local_alloc((BLOCK_M, BLOCK_N), tlx.dtype_of(c_desc), tl.constexpr(1))[0]
-    tlx.local_store(c_smem, tlx.local_load(acc[0]).to(tlx.dtype_of(c_desc)))
-    tlx.async_descriptor_store(c_desc, c_smem, [0, 0])
-
-
-@triton.jit
-def gap_store_eviction_policy(c_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+def idiom_store_eviction_policy(c_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
     """``async_descriptor_store(..., eviction_policy="evict_first")``, as the public WS GEMM's epilogue."""
     c_smem = tlx.local_alloc((BLOCK_M, BLOCK_N), tlx.dtype_of(c_desc), tl.constexpr(1))[0]
     tlx.local_store(c_smem, tl.zeros((BLOCK_M, BLOCK_N), dtype=tlx.dtype_of(c_desc)))
@@ -783,18 +774,7 @@ def gap_store_eviction_policy(c_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constex
 
 
 @triton.jit
-def gap_tmem_storage_alias(BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
-    """S and P sharing tensor memory (``storage_alias_spec``, ``reuse=``, ``reuse_group``), as in FA."""
-    qk_storage_alias = tlx.storage_alias_spec(storage=tlx.storage_kind.tmem)
-    qk_tiles = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float32, 1, tlx.storage_kind.tmem, reuse=qk_storage_alias)
-    p_tiles = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float16, 2, tlx.storage_kind.tmem, reuse=qk_storage_alias)
-    qk_storage_alias.set_buffer_overlap(tlx.reuse_group(qk_tiles, p_tiles, group_type=tlx.reuse_group_type.shared))
-    qk = tlx.local_load(qk_tiles[0])
-    tlx.local_store(p_tiles[1], qk.to(tl.float16))
-
-
-@triton.jit
-def gap_two_ctas_tma_load(a_desc, b_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+def idiom_two_ctas_tma_load(a_desc, b_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     """Both CTAs' TMA completing on the even CTA's barrier (``two_ctas=True`` loads, ``pred=`` expect)."""
     cluster_cta_rank = tlx.cluster_cta_rank()
     is_leader = cluster_cta_rank == 0
@@ -812,6 +792,44 @@ def gap_two_ctas_tma_load(a_desc, b_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.con
 
 
 @triton.jit
+def idiom_async_tasks_options(out_ptr):
+    """``async_tasks(exclusive=..., mbarrier_try_wait_suspend_ns=...)``, as the public persistent GEMM."""
+    bars = tlx.alloc_barriers(num_barriers=1)
+    with tlx.async_tasks(exclusive=True, mbarrier_try_wait_suspend_ns=50000):
+        with tlx.async_task("default"):
+            tlx.barrier_wait(bars[0], 0)
+            tl.store(out_ptr + tl.arange(0, 128), tl.zeros([128], dtype=tl.float32))
+        with tlx.async_task(num_warps=1, num_regs=24):
+            tlx.barrier_arrive(bars[0])
+
+
+# --------------------------------------------------------------------------------------------------------
+# Idioms of the public Blackwell tutorials this TLX does not have yet: one small kernel each.
+# --------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def gap_store_without_fence(c_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """The public tutorials' epilogue: registers -> shared -> TMA store, the proxy fence left to the compiler."""
+    acc = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float32, tl.constexpr(1), tlx.storage_kind.tmem)
+    tlx.local_store(acc[0], tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32))
+    c_smem = tlx.local_alloc((BLOCK_M, BLOCK_N), tlx.dtype_of(c_desc), tl.constexpr(1))[0]
+    tlx.local_store(c_smem, tlx.local_load(acc[0]).to(tlx.dtype_of(c_desc)))
+    tlx.async_descriptor_store(c_desc, c_smem, [0, 0])
+
+
+@triton.jit
+def gap_tmem_storage_alias(BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """S and P sharing tensor memory (``storage_alias_spec``, ``reuse=``, ``reuse_group``), as in FA."""
+    qk_storage_alias = tlx.storage_alias_spec(storage=tlx.storage_kind.tmem)
+    qk_tiles = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float32, 1, tlx.storage_kind.tmem, reuse=qk_storage_alias)
+    p_tiles = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float16, 2, tlx.storage_kind.tmem, reuse=qk_storage_alias)
+    qk_storage_alias.set_buffer_overlap(tlx.reuse_group(qk_tiles, p_tiles, group_type=tlx.reuse_group_type.shared))
+    qk = tlx.local_load(qk_tiles[0])
+    tlx.local_store(p_tiles[1], qk.to(tl.float16))
+
+
+@triton.jit
 def gap_descriptor_slots(a_ptr, M, K, BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr):
     """Device descriptors in global scratch slots, reinterpreted later (the public grouped GEMM's idiom)."""
     desc_ptrs = tlx.allocate_tensor_descriptor(num=2)
@@ -826,15 +844,3 @@ def gap_descriptor_slots(a_ptr, M, K, BLOCK_M: tl.constexpr, BLOCK_K: tl.constex
     tlx.barrier_expect_bytes(bar[0], BLOCK_M * BLOCK_K * 2)
     tlx.async_descriptor_load(a_desc, a_smem, [0, 0], bar[0])
     tlx.barrier_wait(bar[0], 0)
-
-
-@triton.jit
-def gap_async_tasks_options(out_ptr):
-    """``async_tasks(exclusive=..., mbarrier_try_wait_suspend_ns=...)``, as the public persistent GEMM."""
-    bars = tlx.alloc_barriers(num_barriers=1)
-    with tlx.async_tasks(exclusive=True, mbarrier_try_wait_suspend_ns=50000):
-        with tlx.async_task("default"):
-            tlx.barrier_wait(bars[0], 0)
-            tl.store(out_ptr + tl.arange(0, 128), tl.zeros([128], dtype=tl.float32))
-        with tlx.async_task(num_warps=1, num_regs=24):
-            tlx.barrier_arrive(bars[0])

@@ -239,7 +239,7 @@ def mixed_cta_groups(a_desc, b_desc, n):
 @pytest.mark.parametrize(
     "kernel, options, message",
     [
-        (two_ctas_without_cluster, {}, "two_ctas (tcgen05 cta_group::2) runs on pairs of CTAs: launch the kernel"),
+        (two_ctas_without_cluster, {}, "two_ctas (cta_group::2) runs on pairs of CTAs: launch the kernel"),
         (
             mixed_cta_groups,
             {"ctas_per_cga": (2, 1, 1)},

@@ -261,6 +261,36 @@ CASES: dict[str, Case] = {
             "tcgen05.ld.sync.aligned.32x32b",
         ),
     ),
+    "store_eviction_policy": Case(
+        kernels.idiom_store_eviction_policy,
+        {"c_desc": _desc((128, 128)), "BLOCK_M": "constexpr", "BLOCK_N": "constexpr"},
+        {"BLOCK_M": 128, "BLOCK_N": 128},
+        (
+            "createpolicy.fractional.L2::evict_first.b64",
+            "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint",
+        ),
+    ),
+    "two_ctas_tma_load": Case(
+        kernels.idiom_two_ctas_tma_load,
+        {
+            "a_desc": _desc((128, 64)),
+            "b_desc": _desc((64, 128)),
+            **dict.fromkeys(("BLOCK_M", "BLOCK_N", "BLOCK_K"), "constexpr"),
+        },
+        {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64},
+        (
+            "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2",
+            "mapa.shared::cluster",
+            "tcgen05.mma.cta_group::2.kind::f16",
+        ),
+        _CLUSTER,
+    ),
+    "async_tasks_options": Case(
+        kernels.idiom_async_tasks_options,
+        {"out_ptr": "*fp32"},
+        {},
+        ("mbarrier.try_wait.parity.shared::cta.b64 complete", "50000;"),
+    ),
 }
 
 _compiled: dict[str, object] = {}
@@ -343,13 +373,6 @@ _TILE = {"BLOCK_M": 128, "BLOCK_N": 128}
 
 GAPS = [
     pytest.param(
-        Case(kernels.gap_store_eviction_policy, _STORE, _TILE),
-        marks=pytest.mark.xfail(
-            strict=True, reason="async_descriptor_store(eviction_policy=) is not supported by this TLX release yet"
-        ),
-        id="store_eviction_policy",
-    ),
-    pytest.param(
         Case(kernels.gap_tmem_storage_alias, {"BLOCK_M": "constexpr", "BLOCK_N": "constexpr"}, _TILE),
         marks=pytest.mark.xfail(
             strict=True,
@@ -357,24 +380,6 @@ GAPS = [
             "tensor-memory buffers cannot alias (the public FA kernels put P, alpha, l and m inside S's columns)",
         ),
         id="tmem_storage_alias",
-    ),
-    pytest.param(
-        Case(
-            kernels.gap_two_ctas_tma_load,
-            {
-                "a_desc": _desc((128, 64)),
-                "b_desc": _desc((64, 128)),
-                **dict.fromkeys(("BLOCK_M", "BLOCK_N", "BLOCK_K"), "constexpr"),
-            },
-            {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64},
-            options=_CLUSTER,
-        ),
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="async_descriptor_load(two_ctas=True) (TMA completing on the even CTA's mbarrier) is not "
-            "supported by this TLX release yet",
-        ),
-        id="two_ctas_tma_load",
     ),
     pytest.param(
         Case(
@@ -388,14 +393,6 @@ GAPS = [
             "reinterpret_tensor_descriptor are defined but still an error at the line (no TLX op yet)",
         ),
         id="descriptor_slots",
-    ),
-    pytest.param(
-        Case(kernels.gap_async_tasks_options, {"out_ptr": "*fp32"}, {}),
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="async_tasks(exclusive=, mbarrier_try_wait_suspend_ns=) are not supported by this TLX release yet",
-        ),
-        id="async_tasks_options",
     ),
 ]
 

@@ -94,7 +94,7 @@ def test_the_core_serves_the_generated_table():
     assert ops == contracts()
     load = ops["async_descriptor_load"]
     assert [o.name for o in load.operands] == ["desc", "offsets", "buffer", "barrier", "pred", "multicastTargets"]
-    assert set(load.attributes) == {"cache", "evict"}
+    assert set(load.attributes) == {"cache", "evict", "twoCTAs"}
     assert ops["async_tasks"].regions == 1
     assert ops["local_alloc"].results[0].kinds == {"handle"}
     assert ops["async_dot"].operands[0].kinds == {"handle", "tensor"}

@@ -183,13 +183,95 @@ def dot_two_ctas_on_hopper(n):
 @triton.jit
 def tma_store_eviction(desc, n):
     bufs = tlx.local_alloc((64, 64), tl.float16, 1)
-    tlx.async_descriptor_store(desc, bufs[0], [0, 0], eviction_policy="evict_first")  # misuse
+    tlx.async_descriptor_store(desc, bufs[0], [0, 0], eviction_policy="evict_sometimes")  # misuse
 
 
 @triton.jit
 def tma_store_reduce(desc, n):
     bufs = tlx.local_alloc((64, 64), tl.float16, 1)
-    tlx.async_descriptor_store(desc, bufs[0], [0, 0], store_reduce="add")  # misuse
+    tlx.async_descriptor_store(desc, bufs[0], [0, 0], store_reduce="mul")  # misuse
+
+
+@triton.jit
+def tma_store_reduce_xor_of_halves(desc, n):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 1)
+    tlx.async_descriptor_store(desc, bufs[0], [0, 0], store_reduce="xor")  # misuse
+
+
+@triton.jit
+def tma_two_ctas_on_hopper(desc, n):
+    bufs = tlx.local_alloc((64, 64), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0], two_ctas=True)  # misuse
+
+
+@triton.jit
+def bulk_load_without_barrier(X, n):
+    bufs = tlx.local_alloc((256,), tl.float32, 1)
+    tlx.async_load(X, bufs[0], bulk=True)  # misuse
+
+
+@triton.jit
+def bulk_load_with_mask(X, n):
+    bufs = tlx.local_alloc((256,), tl.float32, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_load(X, bufs[0], mask=n > 0, bulk=True, barrier=bars[0])  # misuse
+
+
+@triton.jit
+def bulk_load_from_pointers(X, n):
+    bufs = tlx.local_alloc((256,), tl.float32, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_load(X + tl.arange(0, 256), bufs[0], bulk=True, barrier=bars[0])  # misuse
+
+
+@triton.jit
+def bulk_size_without_bulk(X, n):
+    bufs = tlx.local_alloc((256,), tl.float32, 1)
+    tlx.async_load(X + tl.arange(0, 256), bufs[0], bulk_size=1024)  # misuse
+
+
+@triton.jit
+def bulk_load_past_the_buffer(X, n):
+    bufs = tlx.local_alloc((256,), tl.float32, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.barrier_expect_bytes(bars[0], 2048)
+    tlx.async_load(X, bufs[0], bulk=True, bulk_size=2048, barrier=bars[0])  # misuse
+    tlx.barrier_wait(bars[0], 0)
+
+
+@triton.jit
+def bulk_load_on_ampere(X, n):
+    bufs = tlx.local_alloc((256,), tl.float32, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_load(X, bufs[0], bulk=True, barrier=bars[0])  # misuse
+
+
+@triton.jit
+def dot_pred_on_hopper(n):
+    a = tlx.local_alloc((64, 16), tl.float16, 1)
+    b = tlx.local_alloc((16, 64), tl.float16, 1)
+    tlx.async_dot(a[0], b[0], pred=n > 0)  # misuse
+
+
+@triton.jit
+def suspend_hint_negative(n):
+    with tlx.async_tasks(mbarrier_try_wait_suspend_ns=-5):  # misuse
+        tlx.thread_id(0)
+
+
+@triton.jit
+def exclusive_tasks_twice(n):
+    with tlx.async_tasks(exclusive=True):  # misuse
+        with tlx.async_task("default"):
+            tlx.thread_id(0)
+        with tlx.async_task(num_warps=4):
+            tlx.thread_id(0)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.thread_id(0)
+        with tlx.async_task(num_warps=4):
+            tlx.thread_id(0)
 
 
 @triton.jit
@@ -882,7 +964,30 @@ CASES = [
     (wait_on_remote_view, N, SM90, "tlx.barrier_wait: `bar` is a remote view (tlx.remote_view) of another CTA"),
     (tma_not_a_descriptor, DESC, SM90, "tlx.async_descriptor_load: `desc` must be a tensor descriptor"),
     (tma_cache_modifier, DESC, SM90, "`cache_modifier` must be one of '', '.ca', '.cg', '.cv', got '.wb'"),
-    (tma_store_reduce, DESC, SM90, "tlx.async_descriptor_store: `store_reduce` is not supported"),
+    (
+        tma_store_reduce,
+        DESC,
+        SM90,
+        "`store_reduce` must be one of '', 'add', 'min', 'max', 'and', 'or', 'xor', got 'mul'",
+    ),
+    (tma_two_ctas_on_hopper, DESC, SM90, "tlx.async_descriptor_load: two_ctas (a TMA load completing on the CTA pair"),
+    (
+        bulk_load_without_barrier,
+        PTR,
+        SM90,
+        "tlx.async_load: bulk=True needs `barrier`, the mbarrier the copy completes",
+    ),
+    (bulk_load_with_mask, PTR, SM90, "tlx.async_load: `mask` is not supported with bulk=True (one contiguous copy)"),
+    (bulk_load_from_pointers, PTR, SM90, "tlx.async_load: with bulk=True `src` must be one pointer (a scalar), got"),
+    (bulk_size_without_bulk, PTR, SM90, "tlx.async_load: `bulk_size` belongs to the bulk form: pass bulk=True"),
+    (bulk_load_on_ampere, PTR, SM80, "tlx.async_load: a bulk copy (cp.async.bulk, bulk=True) needs sm_90 or newer"),
+    (dot_pred_on_hopper, N, SM90, "tlx.async_dot: `pred` is the predicate of tcgen05.mma (sm_100); wgmma has none"),
+    (
+        suspend_hint_negative,
+        N,
+        SM90,
+        "tlx.async_tasks: `mbarrier_try_wait_suspend_ns` must be in 0..2147483647, got -5",
+    ),
     (tma_store_wait_negative, DESC, SM90, "tlx.async_descriptor_store_wait: `pendings` must be >= 0, got -1"),
     (tma_on_ampere, {"desc": "*fp16", "n": "i32"}, SM80, "tlx.async_descriptor_load: TMA needs sm_90 or newer"),
     (fence_on_ampere, N | {"desc": "i32"}, SM80, "tlx.fence_async_shared: the async proxy fence needs sm_90"),
@@ -916,7 +1021,12 @@ CASES = [
     (dot_unknown_precision, N, SM90, "tlx.async_dot: `input_precision` must be one of ['ieee', 'tf32', 'tf32x3']"),
     (dot_with_mbarriers_on_hopper, N, SM90, "tlx.async_dot: tcgen05.mma (async_dot with mBarriers= or a tensor-memory"),
     (dot_two_ctas_on_hopper, N, SM90, "tlx.async_dot: `two_ctas` is the Blackwell cta_group::2 form"),
-    (tma_store_eviction, DESC, SM90, "tlx.async_descriptor_store: `eviction_policy` is not supported by this TLX"),
+    (
+        tma_store_eviction,
+        DESC,
+        SM90,
+        "`eviction_policy` must be '', 'evict_first' or 'evict_last', got 'evict_sometimes'",
+    ),
     (local_load_with_layout, N, SM90, "tlx.local_load: `layout` is not supported by this TLX release yet"),
     (alloc_layout_not_text, N, SM90, "tlx.local_alloc: `layout` must be None or the text of a ttg layout"),
     (commit_group_of_an_int, N, SM90, "tlx.async_load_commit_group: `tokens` must be async tokens from"),
@@ -957,6 +1067,9 @@ CASES = [
 # Misuse the TLX compiler's verifiers and checks report (each check in one place), at the kernel line:
 # kernel, signature, target, what the message says.
 COMPILER_CASES = [
+    (tma_store_reduce_xor_of_halves, DESC, SM90, "'tlx.async_descriptor_store' op store_reduce='xor' cannot combine"),
+    (bulk_load_past_the_buffer, PTR, SM90, "'tlx.async_bulk_load' op copies 2048 bytes; a bulk copy moves a positive"),
+    (exclusive_tasks_twice, N, SM90, "exclusive=True promises the kernel's only tasks, but the kernel has 2"),
     (tcgen05_acc_in_shared_memory, N, SM100, "'tlx.tcgen05_mma' op tcgen05 accumulates in tensor memory: `acc`"),
     (tmem_over_512_columns, N, SM100, "tensor memory has 512 columns of 32 bits per CTA; these 3 buffers of 128"),
     (tmem_copy_16_bit, N, SM100, "Triton 3.6 copies 128-row buffers of 32-bit elements into tensor memory, got"),
@@ -1093,7 +1206,7 @@ COMPILER_CASES = [
         tma_cache_cg,
         DESC,
         SM90,
-        "'tlx.async_descriptor_load' op cache modifiers and eviction policies are not supported on TMA loads",
+        "'tlx.async_descriptor_load' op cache modifiers are not supported on TMA loads",
     ),
     (
         alloc_layout_that_does_not_parse,

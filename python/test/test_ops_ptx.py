@@ -44,14 +44,15 @@ def views(desc, out_desc, BLOCK: tl.constexpr):
     tlx.async_descriptor_store_wait(0)
 
 
-def compile_for(arch, kernel, signature, constexprs):
+def compile_for(kernel, signature, constexprs, capability=90, **options):
     names = list(signature)
     constants = {(names.index(name),): value for name, value in constexprs.items()}
-    return triton.compile(ASTSource(kernel, signature, constants), target=GPUTarget("cuda", arch, 32))
+    source = ASTSource(kernel, signature, constants)
+    return triton.compile(source, target=GPUTarget("cuda", capability, 32), options=options or None)
 
 
 def compile_sm90(kernel, signature, constexprs):
-    return compile_for(90, kernel, signature, constexprs)
+    return compile_for(kernel, signature, constexprs)
 
 
 def test_barrier_arrive_and_special_registers():
@@ -451,7 +452,7 @@ def compile_block_scaled(a_format, b_format, scales_in_tmem, M=128, N=128, K=256
         **dict.fromkeys(["A_FORMAT", "B_FORMAT", "SCALES_IN_TMEM", "M", "N", "K"], "constexpr"),
     }
     constexprs = {"A_FORMAT": a_format, "B_FORMAT": b_format, "SCALES_IN_TMEM": scales_in_tmem, "M": M, "N": N, "K": K}
-    return compile_for(100, block_scaled_dot, signature, constexprs)
+    return compile_for(block_scaled_dot, signature, constexprs, capability=100)
 
 
 def test_async_dot_scaled_mxfp8_is_a_block_scaled_tcgen05_mma_with_scales_copied_to_tensor_memory():
@@ -499,7 +500,7 @@ def test_stoch_round_is_cvt_rs_over_packs_of_a_thread():
         "f16_ptr": "*fp16",
         "BLOCK": "constexpr",
     }
-    compiled = compile_for(100, stochastic_rounding, signature, {"BLOCK": 1024})
+    compiled = compile_for(stochastic_rounding, signature, {"BLOCK": 1024}, capability=100)
     ptx = compiled.asm["ptx"]
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     # 1024 values on 128 threads: 8 a thread, in 2 packs of 4 (fp8) or 4 packs of 2 (16-bit).
@@ -538,3 +539,137 @@ def test_stoch_round_lands_on_a_neighbour_and_is_unbiased_on_blackwell():
         assert (error.abs() < 1).all(), name
         # Rounding up with probability (x - down) / ulp: the mean error vanishes (its spread is 0.003 here).
         assert error.mean().abs() < 0.02, name
+
+
+@triton.jit
+def cache_hints_and_reductions(desc, out_desc, sum_desc):
+    bufs = tlx.local_alloc((64, 128), tl.float16, 1)
+    sums = tlx.local_alloc((64, 64), tl.float32, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_descriptor_prefetch_tensor(desc, [0, 0], eviction_policy="evict_first")
+    tlx.barrier_expect_bytes(bars[0], 64 * 128 * 2)
+    tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0], eviction_policy="evict_last")
+    tlx.barrier_wait(bars[0], 0)
+    tlx.async_descriptor_store(out_desc, bufs[0], [0, 0], eviction_policy="evict_first")
+    tlx.async_descriptor_store(out_desc, bufs[0], [64, 0], store_reduce="min", eviction_policy="evict_last")
+    tlx.local_store(sums[0], tl.full((64, 64), 1.0, tl.float32))
+    tlx.async_descriptor_store(sum_desc, sums[0], [0, 0], store_reduce="add")
+    tlx.async_descriptor_store_wait(0)
+
+
+def test_cache_hints_and_tma_reductions():
+    signature = {
+        "desc": "tensordesc<fp16[64, 128]>",
+        "out_desc": "tensordesc<fp16[64, 128]>",
+        "sum_desc": "tensordesc<fp32[64, 64]>",
+    }
+    compiled = compile_sm90(cache_hints_and_reductions, signature, {})
+    ptx = compiled.asm["ptx"]
+    assert "createpolicy.fractional.L2::evict_first.b64" in ptx
+    assert "createpolicy.fractional.L2::evict_last.b64" in ptx
+    coords = r"\[%rd\d+, \{%r\d+, %r\d+\}\]"
+    # Two 64-column boxes each (the 128-byte swizzle of a 128-column fp16 block), every one with its policy.
+    prefetch = rf"cp\.async\.bulk\.prefetch\.tensor\.2d\.L2\.global\.L2::cache_hint {coords}, %rd\d+;"
+    assert len(re.findall(prefetch, ptx)) == 2, ptx
+    load = (
+        r"cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes\.L2::cache_hint "
+        rf"\[%r\d+\], {coords}, \[%r\d+\], %rd\d+;"
+    )
+    assert len(re.findall(load, ptx)) == 2, ptx
+    store = (
+        rf"cp\.async\.bulk\.tensor\.2d\.global\.shared::cta\.bulk_group\.L2::cache_hint {coords}, \[%r\d+\], %rd\d+;"
+    )
+    assert len(re.findall(store, ptx)) == 2, ptx
+    hinted_min = r"cp\.reduce\.async\.bulk\.tensor\.2d\.global\.shared::cta\.min\.bulk_group\.L2::cache_hint"
+    assert len(re.findall(hinted_min, ptx)) == 2, ptx
+    # Without a hint the reduction is Triton's own (ttng.async_tma_reduce).
+    assert "ttng.async_tma_reduce add" in compiled.asm["ttgir"]
+    assert re.search(r"cp\.reduce\.async\.bulk\.tensor\.2d\.global\.shared::cta\.add\.bulk_group \[", ptx), ptx
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+
+
+@triton.jit
+def bulk_copy_in(x, out, N: tl.constexpr):
+    bufs = tlx.local_alloc((N,), tl.float32, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.barrier_expect_bytes(bars[0], N * 4)
+    tlx.async_load(x, bufs[0], bulk=True, barrier=bars[0])
+    tlx.barrier_wait(bars[0], 0)
+    tl.store(out + tl.arange(0, N), tlx.local_load(bufs[0]))
+
+
+def test_bulk_async_load_is_one_bulk_copy_completing_on_the_mbarrier():
+    compiled = compile_sm90(bulk_copy_in, {"x": "*fp32", "out": "*fp32", "N": "constexpr"}, {"N": 256})
+    ptx = compiled.asm["ptx"]
+    bulk = (
+        r"cp\.async\.bulk\.shared::cluster\.global\.mbarrier::complete_tx::bytes "
+        r"\[%r\d+\], \[%rd\d+\], %r\d+, \[%r\d+\];"
+    )
+    assert len(re.findall(bulk, ptx)) == 1, ptx
+    assert "mbarrier.try_wait" in ptx
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+
+
+@triton.jit
+def two_cta_load(desc, out):
+    rank = tlx.cluster_cta_rank()
+    bufs = tlx.local_alloc((64, 64), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    leader = rank % 2 == 0
+    tlx.barrier_expect_bytes(bars[0], 2 * 64 * 64 * 2, pred=leader)
+    tlx.async_descriptor_load(desc, bufs[0], [rank * 64, 0], bars[0], two_ctas=True)
+    tlx.barrier_wait(bars[0], 0, pred=leader)
+    tl.store(out + tl.arange(0, 64), rank)
+
+
+def test_two_cta_tma_load_completes_on_the_even_ctas_mbarrier():
+    signature = {"desc": "tensordesc<fp16[64, 64]>", "out": "*i32"}
+    compiled = compile_for(two_cta_load, signature, {}, capability=100, ctas_per_cga=(2, 1, 1))
+    ptx = compiled.asm["ptx"]
+    load = (
+        r"cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes\.cta_group::2 "
+        r"\[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];"
+    )
+    assert len(re.findall(load, ptx)) == 1, ptx
+    assert "%cluster_ctarank" in ptx and "mapa.shared::cluster" in ptx
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+
+
+@triton.jit
+def suspending_waits(out, EXCLUSIVE: tl.constexpr):
+    bars = tlx.alloc_barriers(1)
+    with tlx.async_tasks(exclusive=EXCLUSIVE, mbarrier_try_wait_suspend_ns=50000):
+        with tlx.async_task("default"):
+            tlx.barrier_wait(bars[0], 0)
+            tl.store(out + tl.arange(0, 128), tl.zeros([128], dtype=tl.float32))
+        with tlx.async_task(num_warps=1):
+            tlx.barrier_arrive(bars[0])
+
+
+def test_suspend_time_hint_on_blackwell_only():
+    signature = {"out": "*fp32", "EXCLUSIVE": "constexpr"}
+    four_operands = r"mbarrier\.try_wait\.parity\.shared::cta\.b64 complete, \[%r\d+\], %r\d+, %r\d+;"
+    blackwell = compile_for(suspending_waits, signature, {"EXCLUSIVE": True}, capability=100).asm["ptx"]
+    assert re.search(four_operands, blackwell), blackwell
+    assert re.search(r"mov\.(b|u)32\s+%r\d+, 50000;", blackwell), blackwell
+    hopper = compile_sm90(suspending_waits, signature, {"EXCLUSIVE": False}).asm["ptx"]
+    assert "mbarrier.try_wait" in hopper and not re.search(four_operands, hopper)
+
+
+@triton.jit
+def hinted_store_of_register_writes(desc, x):
+    buf = tlx.local_alloc((64, 64), tl.float16, 1)[0]
+    tlx.local_store(buf, tl.load(x + tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]))
+    tlx.fence_async_shared()
+    tlx.async_descriptor_store(desc, buf, [0, 0], eviction_policy="evict_first")
+    tlx.async_descriptor_store_wait(0)
+
+
+def test_a_copy_of_inline_ptx_waits_for_the_ctas_writes_of_its_buffer():
+    # Triton's membar analysis orders its own TMA store after every thread's st.shared; it cannot see the
+    # buffer read of inline PTX, so the lowering puts the barrier there itself.
+    signature = {"desc": "tensordesc<fp16[64, 64]>", "x": "*fp16"}
+    ptx = compile_sm90(hinted_store_of_register_writes, signature, {}).asm["ptx"]
+    store = ptx.index("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint")
+    last_write = ptx.rindex("st.shared", 0, store)
+    assert re.search(r"bar\.sync\s+0;", ptx[last_write:store]), ptx[last_write:store]

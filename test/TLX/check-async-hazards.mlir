@@ -62,7 +62,7 @@ tt.func @read_before_wait(%a: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
   // expected-note @below {{the TMA load}}
   tlx.async_descriptor_load %a[%i, %i], %x, %bar : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
   %v = arith.constant dense<0.0> : tensor<64x64xf16>
-  // expected-error @below {{'tlx.local_store' op accesses a buffer that a TMA load may still be filling; wait on the load's mbarrier (tlx.barrier_wait) first}}
+  // expected-error @below {{'tlx.local_store' op accesses a buffer that a TMA load may still be filling; wait on its mbarrier (tlx.barrier_wait) first}}
   tlx.local_store %v, %x2 : tensor<64x64xf16> -> !tlx.buffer<64x64xf16, smem>
   tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
   tt.return
@@ -285,4 +285,80 @@ tt.func @clc_wait_on_a_dynamic_barrier(%k: i32, %phase: i32) -> i32 {
   tlx.barrier_wait %fk, %phase : !tlx.mbarrier
   %x, %y, %z = tlx.clc_query %r
   tt.return %x : i32
+}
+
+// -----
+
+// Bulk copies count their bytes as TMA loads do: 1024 + 8192 bytes, right.
+tt.func @bulk_and_tma_bytes(%a: !tt.tensordesc<tensor<64x64xf16>>, %g: !tt.ptr<f32>, %i: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1024 = arith.constant 1024 : i32
+  %bufs = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %vecs = tlx.local_alloc : !tlx.buffers<1, 256xf32, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %x = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 64x64xf16, smem>
+  %v = tlx.local_view %vecs[%c0] : !tlx.buffers<1, 256xf32, smem>
+  %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  tlx.barrier_expect_bytes %bar, 9216 : !tlx.mbarrier
+  tlx.async_descriptor_load %a[%i, %i], %x, %bar : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  tlx.async_bulk_load %g to %v, %c1024, %bar : !tt.ptr<f32> -> !tlx.buffer<256xf32, smem>
+  tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
+  %t = tlx.local_load %v : !tlx.buffer<256xf32, smem> -> tensor<256xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @bulk_bytes_unannounced(%g: !tt.ptr<f32>) {
+  %c0 = arith.constant 0 : i32
+  %c1024 = arith.constant 1024 : i32
+  %vecs = tlx.local_alloc : !tlx.buffers<1, 256xf32, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %v = tlx.local_view %vecs[%c0] : !tlx.buffers<1, 256xf32, smem>
+  %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  // expected-error @below {{'tlx.barrier_expect_bytes' op expects 512 bytes but the TMA loads completing on this mbarrier deliver 1024; the phase would complete before all data lands}}
+  tlx.barrier_expect_bytes %bar, 512 : !tlx.mbarrier
+  tlx.async_bulk_load %g to %v, %c1024, %bar : !tt.ptr<f32> -> !tlx.buffer<256xf32, smem>
+  tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
+  tt.return
+}
+
+// -----
+
+// A size known only at run time, and the loads of a CTA pair (both CTAs'
+// bytes complete the even CTA's barrier): not judged.
+tt.func @bytes_not_shown(%a: !tt.tensordesc<tensor<64x64xf16>>, %g: !tt.ptr<f32>, %size: i32, %i: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %bufs = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %vecs = tlx.local_alloc : !tlx.buffers<1, 256xf32, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+  %x = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 64x64xf16, smem>
+  %v = tlx.local_view %vecs[%c0] : !tlx.buffers<1, 256xf32, smem>
+  %b0 = tlx.local_view %bars[%c0] : !tlx.mbarriers<2>
+  %b1 = tlx.local_view %bars[%c1] : !tlx.mbarriers<2>
+  tlx.barrier_expect_bytes %b0, 16 : !tlx.mbarrier
+  tlx.async_bulk_load %g to %v, %size, %b0 : !tt.ptr<f32> -> !tlx.buffer<256xf32, smem>
+  tlx.barrier_wait %b0, %c0 : !tlx.mbarrier
+  tlx.barrier_expect_bytes %b1, 16384 : !tlx.mbarrier
+  tlx.async_descriptor_load %a[%i, %i], %x, %b1 two_ctas : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  tlx.barrier_wait %b1, %c0 : !tlx.mbarrier
+  tt.return
+}
+
+// -----
+
+tt.func @read_during_bulk_copy(%g: !tt.ptr<f32>, %size: i32) {
+  %c0 = arith.constant 0 : i32
+  %vecs = tlx.local_alloc : !tlx.buffers<1, 256xf32, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %v = tlx.local_view %vecs[%c0] : !tlx.buffers<1, 256xf32, smem>
+  %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  tlx.barrier_expect_bytes %bar, 1024 : !tlx.mbarrier
+  // expected-note @below {{the bulk copy}}
+  tlx.async_bulk_load %g to %v, %size, %bar : !tt.ptr<f32> -> !tlx.buffer<256xf32, smem>
+  // expected-error @below {{'tlx.local_load' op accesses a buffer that a bulk copy may still be filling; wait on its mbarrier (tlx.barrier_wait) first}}
+  %t = tlx.local_load %v : !tlx.buffer<256xf32, smem> -> tensor<256xf32>
+  tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
+  tt.return
 }

@@ -64,8 +64,17 @@ module attributes {"ttg.cluster-dim-x" = 2 : i32} {
 
 // two_ctas runs on CTA pairs: it needs a cluster of an even size along x.
 tt.func @two_ctas_without_cluster(%a: !tlx.buffer<128x64xf16, smem>, %b: !tlx.buffer<64x64xf16, smem>, %acc: !tlx.buffer<128x128xf32, tmem>, %bar: !tlx.mbarrier) {
-  // expected-error @below {{two_ctas (tcgen05 cta_group::2) runs on pairs of CTAs: launch the kernel with ctas_per_cga=(2, 1, 1) (an even cluster size along x), got no cluster}}
+  // expected-error @below {{two_ctas (cta_group::2) runs on pairs of CTAs: launch the kernel with ctas_per_cga=(2, 1, 1) (an even cluster size along x), got no cluster}}
   tlx.tcgen05_mma %a, %b, %acc two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+  tt.return
+}
+
+// -----
+
+// A two-CTA TMA load completes on the even CTA's mbarrier of its pair.
+tt.func @two_cta_load_without_cluster(%d: !tt.tensordesc<tensor<64x64xf16>>, %b: !tlx.buffer<64x64xf16, smem>, %bar: !tlx.mbarrier, %x: i32) {
+  // expected-error @below {{'tlx.async_descriptor_load' op two_ctas (cta_group::2) runs on pairs of CTAs: launch the kernel with ctas_per_cga=(2, 1, 1) (an even cluster size along x), got no cluster}}
+  tlx.async_descriptor_load %d[%x, %x], %b, %bar two_ctas : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
   tt.return
 }
 

@@ -21,6 +21,64 @@ tt.func @correct(%a: !tt.tensordesc<tensor<64x64xf16>>, %o: !tt.tensordesc<tenso
 
 // -----
 
+// A bulk copy completes on its mbarrier as a TMA load does: with the bytes
+// announced and waited for, every rule is quiet (the wait is completed by the
+// expectation and the copy; the phase replay models the barrier).
+tt.func @correct_bulk_load(%g: !tt.ptr<f32>, %size: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %bufs = tlx.local_alloc : !tlx.buffers<1, 256xf32, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %x = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 256xf32, smem>
+  %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  tlx.barrier_expect_bytes %bar, 1024 : !tlx.mbarrier
+  tlx.async_bulk_load %g to %x, %size, %bar : !tt.ptr<f32> -> !tlx.buffer<256xf32, smem>
+  tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
+  %v = tlx.local_load %x : !tlx.buffer<256xf32, smem> -> tensor<256xf32>
+  tlx.barrier_expect_bytes %bar, 1024 : !tlx.mbarrier
+  tlx.async_bulk_load %g to %x, %size, %bar : !tt.ptr<f32> -> !tlx.buffer<256xf32, smem>
+  tlx.barrier_wait %bar, %c1 : !tlx.mbarrier
+  tt.return
+}
+
+// -----
+
+tt.func @bulk_load_without_expectation(%g: !tt.ptr<f32>, %size: i32) {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffers<1, 256xf32, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %x = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 256xf32, smem>
+  %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  // expected-error @below {{'tlx.async_bulk_load' op completes on an mbarrier that no tlx.barrier_expect_bytes arms: its bytes are counted against no expectation, so the phase completes without waiting for them; announce them with tlx.barrier_expect_bytes(bar, bytes) before the load}}
+  tlx.async_bulk_load %g to %x, %size, %bar : !tt.ptr<f32> -> !tlx.buffer<256xf32, smem>
+  // A bulk copy is no arrival: the wait stays uncompletable.
+  // expected-error @below {{waits on an mbarrier that nothing in the kernel arrives on}}
+  tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
+  tt.return
+}
+
+// -----
+
+// A bulk copy overwriting a buffer an unfinished wgmma still reads.
+tt.func @bulk_load_over_dot_operand(%g: !tt.ptr<f16>, %size: i32, %acc: tensor<64x64xf32>) {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %x = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 64x64xf16, smem>
+  %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  // expected-note @below {{the async dot}}
+  %d = tlx.async_dot %x, %x, %acc : !tlx.buffer<64x64xf16, smem> * !tlx.buffer<64x64xf16, smem> -> tensor<64x64xf32>
+  %r = tlx.local_reinterpret %x : !tlx.buffer<64x64xf16, smem> -> !tlx.buffer<4096xf16, smem>
+  tlx.barrier_expect_bytes %bar, 8192 : !tlx.mbarrier
+  // expected-error @below {{'tlx.async_bulk_load' op overwrites a buffer that an unfinished tlx.async_dot still reads}}
+  tlx.async_bulk_load %g to %r, %size, %bar : !tt.ptr<f16> -> !tlx.buffer<4096xf16, smem>
+  %w = tlx.async_dot_wait %d, 0 : tensor<64x64xf32>
+  tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
+  tt.return
+}
+
+// -----
+
 tt.func @wait_without_arrival(%phase: i32) {
   %c0 = arith.constant 0 : i32
   %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>

@@ -19,6 +19,25 @@ module attributes {"ttg.cluster-dim-x" = 2 : i32} {
 
 // -----
 
+// A two-CTA TMA load completes the mbarrier of the pair's even CTA: the same
+// fence and cluster barrier.
+// CHECK-LABEL: tt.func @two_cta_load
+// CHECK:         tlx.alloc_barriers
+// CHECK-NEXT:    tlx.fence_mbarrier_init_cluster
+// CHECK-NEXT:    tlx.cluster_barrier
+// CHECK:         tlx.async_descriptor_load {{.*}} two_ctas
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @two_cta_load(%d: !tt.tensordesc<tensor<64x64xf16>>, %b: !tlx.buffer<64x64xf16, smem>, %x: i32) {
+    %c0 = arith.constant 0 : i32
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    tlx.async_descriptor_load %d[%x, %x], %b, %bar two_ctas : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+    tt.return
+  }
+}
+
+// -----
+
 // Warp-specialized: the cluster barrier goes at the start of every task (outside them only the default
 // task's warps would run it).
 // CHECK-LABEL: tt.func @tasks

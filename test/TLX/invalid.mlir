@@ -391,3 +391,71 @@ func.func @clc_request_into_a_buffer(%b: !tlx.buffer<2xi64, smem>, %m: !tlx.mbar
   tlx.clc_try_cancel %b, %m
   return
 }
+
+// -----
+
+func.func @tma_reduce_type(%d: !tt.tensordesc<tensor<64x64xf32>>, %b: !tlx.buffer<64x64xf32, smem>, %x: i32) {
+  // expected-error @+1 {{'tlx.async_descriptor_store' op store_reduce='max' cannot combine elements of type 'f32' (TMA reductions: add on i32, i64, f32, f16, bf16; min and max on i32, i64, f16, bf16; and, or, xor on i32, i64)}}
+  tlx.async_descriptor_store %d[%x, %x], %b reduce max : !tt.tensordesc<tensor<64x64xf32>>, !tlx.buffer<64x64xf32, smem>
+  return
+}
+
+// -----
+
+func.func @tma_reduce_bitwise_float(%d: !tt.tensordesc<tensor<64x64xf16>>, %b: !tlx.buffer<64x64xf16, smem>, %x: i32) {
+  // expected-error @+1 {{'tlx.async_descriptor_store' op store_reduce='xor' cannot combine elements of type 'f16'}}
+  tlx.async_descriptor_store %d[%x, %x], %b reduce xor : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  return
+}
+
+// -----
+
+func.func @bulk_load_bytes(%g: !tt.ptr<f32>, %b: !tlx.buffer<64xf32, smem>, %m: !tlx.mbarrier) {
+  %size = arith.constant 264 : i32
+  // expected-error @+1 {{'tlx.async_bulk_load' op copies 264 bytes; a bulk copy moves a positive multiple of 16 bytes, at most the buffer's 256}}
+  tlx.async_bulk_load %g to %b, %size, %m : !tt.ptr<f32> -> !tlx.buffer<64xf32, smem>
+  return
+}
+
+// -----
+
+func.func @bulk_load_rank(%g: !tt.ptr<f32>, %b: !tlx.buffer<16x16xf32, smem>, %m: !tlx.mbarrier, %x: i32) {
+  // expected-error @+1 {{'tlx.async_bulk_load' op copies bytes in order into a 1-D buffer, got shape [16, 16]}}
+  tlx.async_bulk_load %g to %b, %x, %m : !tt.ptr<f32> -> !tlx.buffer<16x16xf32, smem>
+  return
+}
+
+// -----
+
+func.func @bulk_load_tmem(%g: !tt.ptr<f32>, %b: !tlx.buffer<128x64xf32, tmem>, %m: !tlx.mbarrier, %x: i32) {
+  // expected-error @+1 {{'tlx.async_bulk_load' op needs a shared-memory buffer (storage smem), got tmem}}
+  tlx.async_bulk_load %g to %b, %x, %m : !tt.ptr<f32> -> !tlx.buffer<128x64xf32, tmem>
+  return
+}
+
+// -----
+
+func.func @exclusive_tasks_not_alone() {
+  // expected-error @+1 {{'tlx.async_tasks' op exclusive=True promises the kernel's only tasks, but the kernel has 2 tlx.async_tasks}}
+  tlx.async_tasks exclusive {
+    tlx.async_task default {
+    }
+  }
+  // expected-note @+1 {{another tlx.async_tasks}}
+  tlx.async_tasks {
+    tlx.async_task default {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @negative_suspend_hint() {
+  // expected-error @+1 {{'tlx.async_tasks' op attribute 'mbarrierTryWaitSuspendNs' failed to satisfy constraint: 32-bit signless integer attribute whose value is non-negative}}
+  tlx.async_tasks mbarrier_try_wait_suspend_ns(-1) {
+    tlx.async_task default {
+    }
+  }
+  return
+}

@@ -130,6 +130,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     // CHECK: cp.async.bulk.prefetch.tensor.2d.L2.global
     tlx.async_descriptor_prefetch_tensor %desc[%x, %x] : !tt.tensordesc<tensor<64x128xf16>>
     // CHECK: %[[G:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !tt.ptr<f16> to !llvm.ptr<1>
+    // CHECK-NEXT: ttg.local_barrier
     // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@$0 cp.async.bulk.global.shared::cta.bulk_group [$1], [$2], $3;\0A\09@$0 cp.async.bulk.commit_group;", "b,l,r,r" %{{.*}}, %[[G]]
     %bytes = arith.constant 16384 : i32
     tlx.async_store %buf to %g, %bytes : !tlx.buffer<64x128xf16, smem> -> !tt.ptr<f16>
@@ -160,5 +161,146 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     // CHECK-NEXT: ttg.local_barrier
     tlx.local_scatter %v, %b[%i] axis = 0 : tensor<128xf32, #blk>, !tlx.buffer<256xf32, smem>, tensor<128xi32, #blk>
     tt.return %g : tensor<128xf32, #blk>
+  }
+}
+
+// -----
+
+// The TMA loads Triton's ttng op cannot express. A two-CTA load completes on
+// the mbarrier of the pair's even CTA (%cluster_ctarank & ~1, mapped with
+// mapa) with .cta_group::2; an eviction policy becomes an L2 cache policy.
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
+  // CHECK-LABEL: tt.func public @two_cta_load
+  tt.func public @two_cta_load(%desc: !tt.tensordesc<tensor<64x64xf16>>, %x: i32) {
+    %c0 = arith.constant 0 : i32
+    %bufs = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+    %buf = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 64x64xf16, smem>
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    // CHECK:      %[[S:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !ttg.memdesc<1xi64, {{.*}}> to !llvm.struct<(ptr<3>, i32)>
+    // CHECK-NEXT: %[[BAR:.*]] = llvm.extractvalue %[[S]][0]
+    // CHECK:      %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    // CHECK-NEXT: %[[NOTONE:.*]] = arith.constant -2 : i32
+    // CHECK-NEXT: %[[EVEN:.*]] = arith.andi %[[RANK]], %[[NOTONE]] : i32
+    // CHECK-NEXT: %[[LEADER:.*]] = nvvm.mapa %[[BAR]], %[[EVEN]] : !llvm.ptr<3> -> !llvm.ptr<7>
+    // CHECK-NEXT: %[[POLICY:.*]] = llvm.inline_asm asm_dialect = att "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;", "=l"  : () -> i64
+    // CHECK:      ttg.local_barrier
+    // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$0 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2.L2::cache_hint [$1], [$2, {$3, $4}], [$5], $6;", "b,r,l,r,r,r,l" %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[LEADER]], %[[POLICY]]
+    // CHECK-NOT:  cp.async.bulk.tensor
+    // CHECK:      tt.return
+    tlx.async_descriptor_load %desc[%x, %x], %buf, %bar two_ctas {evict = 3 : i32} : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+    tt.return
+  }
+}
+
+// -----
+
+// A TMA store and a reduction with an L2 cache hint: inline PTX per box (two
+// 64-column boxes of a 64x128 block), then one bulk commit by the issuer; a
+// prefetch with a hint.
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tt.func public @cache_hinted_stores
+  tt.func public @cache_hinted_stores(%desc: !tt.tensordesc<tensor<64x128xf16>>, %x: i32) {
+    %c0 = arith.constant 0 : i32
+    %bufs = tlx.local_alloc : !tlx.buffers<1, 64x128xf16, smem>
+    %buf = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 64x128xf16, smem>
+    // CHECK:      %[[P1:.*]] = llvm.inline_asm asm_dialect = att "createpolicy.fractional.L2::evict_first.b64 $0, 1.0;", "=l"
+    // Other threads' writes of the buffer land before the issuing thread's copy reads it.
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint [$1, {$2, $3}], [$4], $5;", "b,l,r,r,r,l" %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[P1]]
+    // CHECK:      llvm.mlir.constant(8192 : i32)
+    // CHECK:      arith.constant 64 : i32
+    // CHECK:      "@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint
+    // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$0 cp.async.bulk.commit_group;", "b"
+    tlx.async_descriptor_store %desc[%x, %x], %buf {evict = 2 : i32} : !tt.tensordesc<tensor<64x128xf16>>, !tlx.buffer<64x128xf16, smem>
+    // CHECK:      "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;"
+    // CHECK:      "@$0 cp.reduce.async.bulk.tensor.2d.global.shared::cta.min.bulk_group.L2::cache_hint [$1, {$2, $3}], [$4], $5;", "b,l,r,r,r,l"
+    // CHECK:      cp.reduce.async.bulk.tensor.2d.global.shared::cta.min.bulk_group.L2::cache_hint
+    // CHECK-NEXT: "@$0 cp.async.bulk.commit_group;"
+    tlx.async_descriptor_store %desc[%x, %x], %buf reduce min {evict = 3 : i32} : !tt.tensordesc<tensor<64x128xf16>>, !tlx.buffer<64x128xf16, smem>
+    // CHECK:      %[[P3:.*]] = llvm.inline_asm asm_dialect = att "createpolicy.fractional.L2::evict_first.b64 $0, 1.0;"
+    // CHECK:      "@$0 cp.async.bulk.prefetch.tensor.2d.L2.global.L2::cache_hint [$1, {$2, $3}], $4;", "b,l,r,r,l" %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[P3]]
+    // CHECK:      cp.async.bulk.prefetch.tensor.2d.L2.global.L2::cache_hint
+    tlx.async_descriptor_prefetch_tensor %desc[%x, %x] {evict = 2 : i32} : !tt.tensordesc<tensor<64x128xf16>>
+    tt.return
+  }
+}
+
+// -----
+
+// A bulk load: one thread copies `size` bytes from the pointer into the 1-D
+// buffer, completing transaction bytes on the mbarrier.
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tt.func public @bulk_load
+  // CHECK-SAME:    (%[[G:.*]]: !tt.ptr<f32>, %[[SIZE:.*]]: i32)
+  tt.func public @bulk_load(%g: !tt.ptr<f32>, %size: i32) {
+    %c0 = arith.constant 0 : i32
+    %bufs = tlx.local_alloc : !tlx.buffers<1, 256xf32, smem>
+    %buf = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 256xf32, smem>
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    // CHECK:      %[[SB:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !ttg.memdesc<256xf32, {{.*}}> to !llvm.struct<(ptr<3>, i32)>
+    // CHECK-NEXT: %[[DST:.*]] = llvm.extractvalue %[[SB]][0]
+    // CHECK-NEXT: %[[SM:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !ttg.memdesc<1xi64, {{.*}}> to !llvm.struct<(ptr<3>, i32)>
+    // CHECK-NEXT: %[[BAR:.*]] = llvm.extractvalue %[[SM]][0]
+    // CHECK-NEXT: %[[SRC:.*]] = builtin.unrealized_conversion_cast %[[G]] : !tt.ptr<f32> to !llvm.ptr<1>
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK:      llvm.inline_asm has_side_effects asm_dialect = att "@$0 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2], $3, [$4];", "b,r,l,r,r" %{{.*}}, %[[DST]], %[[SRC]], %[[SIZE]], %[[BAR]]
+    tlx.async_bulk_load %g to %buf, %size, %bar : !tt.ptr<f32> -> !tlx.buffer<256xf32, smem>
+    tt.return
+  }
+}
+
+// -----
+
+// async_tasks(mbarrier_try_wait_suspend_ns=): on sm_100 every wait of the
+// kernel, in the tasks or not, polls try_wait with the smallest hint.
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.target" = "cuda:100"} {
+  // CHECK-LABEL: tt.func public @suspending_waits
+  tt.func public @suspending_waits(%phase: i32, %p: i1) {
+    %c0 = arith.constant 0 : i32
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    // CHECK:      %[[HINT:.*]] = arith.constant 500 : i32
+    // CHECK-NEXT: %[[TRUE:.*]] = arith.constant true
+    // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred complete; @!$3 bra.uni SKIP; WAIT: mbarrier.try_wait.parity.shared::cta.b64 complete, [$0], $1, $2; @!complete bra.uni WAIT; SKIP: }", "r,r,r,b" %{{.*}}, %{{.*}}, %[[HINT]], %[[TRUE]]
+    tlx.barrier_wait %bar, %phase : !tlx.mbarrier
+    // CHECK:      ttg.warp_specialize
+    // CHECK:      arith.constant 500 : i32
+    // CHECK:      mbarrier.try_wait.parity.shared::cta.b64 complete, [$0], $1, $2;
+    // CHECK-NOT:  ttng.wait_barrier
+    // CHECK:      ttg.warp_return
+    tlx.async_tasks mbarrier_try_wait_suspend_ns(2000) {
+      tlx.async_task default {
+      }
+      tlx.async_task num_warps(1) {
+        tlx.barrier_wait %bar, %phase, %p : !tlx.mbarrier
+      }
+    }
+    tlx.async_tasks mbarrier_try_wait_suspend_ns(500) {
+      tlx.async_task default {
+      }
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// Hopper ignores the hint, as the public TLX compiler does.
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.target" = "cuda:90"} {
+  // CHECK-LABEL: tt.func public @hopper_waits
+  // CHECK:         ttng.wait_barrier
+  // CHECK-NOT:     mbarrier.try_wait
+  tt.func public @hopper_waits(%phase: i32) {
+    %c0 = arith.constant 0 : i32
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    tlx.async_tasks mbarrier_try_wait_suspend_ns(500) {
+      tlx.async_task default {
+        tlx.barrier_wait %bar, %phase : !tlx.mbarrier
+      }
+    }
+    tt.return
   }
 }

@@ -125,3 +125,21 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
     tt.return
   }
 }
+
+// -----
+
+// A padded layout puts gaps between the bytes a bulk copy writes in order.
+#padded = #ttg.padded_shared<[32:+4] {order = [0], shape = [256]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @bulk_load_into_padded(%g: !tt.ptr<f32>, %size: i32) {
+    %c0 = arith.constant 0 : i32
+    %bufs = tlx.local_alloc {layout = #padded} : !tlx.buffers<1, 256xf32, smem>
+    %buf = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 256xf32, smem>
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    // expected-error @below {{'tlx.async_bulk_load' op copies bytes in order, into an unswizzled buffer only; give local_alloc no layout (or an unswizzled one)}}
+    // expected-error @below {{failed to legalize operation 'tlx.async_bulk_load'}}
+    tlx.async_bulk_load %g to %buf, %size, %bar : !tt.ptr<f32> -> !tlx.buffer<256xf32, smem>
+    tt.return
+  }
+}

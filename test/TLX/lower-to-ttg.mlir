@@ -45,6 +45,9 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tlx.fence_async_shared
     // CHECK-NEXT: ttng.async_tma_copy_local_to_global %[[DESC]][%[[I]], %[[I]]] %[[BUF]]
     tlx.async_descriptor_store %desc[%i, %i], %buf : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+    // A reduction without a cache hint is Triton's own TMA reduction.
+    // CHECK-NEXT: ttng.async_tma_reduce add, %[[DESC]][%[[I]], %[[I]]] %[[BUF]]
+    tlx.async_descriptor_store %desc[%i, %i], %buf reduce add : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
     // CHECK-NEXT: ttng.async_tma_store_wait {pendings = 1 : i32}
     tlx.async_descriptor_store_wait 1
     // CHECK-NEXT: nvvm.read.ptx.sreg.tid.y : i32

@@ -154,6 +154,44 @@ func.func @tasks() {
   return
 }
 
+// The public API's task options: exclusive, and the mbarrier.try_wait suspend-time hint.
+// CHECK-LABEL: func.func @task_options
+// CHECK-NEXT:    tlx.async_tasks exclusive mbarrier_try_wait_suspend_ns(50000) {
+// CHECK-NEXT:      tlx.async_task default {
+func.func @task_options() {
+  tlx.async_tasks exclusive mbarrier_try_wait_suspend_ns(50000) {
+    tlx.async_task default {
+    }
+  }
+  return
+}
+
+// The options of the public API's copies: TMA reductions and L2 cache hints, two-CTA TMA loads, bulk loads.
+// CHECK-LABEL: func.func @copy_options
+// CHECK-SAME:    (%[[D:.*]]: !tt.tensordesc<tensor<64x64xf32>>, %[[X:.*]]: i32, %[[G:.*]]: !tt.ptr<f32>)
+func.func @copy_options(%d: !tt.tensordesc<tensor<64x64xf32>>, %x: i32, %g: !tt.ptr<f32>) {
+  // CHECK:      tlx.async_descriptor_load %[[D]][%[[X]], %[[X]]], %[[B:.*]], %[[M:.*]] two_ctas {evict = 3 : i32} : !tt.tensordesc<tensor<64x64xf32>>, !tlx.buffer<64x64xf32, smem>
+  // CHECK-NEXT: tlx.async_descriptor_store %[[D]][%[[X]], %[[X]]], %[[B]] reduce add : !tt.tensordesc<tensor<64x64xf32>>, !tlx.buffer<64x64xf32, smem>
+  // CHECK-NEXT: tlx.async_descriptor_store %[[D]][%[[X]], %[[X]]], %[[B]] reduce add {evict = 2 : i32} : !tt.tensordesc<tensor<64x64xf32>>, !tlx.buffer<64x64xf32, smem>
+  // CHECK-NEXT: tlx.async_descriptor_store %[[D]][%[[X]], %[[X]]], %[[B]] {evict = 3 : i32} : !tt.tensordesc<tensor<64x64xf32>>, !tlx.buffer<64x64xf32, smem>
+  // CHECK-NEXT: tlx.async_descriptor_prefetch_tensor %[[D]][%[[X]], %[[X]]] {evict = 2 : i32} : !tt.tensordesc<tensor<64x64xf32>>
+  // CHECK-NEXT: tlx.async_bulk_load %[[G]] to %[[V:.*]], %[[X]], %[[M]] : !tt.ptr<f32> -> !tlx.buffer<256xf32, smem>
+  %c0 = arith.constant 0 : i32
+  %a = tlx.local_alloc : !tlx.buffers<1, 64x64xf32, smem>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %vs = tlx.local_alloc : !tlx.buffers<1, 256xf32, smem>
+  %b = tlx.local_view %a[%c0] : !tlx.buffers<1, 64x64xf32, smem>
+  %m = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  %v = tlx.local_view %vs[%c0] : !tlx.buffers<1, 256xf32, smem>
+  tlx.async_descriptor_load %d[%x, %x], %b, %m two_ctas {evict = 3 : i32} : !tt.tensordesc<tensor<64x64xf32>>, !tlx.buffer<64x64xf32, smem>
+  tlx.async_descriptor_store %d[%x, %x], %b reduce add : !tt.tensordesc<tensor<64x64xf32>>, !tlx.buffer<64x64xf32, smem>
+  tlx.async_descriptor_store %d[%x, %x], %b reduce add {evict = 2 : i32} : !tt.tensordesc<tensor<64x64xf32>>, !tlx.buffer<64x64xf32, smem>
+  tlx.async_descriptor_store %d[%x, %x], %b {evict = 3 : i32} : !tt.tensordesc<tensor<64x64xf32>>, !tlx.buffer<64x64xf32, smem>
+  tlx.async_descriptor_prefetch_tensor %d[%x, %x] {evict = 2 : i32} : !tt.tensordesc<tensor<64x64xf32>>
+  tlx.async_bulk_load %g to %v, %x, %m : !tt.ptr<f32> -> !tlx.buffer<256xf32, smem>
+  return
+}
+
 // Buffer views and register <-> buffer copies.
 // CHECK-LABEL: func.func @views_and_copies
 // CHECK-SAME:    (%[[I:.*]]: i32, %[[X:.*]]: tensor<64x128xf16>)

@@ -231,7 +231,7 @@ tt.func @tma_cache_modifier(%desc: !tt.tensordesc<tensor<64x64xf16>>, %x: i32) {
   %b = tt.call @tlx.alloc_barriers.r_i64() {tlx.op = "alloc_barriers", tlx.type = "!tlx.mbarriers<1>", tlx.arrive_count = 1 : i32} : () -> i64
   %v = tt.call @tlx.local_view.a_i64i32_r_i64(%h, %x) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
   %m = tt.call @tlx.local_view.a_i64i32_r_i64(%b, %x) {tlx.op = "local_view", tlx.type = "!tlx.mbarrier"} : (i64, i32) -> i64
-  // expected-error @below {{'tlx.async_descriptor_load' op cache modifiers and eviction policies are not supported on TMA loads (Triton 3.6 cannot lower them)}}
+  // expected-error @below {{'tlx.async_descriptor_load' op cache modifiers are not supported on TMA loads (Triton 3.6 cannot lower them)}}
   tt.call @tlx.async_descriptor_load.a_d64x64xf16i32i32i64i64(%desc, %x, %x, %v, %m) {tlx.op = "async_descriptor_load", tlx.cache = 3 : i32, tlx.operand_segments = dense<[1, 2, 1, 1, 0, 0]> : tensor<6xi32>} : (!tt.tensordesc<tensor<64x64xf16>>, i32, i32, i64, i64) -> ()
   tt.return
 }

@@ -245,6 +245,28 @@ LogicalResult lowerBoundedWait(BarrierWaitOp op, Value barrier, Value phase,
   return success();
 }
 
+/// With a suspend-time hint (`async_tasks(mbarrier_try_wait_suspend_ns=)`):
+/// the wait polls the four-operand `mbarrier.try_wait`, whose hint lets the
+/// thread sleep in the barrier instead of spinning (Triton 3.6's wait has no
+/// such form).
+LogicalResult lowerSuspendingWait(BarrierWaitOp op, Value barrier, Value phase,
+                                  Value pred, int64_t suspendNs,
+                                  ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  FailureOr<Value> address = getSharedAddress(rewriter, loc, barrier, op);
+  if (failed(address))
+    return failure();
+  Value hint = arith::ConstantIntOp::create(rewriter, loc, suspendNs, 32);
+  createPtx(rewriter, loc,
+            "{ .reg .pred complete; @!$3 bra.uni SKIP; WAIT: "
+            "mbarrier.try_wait.parity.shared::cta.b64 complete, [$0], $1, $2; "
+            "@!complete bra.uni WAIT; SKIP: }",
+            "r,r,r,b",
+            {*address, phase, hint, getPredicateOrTrue(rewriter, loc, pred)});
+  rewriter.eraseOp(op);
+  return success();
+}
+
 struct BarrierWaitOpConversion : OpConversionPattern<BarrierWaitOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -257,6 +279,10 @@ struct BarrierWaitOpConversion : OpConversionPattern<BarrierWaitOp> {
     if (auto timeout = module->getAttrOfType<IntegerAttr>(kWaitTimeoutAttr))
       return lowerBoundedWait(op, adaptor.getBarrier(), adaptor.getPhase(),
                               adaptor.getPred(), timeout.getInt(), rewriter);
+    if (auto suspend =
+            module->getAttrOfType<IntegerAttr>(kTryWaitSuspendNsAttr))
+      return lowerSuspendingWait(op, adaptor.getBarrier(), adaptor.getPhase(),
+                                 adaptor.getPred(), suspend.getInt(), rewriter);
     rewriter.replaceOpWithNewOp<ttng::WaitBarrierOp>(
         op, adaptor.getBarrier(), adaptor.getPhase(), adaptor.getPred(),
         /*deps=*/ValueRange());

@@ -1,7 +1,8 @@
 //===- ClusterOpToTritonGPU.cpp - distributed shared memory ops -----------===//
 //
 // The ops that reach another CTA's shared memory: a remote mbarrier arrive,
-// multicast TMA loads, stores and bulk copies into a peer CTA's buffer.
+// stores and bulk copies into a peer CTA's buffer. (Multicast and two-CTA
+// TMA loads are TMAOpToTritonGPU.cpp's.)
 // Triton 3.6 has no TritonGPU op for them: they are inline PTX on the
 // buffers' addresses (Utility.h), `mapa`-mapped into the peer, issued by one
 // thread of the task where they act once for the CTA.
@@ -58,88 +59,6 @@ struct RemoteBarrierArriveOpConversion : OpConversionPattern<BarrierArriveOp> {
         rewriter, loc, "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1], $2;",
         "b,r,r",
         {getIssuerPredicate(rewriter, loc, adaptor.getPred()), remote, count});
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// async_descriptor_load(..., multicast_targets=[...]): one TMA load per box
-/// of the block (as Triton splits a block wider than its swizzle), each
-/// written to every target CTA and completing their mbarriers.
-struct MulticastDescriptorLoadOpConversion
-    : OpConversionPattern<AsyncDescriptorLoadOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(AsyncDescriptorLoadOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (op.getMulticastTargets().empty())
-      return rewriter.notifyMatchFailure(op, "not a multicast load");
-    ttg::MemDescType buffer = getMemDescType(adaptor.getBuffer());
-    if (!buffer || !getMemDescType(adaptor.getBarrier()))
-      return rewriter.notifyMatchFailure(op, "buffer or barrier unconverted");
-    Location loc = op.getLoc();
-    FailureOr<SmallVector<Value>> addresses = getSharedAddresses(
-        rewriter, loc, {adaptor.getBuffer(), adaptor.getBarrier()}, op);
-    if (failed(addresses))
-      return failure();
-    Value destination = (*addresses)[0], barrier = (*addresses)[1];
-
-    ArrayRef<int64_t> shape = buffer.getShape();
-    int64_t rank = shape.size();
-    FailureOr<TMABoxes> boxes =
-        getTMABoxes(shape, buffer.getElementType(), buffer.getEncoding(), op);
-    if (failed(boxes))
-      return failure();
-
-    Type i32 = rewriter.getI32Type();
-    Value mask = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
-    Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 32);
-    for (Value target : adaptor.getMulticastTargets())
-      mask = arith::OrIOp::create(
-          rewriter, loc, mask,
-          arith::ShLIOp::create(rewriter, loc, one, target));
-    Value mask16 =
-        arith::TruncIOp::create(rewriter, loc, rewriter.getI16Type(), mask);
-    Value pred = getIssuerPredicate(rewriter, loc, adaptor.getPred());
-    Value desc = getDescriptorAddress(rewriter, loc, adaptor.getDesc());
-
-    // Operands: $0 pred, $1 dst, $2 desc, $3.. coordinates (innermost
-    // first, as the tensor map orders them), then barrier and mask.
-    std::string coords;
-    for (int64_t i = 0; i < rank; ++i)
-      coords += llvm::formatv("{0}${1}", i ? ", " : "", 3 + i).str();
-    std::string ptx = llvm::formatv(
-        "@$0 cp.async.bulk.tensor.{0}d.shared::cluster.global.mbarrier::"
-        "complete_tx::bytes.multicast::cluster [$1], [$2, {{{1}}], [${2}], "
-        "${3};",
-        rank, coords, 3 + rank, 4 + rank);
-    std::string constraints = "b,r,l";
-    for (int64_t i = 0; i < rank; ++i)
-      constraints += ",r";
-    constraints += ",r,h";
-    auto sharedPtr =
-        LLVM::LLVMPointerType::get(getContext(), kSharedAddressSpace);
-    for (int64_t box = 0; box < boxes->count; ++box) {
-      Value boxBase = destination;
-      SmallVector<Value> offsets(adaptor.getOffsets());
-      if (box) {
-        Value bytes = LLVM::ConstantOp::create(
-            rewriter, loc, i32, rewriter.getI32IntegerAttr(box * boxes->bytes));
-        boxBase =
-            LLVM::GEPOp::create(rewriter, loc, sharedPtr, rewriter.getI8Type(),
-                                destination, ValueRange{bytes});
-        offsets.back() = arith::AddIOp::create(
-            rewriter, loc, offsets.back(),
-            arith::ConstantIntOp::create(rewriter, loc, box * boxes->innerSize,
-                                         32));
-      }
-      SmallVector<Value> operands{pred, boxBase, desc};
-      operands.append(offsets.rbegin(), offsets.rend());
-      operands.push_back(barrier);
-      operands.push_back(mask16);
-      createPtx(rewriter, loc, ptx, constraints, operands);
-    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -318,7 +237,7 @@ struct AsyncRemoteShmemCopyOpConversion
 void mlir::tlx::populateClusterOpToTritonGPUPatterns(
     RewritePatternSet &patterns) {
   patterns
-      .add<RemoteBarrierArriveOpConversion, MulticastDescriptorLoadOpConversion,
-           RemoteShmemStoreOpConversion, AsyncRemoteShmemStoreOpConversion,
-           AsyncRemoteShmemCopyOpConversion>(patterns.getContext());
+      .add<RemoteBarrierArriveOpConversion, RemoteShmemStoreOpConversion,
+           AsyncRemoteShmemStoreOpConversion, AsyncRemoteShmemCopyOpConversion>(
+          patterns.getContext());
 }

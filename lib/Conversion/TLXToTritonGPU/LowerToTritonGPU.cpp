@@ -100,6 +100,22 @@ LogicalResult verifyEveryOpHasPattern(ModuleOp module,
   return failure(result.wasInterrupted());
 }
 
+/// The suspend-time hint the kernel's waits poll with: the smallest of its
+/// task sets' `mbarrier_try_wait_suspend_ns`, on sm_100 and newer only (the
+/// public TLX compiler's rule; 0 is no hint).
+std::optional<int64_t> getTryWaitSuspendNs(ModuleOp module) {
+  std::optional<int64_t> hint;
+  module.walk([&](AsyncTasksOp tasks) {
+    if (std::optional<uint32_t> ns = tasks.getMbarrierTryWaitSuspendNs())
+      if (!hint || *ns < *hint)
+        hint = *ns;
+  });
+  std::optional<int64_t> capability = getTargetCapability(module);
+  if (!hint || *hint == 0 || !capability || *capability < 100)
+    return std::nullopt;
+  return hint;
+}
+
 /// The roots of `patterns`, added to `roots`.
 void collectRoots(RewritePatternSet &patterns, DenseSet<OperationName> &roots) {
   for (const std::unique_ptr<RewritePattern> &pattern :
@@ -139,9 +155,17 @@ struct LowerToTritonGPUPass
         failed(propagateBufferLayouts(module, getAssignedLayout,
                                       verifyDescriptorLayout)) ||
         failed(prepareStorageAliases(module)) ||
-        failed(verifyEveryOpHasPattern(module, loweredOps)) ||
-        failed(convert(frozenOpPatterns, /*keepAsyncTasks=*/true)) ||
-        failed(planWarpSpecialization(module)) ||
+        failed(verifyEveryOpHasPattern(module, loweredOps)))
+      return signalPassFailure();
+    // The waits are lowered with the ops, before their tasks are.
+    if (std::optional<int64_t> hint = getTryWaitSuspendNs(module))
+      module->setAttr(
+          kTryWaitSuspendNsAttr,
+          IntegerAttr::get(IntegerType::get(&getContext(), 32), *hint));
+    LogicalResult converted =
+        convert(frozenOpPatterns, /*keepAsyncTasks=*/true);
+    module->removeAttr(kTryWaitSuspendNsAttr);
+    if (failed(converted) || failed(planWarpSpecialization(module)) ||
         failed(convert(frozenTaskPatterns, /*keepAsyncTasks=*/false)))
       signalPassFailure();
   }

@@ -1,8 +1,10 @@
-//===- TMAOpToTritonGPU.cpp - TMA copies and fences -> ttng ---------------===//
+//===- TMAOpToTritonGPU.cpp - TMA and bulk copies, fences -> ttng ---------===//
 //
 // The descriptors already carry their buffers' layouts (tlx-assign-layouts
 // rewrote the kernel signature or tt.make_tensor_descriptor), which is what
-// the host-side tensor map and the ttng copies agree on.
+// the host-side tensor map and the ttng copies agree on. What Triton 3.6's
+// ttng ops cannot express (multicast and two-CTA TMA loads, L2 cache hints,
+// bulk copies) is inline PTX of one thread, on the buffers' addresses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 #include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -28,6 +31,13 @@ bool areMemDescs(ValueRange converted) {
   });
 }
 
+/// Whether Triton 3.6's ttng TMA load can express `load`: no multicast, no
+/// CTA pair, no L2 cache hint (it rejects eviction policies).
+bool isStockDescriptorLoad(AsyncDescriptorLoadOp load) {
+  return load.getMulticastTargets().empty() && !load.getTwoCTAs() &&
+         load.getEvict() == triton::EvictionPolicy::NORMAL;
+}
+
 struct AsyncDescriptorLoadOpConversion
     : OpConversionPattern<AsyncDescriptorLoadOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -35,8 +45,8 @@ struct AsyncDescriptorLoadOpConversion
   LogicalResult
   matchAndRewrite(AsyncDescriptorLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op.getMulticastTargets().empty())
-      return rewriter.notifyMatchFailure(op, "a multicast load (clusters)");
+    if (!isStockDescriptorLoad(op))
+      return rewriter.notifyMatchFailure(op, "a load of inline PTX");
     if (!areMemDescs({adaptor.getBuffer(), adaptor.getBarrier()}))
       return rewriter.notifyMatchFailure(op, "buffer or barrier unconverted");
     Value pred = getPredicateOrTrue(rewriter, op.getLoc(), adaptor.getPred());
@@ -48,6 +58,95 @@ struct AsyncDescriptorLoadOpConversion
   }
 };
 
+/// The TMA loads Triton 3.6 cannot express, as inline PTX issued by one
+/// thread, one message per box of the block (as Triton splits a block wider
+/// than its swizzle): multicast (written to every target CTA, completing
+/// their mbarriers), two_ctas (completing on the mbarrier of the pair's even
+/// CTA, `mapa`-mapped, with `.cta_group::2`), and L2 cache hints.
+struct PTXDescriptorLoadOpConversion
+    : OpConversionPattern<AsyncDescriptorLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncDescriptorLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isStockDescriptorLoad(op))
+      return rewriter.notifyMatchFailure(op, "a ttng TMA load");
+    ttg::MemDescType buffer = getMemDescType(adaptor.getBuffer());
+    if (!buffer || !getMemDescType(adaptor.getBarrier()))
+      return rewriter.notifyMatchFailure(op, "buffer or barrier unconverted");
+    Location loc = op.getLoc();
+    FailureOr<SmallVector<Value>> addresses = getSharedAddresses(
+        rewriter, loc, {adaptor.getBuffer(), adaptor.getBarrier()}, op);
+    if (failed(addresses))
+      return failure();
+    Value destination = (*addresses)[0], barrier = (*addresses)[1];
+    FailureOr<TMABoxes> boxes = getTMABoxes(
+        buffer.getShape(), buffer.getElementType(), buffer.getEncoding(), op);
+    if (failed(boxes))
+      return failure();
+    unsigned rank = buffer.getShape().size();
+
+    // Operands: $0 pred, $1 destination, $2 descriptor, the coordinates,
+    // the barrier, then the CTA mask and the cache policy when present.
+    std::string constraints = "b,r,l";
+    for (unsigned i = 0; i < rank; ++i)
+      constraints += ",r";
+    constraints += ",r";
+    std::string suffix, extra;
+    SmallVector<Value> trailing;
+    unsigned next = 4 + rank;
+    if (!op.getMulticastTargets().empty()) {
+      suffix += ".multicast::cluster";
+      Value mask = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
+      Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 32);
+      for (Value target : adaptor.getMulticastTargets())
+        mask = arith::OrIOp::create(
+            rewriter, loc, mask,
+            arith::ShLIOp::create(rewriter, loc, one, target));
+      trailing.push_back(
+          arith::TruncIOp::create(rewriter, loc, rewriter.getI16Type(), mask));
+      constraints += ",h";
+      extra += ", $" + std::to_string(next++);
+    }
+    if (op.getTwoCTAs()) {
+      suffix += ".cta_group::2";
+      // The pair's even CTA: its rank with the lowest bit cleared.
+      Value ctaRank =
+          NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type());
+      Value even = arith::AndIOp::create(
+          rewriter, loc, ctaRank,
+          arith::ConstantIntOp::create(rewriter, loc, ~1, 32));
+      barrier = mapToCTA(rewriter, loc, barrier, even);
+    }
+    if (Value policy = createL2CachePolicy(rewriter, loc, op.getEvict())) {
+      suffix += ".L2::cache_hint";
+      trailing.push_back(policy);
+      constraints += ",l";
+      extra += ", $" + std::to_string(next++);
+    }
+    std::string ptx = llvm::formatv(
+        "@$0 cp.async.bulk.tensor.{0}d.shared::cluster.global.mbarrier::"
+        "complete_tx::bytes{1} [$1], [$2, {{{2}}], [${3}]{4};",
+        rank, suffix, getOperandList(3, rank), 3 + rank, extra);
+    Value pred = getIssuerPredicate(rewriter, loc, adaptor.getPred());
+    Value desc = getDescriptorAddress(rewriter, loc, adaptor.getDesc());
+    createBarrierBeforeAsyncCopy(rewriter, loc);
+    forEachTMABox(rewriter, loc, *boxes, adaptor.getOffsets(), destination,
+                  [&](ArrayRef<Value> coordinates, Value address) {
+                    SmallVector<Value> operands{pred, address, desc};
+                    operands.append(coordinates.begin(), coordinates.end());
+                    operands.push_back(barrier);
+                    operands.append(trailing);
+                    createPtx(rewriter, loc, ptx, constraints, operands);
+                  });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A TMA store or reduction Triton 3.6's ttng ops express: no L2 cache hint
+/// (neither op has an eviction policy).
 struct AsyncDescriptorStoreOpConversion
     : OpConversionPattern<AsyncDescriptorStoreOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -55,10 +154,75 @@ struct AsyncDescriptorStoreOpConversion
   LogicalResult
   matchAndRewrite(AsyncDescriptorStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.getEvict() != triton::EvictionPolicy::NORMAL)
+      return rewriter.notifyMatchFailure(op, "a store with a cache hint");
     if (!areMemDescs(adaptor.getBuffer()))
       return rewriter.notifyMatchFailure(op, "buffer is not a memdesc");
-    rewriter.replaceOpWithNewOp<ttng::AsyncTMACopyLocalToGlobalOp>(
-        op, adaptor.getDesc(), adaptor.getOffsets(), adaptor.getBuffer());
+    if (std::optional<triton::DescriptorReduceKind> kind = op.getReduce())
+      rewriter.replaceOpWithNewOp<ttng::AsyncTMAReduceOp>(
+          op, *kind, adaptor.getDesc(), adaptor.getOffsets(),
+          adaptor.getBuffer());
+    else
+      rewriter.replaceOpWithNewOp<ttng::AsyncTMACopyLocalToGlobalOp>(
+          op, adaptor.getDesc(), adaptor.getOffsets(), adaptor.getBuffer());
+    return success();
+  }
+};
+
+/// A TMA store or reduction with an L2 cache hint: inline PTX of one thread,
+/// one message per box, committed as a bulk group of that thread (what
+/// tlx.async_descriptor_store_wait counts).
+struct PTXDescriptorStoreOpConversion
+    : OpConversionPattern<AsyncDescriptorStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncDescriptorStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getEvict() == triton::EvictionPolicy::NORMAL)
+      return rewriter.notifyMatchFailure(op, "a ttng TMA store");
+    ttg::MemDescType buffer = getMemDescType(adaptor.getBuffer());
+    if (!buffer)
+      return rewriter.notifyMatchFailure(op, "buffer is not a memdesc");
+    Location loc = op.getLoc();
+    FailureOr<Value> source =
+        getSharedAddress(rewriter, loc, adaptor.getBuffer(), op);
+    if (failed(source))
+      return failure();
+    FailureOr<TMABoxes> boxes = getTMABoxes(
+        buffer.getShape(), buffer.getElementType(), buffer.getEncoding(), op);
+    if (failed(boxes))
+      return failure();
+    unsigned rank = buffer.getShape().size();
+    std::string instruction = "cp.async.bulk.tensor";
+    std::string kind;
+    if (std::optional<triton::DescriptorReduceKind> reduce = op.getReduce()) {
+      instruction = "cp.reduce.async.bulk.tensor";
+      kind = ("." + triton::stringifyDescriptorReduceKind(*reduce)).str();
+    }
+    // $0 pred, $1 descriptor, the coordinates, the source, the policy.
+    std::string ptx = llvm::formatv(
+        "@$0 {0}.{1}d.global.shared::cta{2}.bulk_group.L2::cache_hint "
+        "[$1, {{{3}}], [${4}], ${5};",
+        instruction, rank, kind, getOperandList(2, rank), 2 + rank, 3 + rank);
+    std::string constraints = "b,l";
+    for (unsigned i = 0; i < rank; ++i)
+      constraints += ",r";
+    constraints += ",r,l";
+    Value pred = getIssuerPredicate(rewriter, loc, Value());
+    Value desc = getDescriptorAddress(rewriter, loc, adaptor.getDesc());
+    Value policy = createL2CachePolicy(rewriter, loc, op.getEvict());
+    createBarrierBeforeAsyncCopy(rewriter, loc);
+    forEachTMABox(rewriter, loc, *boxes, adaptor.getOffsets(), *source,
+                  [&](ArrayRef<Value> coordinates, Value address) {
+                    SmallVector<Value> operands{pred, desc};
+                    operands.append(coordinates.begin(), coordinates.end());
+                    operands.push_back(address);
+                    operands.push_back(policy);
+                    createPtx(rewriter, loc, ptx, constraints, operands);
+                  });
+    createPtx(rewriter, loc, "@$0 cp.async.bulk.commit_group;", "b", {pred});
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -103,30 +267,28 @@ struct AsyncDescriptorPrefetchTensorOpConversion
         block.getShape(), block.getElementType(), block.getEncoding(), op);
     if (failed(boxes))
       return failure();
-    int64_t rank = block.getRank();
-    // $0 pred, $1 descriptor, then the coordinates innermost first.
-    std::string coords;
-    for (int64_t i = 0; i < rank; ++i)
-      coords += llvm::formatv("{0}${1}", i ? ", " : "", 2 + i).str();
+    unsigned rank = block.getRank();
+    Value policy = createL2CachePolicy(rewriter, loc, op.getEvict());
+    // $0 pred, $1 descriptor, the coordinates, the cache policy if any.
     std::string ptx = llvm::formatv(
-        "@$0 cp.async.bulk.prefetch.tensor.{0}d.L2.global [$1, {{{1}}];", rank,
-        coords);
+        "@$0 cp.async.bulk.prefetch.tensor.{0}d.L2.global{1} [$1, {{{2}}]{3};",
+        rank, policy ? ".L2::cache_hint" : "", getOperandList(2, rank),
+        policy ? ", $" + std::to_string(2 + rank) : "");
     std::string constraints = "b,l";
-    for (int64_t i = 0; i < rank; ++i)
+    for (unsigned i = 0; i < rank; ++i)
       constraints += ",r";
+    if (policy)
+      constraints += ",l";
     Value pred = getIssuerPredicate(rewriter, loc, adaptor.getPred());
     Value desc = getDescriptorAddress(rewriter, loc, adaptor.getDesc());
-    for (int64_t box = 0; box < boxes->count; ++box) {
-      SmallVector<Value> offsets(adaptor.getOffsets());
-      if (box)
-        offsets.back() = arith::AddIOp::create(
-            rewriter, loc, offsets.back(),
-            arith::ConstantIntOp::create(rewriter, loc, box * boxes->innerSize,
-                                         32));
-      SmallVector<Value> operands{pred, desc};
-      operands.append(offsets.rbegin(), offsets.rend());
-      createPtx(rewriter, loc, ptx, constraints, operands);
-    }
+    forEachTMABox(rewriter, loc, *boxes, adaptor.getOffsets(), Value(),
+                  [&](ArrayRef<Value> coordinates, Value) {
+                    SmallVector<Value> operands{pred, desc};
+                    operands.append(coordinates.begin(), coordinates.end());
+                    if (policy)
+                      operands.push_back(policy);
+                    createPtx(rewriter, loc, ptx, constraints, operands);
+                  });
     rewriter.eraseOp(op);
     return success();
   }
@@ -151,6 +313,7 @@ struct AsyncStoreOpConversion : OpConversionPattern<AsyncStoreOp> {
     Value destination = UnrealizedConversionCastOp::create(
                             rewriter, loc, global, adaptor.getDestination())
                             .getResult(0);
+    createBarrierBeforeAsyncCopy(rewriter, loc);
     createPtx(rewriter, loc,
               "@$0 cp.async.bulk.global.shared::cta.bulk_group [$1], [$2], "
               "$3;\n\t@$0 cp.async.bulk.commit_group;",
@@ -162,12 +325,49 @@ struct AsyncStoreOpConversion : OpConversionPattern<AsyncStoreOp> {
   }
 };
 
+/// A bulk copy of `size` bytes from a global address into a buffer,
+/// completing transaction bytes on an mbarrier as a TMA load does.
+struct AsyncBulkLoadOpConversion : OpConversionPattern<AsyncBulkLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncBulkLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!areMemDescs({adaptor.getBuffer(), adaptor.getBarrier()}))
+      return rewriter.notifyMatchFailure(op, "buffer or barrier unconverted");
+    // The copy writes the bytes in order: element i must be at byte i x size.
+    if (!isRowMajorUnswizzled(getMemDescType(adaptor.getBuffer())))
+      return op.emitOpError("copies bytes in order, into an unswizzled "
+                            "buffer only; give local_alloc no layout (or an "
+                            "unswizzled one)");
+    Location loc = op.getLoc();
+    FailureOr<SmallVector<Value>> addresses = getSharedAddresses(
+        rewriter, loc, {adaptor.getBuffer(), adaptor.getBarrier()}, op);
+    if (failed(addresses))
+      return failure();
+    auto global = LLVM::LLVMPointerType::get(getContext(), /*addressSpace=*/1);
+    Value source = UnrealizedConversionCastOp::create(rewriter, loc, global,
+                                                      adaptor.getSource())
+                       .getResult(0);
+    createBarrierBeforeAsyncCopy(rewriter, loc);
+    createPtx(rewriter, loc,
+              "@$0 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::"
+              "bytes [$1], [$2], $3, [$4];",
+              "b,r,l,r,r",
+              {getIssuerPredicate(rewriter, loc, Value()), (*addresses)[0],
+               source, adaptor.getSize(), (*addresses)[1]});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tlx::populateTMAOpToTritonGPUPatterns(RewritePatternSet &patterns) {
   patterns
-      .add<AsyncDescriptorLoadOpConversion, AsyncDescriptorStoreOpConversion,
+      .add<AsyncDescriptorLoadOpConversion, PTXDescriptorLoadOpConversion,
+           AsyncDescriptorStoreOpConversion, PTXDescriptorStoreOpConversion,
            AsyncDescriptorStoreWaitOpConversion, FenceAsyncSharedOpConversion,
-           AsyncDescriptorPrefetchTensorOpConversion, AsyncStoreOpConversion>(
-          patterns.getContext());
+           AsyncDescriptorPrefetchTensorOpConversion, AsyncStoreOpConversion,
+           AsyncBulkLoadOpConversion>(patterns.getContext());
 }

@@ -70,6 +70,60 @@ FailureOr<TMABoxes> mlir::tlx::getTMABoxes(ArrayRef<int64_t> shape,
   return TMABoxes{shape.back() / inner, inner, bytes};
 }
 
+void mlir::tlx::forEachTMABox(OpBuilder &builder, Location loc,
+                              const TMABoxes &boxes, ValueRange offsets,
+                              Value base,
+                              function_ref<void(ArrayRef<Value>, Value)> emit) {
+  auto sharedPtr =
+      LLVM::LLVMPointerType::get(builder.getContext(), kSharedAddressSpace);
+  for (int64_t box = 0; box < boxes.count; ++box) {
+    SmallVector<Value> coordinates(llvm::reverse(offsets));
+    Value address = base;
+    if (box && base) {
+      Value bytes = LLVM::ConstantOp::create(
+          builder, loc, builder.getI32Type(),
+          builder.getI32IntegerAttr(box * boxes.bytes));
+      address =
+          LLVM::GEPOp::create(builder, loc, sharedPtr, builder.getI8Type(),
+                              base, ValueRange{bytes});
+    }
+    if (box)
+      coordinates.front() =
+          arith::AddIOp::create(builder, loc, coordinates.front(),
+                                arith::ConstantIntOp::create(
+                                    builder, loc, box * boxes.innerSize, 32));
+    emit(coordinates, address);
+  }
+}
+
+std::string mlir::tlx::getOperandList(unsigned first, unsigned count) {
+  std::string list;
+  for (unsigned i = 0; i < count; ++i)
+    list += (i ? ", $" : "$") + std::to_string(first + i);
+  return list;
+}
+
+Value mlir::tlx::createL2CachePolicy(OpBuilder &builder, Location loc,
+                                     triton::EvictionPolicy evict) {
+  StringRef policy;
+  if (evict == triton::EvictionPolicy::EVICT_FIRST)
+    policy = "evict_first";
+  else if (evict == triton::EvictionPolicy::EVICT_LAST)
+    policy = "evict_last";
+  else
+    return Value();
+  std::string ptx =
+      ("createpolicy.fractional.L2::" + policy + ".b64 $0, 1.0;").str();
+  return LLVM::InlineAsmOp::create(
+             builder, loc, builder.getI64Type(), ValueRange(), ptx, "=l",
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(builder.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
+
 FailureOr<Value> mlir::tlx::getSharedAddress(OpBuilder &builder, Location loc,
                                              Value memdesc, Operation *user) {
   MLIRContext *context = builder.getContext();
@@ -226,6 +280,10 @@ Value mlir::tlx::getElementAddresses(OpBuilder &builder, Location loc,
     stride *= bufferShape[dim];
   }
   return addresses;
+}
+
+void mlir::tlx::createBarrierBeforeAsyncCopy(OpBuilder &builder, Location loc) {
+  ttg::LocalBarrierOp::create(builder, loc);
 }
 
 void mlir::tlx::createPtx(OpBuilder &builder, Location loc, StringRef ptx,

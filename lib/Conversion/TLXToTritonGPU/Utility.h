@@ -4,6 +4,7 @@
 #ifndef TLX_LIB_CONVERSION_TLXTOTRITONGPU_UTILITY_H
 #define TLX_LIB_CONVERSION_TLXTOTRITONGPU_UTILITY_H
 
+#include "tlx/Dialect/Triton/IR/Dialect.h"
 #include "tlx/Dialect/TritonGPU/IR/Dialect.h"
 #include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
@@ -89,6 +90,23 @@ struct TMABoxes {
 FailureOr<TMABoxes> getTMABoxes(ArrayRef<int64_t> shape, Type elementType,
                                 Attribute encoding, Operation *user);
 
+/// Emits one TMA message per box: `emit(coordinates, address)` with the
+/// box's coordinates innermost first (as the tensor map orders them) and its
+/// first byte in shared memory, `base` advanced by the boxes before it (null
+/// when `base` is: a prefetch has no buffer).
+void forEachTMABox(OpBuilder &builder, Location loc, const TMABoxes &boxes,
+                   ValueRange offsets, Value base,
+                   function_ref<void(ArrayRef<Value>, Value)> emit);
+
+/// `${first}, ${first + 1}, ...`: `count` inline-asm operand references.
+std::string getOperandList(unsigned first, unsigned count);
+
+/// The 64-bit L2 cache policy of `evict_first` / `evict_last`
+/// (`createpolicy.fractional.L2::evict_*.b64 policy, 1.0`) that a copy with
+/// `.L2::cache_hint` takes as its last operand; null for `evict_normal`.
+Value createL2CachePolicy(OpBuilder &builder, Location loc,
+                          triton::EvictionPolicy evict);
+
 //===----------------------------------------------------------------------===//
 // Element by element access to row-major shared buffers (inline PTX)
 //===----------------------------------------------------------------------===//
@@ -114,6 +132,14 @@ Value getElementAddresses(OpBuilder &builder, Location loc,
                           RankedTensorType type, Value base,
                           ArrayRef<int64_t> bufferShape, int64_t elementBytes,
                           ArrayRef<Value> indices);
+
+/// A barrier of the CTA (of the task, inside one) before inline PTX that
+/// issues an asynchronous copy of a buffer for the whole CTA: Triton's membar
+/// analysis cannot see what inline PTX accesses, so unlike its own TMA ops it
+/// would not order the copy after the other threads' earlier accesses of the
+/// buffer (their st.shared before a TMA store, their reads before a load
+/// overwrites it).
+void createBarrierBeforeAsyncCopy(OpBuilder &builder, Location loc);
 
 /// Inline PTX with side effects and no results.
 void createPtx(OpBuilder &builder, Location loc, StringRef ptx,

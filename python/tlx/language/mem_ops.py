@@ -218,8 +218,13 @@ def async_descriptor_load(
     this one included where it wants the block too), one CTA's load lands in
     the same buffer of every target and completes the same mbarrier in each
     (``.multicast::cluster``): each target announces the block's bytes on its
-    own mbarrier. Needs a cluster launch (``ctas_per_cga``). ``two_ctas``
-    (Blackwell's 2-CTA form) is not supported yet.
+    own mbarrier. Needs a cluster launch (``ctas_per_cga``). With
+    ``two_ctas=True`` (sm_100, a cluster of CTA pairs along x) the load
+    completes on ``barrier`` of the pair's even CTA instead of this one's
+    (``.cta_group::2``): both CTAs of a pair load their halves for a
+    ``two_ctas`` ``async_dot``, and the even CTA announces the bytes of both.
+    ``eviction_policy`` ``"evict_first"`` / ``"evict_last"`` adds an L2 cache
+    hint (``.L2::cache_hint``); ``cache_modifier`` must stay ``""``.
     """
     TLXSemantic(_semantic, _generator).async_descriptor_load(
         desc, result, offsets, barrier, pred, cache_modifier, eviction_policy, multicast_targets, two_ctas
@@ -235,7 +240,13 @@ def async_descriptor_store(
     Fence ordinary shared-memory writes of the buffer first
     (``fence_async_shared``). Hardware:
     ``cp.async.bulk.tensor.<n>d.global.shared::cta.bulk_group`` (sm_90+).
-    ``eviction_policy`` and ``store_reduce`` are not supported yet.
+    ``store_reduce`` (``"add"``, ``"min"``, ``"max"``, ``"and"``, ``"or"``,
+    ``"xor"``) combines each element atomically with the one in global memory
+    instead (``cp.reduce.async.bulk.tensor``; add on int32/int64/uint64/
+    float32/float16/bfloat16 blocks, min and max on integer and 16-bit float
+    ones, the bitwise kinds on integer ones). ``eviction_policy``
+    ``"evict_first"`` / ``"evict_last"`` adds an L2 cache hint
+    (``.L2::cache_hint``).
     """
     TLXSemantic(_semantic, _generator).async_descriptor_store(desc, source, offsets, eviction_policy, store_reduce)
 
@@ -279,8 +290,15 @@ def async_load(
     ``mask``/``other`` work as in ``tl.load``. Close a group of copies with
     ``async_load_commit_group`` and wait with ``async_load_wait_group``.
     Returns an :class:`async_token`. Hardware: ``cp.async.ca/cg.shared.global``
-    (sm_80+), ``cache_modifier`` ``".ca"`` or ``".cg"``. The bulk form
-    (``bulk``, ``bulk_size``, ``barrier``) is not supported yet.
+    (sm_80+), ``cache_modifier`` ``".ca"`` or ``".cg"``.
+
+    ``bulk=True`` (sm_90+): ``src`` is one pointer and ``bulk_size`` bytes
+    (default: the whole buffer; a multiple of 16, both addresses 16-byte
+    aligned) land in the 1-D buffer ``result`` by one
+    ``cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes``,
+    completing on ``barrier`` like a TMA load: announce the bytes with
+    ``barrier_expect_bytes`` and wait with ``barrier_wait``. No ``mask`` or
+    ``other``; the cache arguments are ignored, as the public TLX does.
     """
     return TLXSemantic(_semantic, _generator).async_load(
         src, result, mask, other, cache_modifier, eviction_policy, is_volatile, bulk, bulk_size, barrier
@@ -367,7 +385,8 @@ def async_descriptor_prefetch_tensor(desc, offsets, pred=None, eviction_policy="
     """Warm L2 with the block of ``desc`` at ``offsets``; nothing waits for it.
 
     Hardware (one thread): ``cp.async.bulk.prefetch.tensor.<n>d.L2.global``
-    per TMA box of the block (sm_90+). ``eviction_policy`` is not supported yet.
+    per TMA box of the block (sm_90+); ``eviction_policy`` ``"evict_first"`` /
+    ``"evict_last"`` adds an L2 cache hint (``.L2::cache_hint``).
     """
     TLXSemantic(_semantic, _generator).async_descriptor_prefetch_tensor(desc, offsets, pred, eviction_policy)
 

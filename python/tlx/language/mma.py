@@ -32,7 +32,9 @@ def async_dot(
     buffers (``A`` may be a register tensor) and the float32 accumulator in
     registers (``acc`` None starts from zero; ``use_acc`` False ignores
     ``acc``). Read the result only after ``async_dot_wait``; the buffers must
-    not be overwritten before then. wgmma is always asynchronous.
+    not be overwritten before then. wgmma is always asynchronous. wgmma has
+    no issue predicate: ``pred`` may only be None or True here (the public TLX
+    compiler ignores it on this path; put the call under ``if`` instead).
 
     Blackwell (sm_100, ``acc`` a tensor-memory buffer): ``tcgen05.mma`` with
     ``A`` from shared or tensor memory, ``B`` from shared memory, the float32

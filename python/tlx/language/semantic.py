@@ -287,6 +287,11 @@ class TLXSemantic:
             raise self.error(op, f"`eviction_policy` must be '', 'evict_first' or 'evict_last', got {text!r}")
         return int(self.semantic._str_to_eviction_policy(text))
 
+    def eviction_attr(self, op: str, value: Any) -> dict[str, Attr]:
+        """``evict`` of an op whose carrier leaves the default (evict_normal) out."""
+        evict = self.eviction(op, value)
+        return {} if evict == int(ir.EVICTION_POLICY.NORMAL) else {"evict": evict}
+
     def unsupported(self, op: str, name: str, value: Any, default: Any = None) -> None:
         """Reject an argument of the TLX API that this TLX does not implement yet."""
         if _unwrap(value) != default:
@@ -913,7 +918,9 @@ class TLXSemantic:
         pred_value = self.predicate(op, pred)
         cache = self.load_cache(op, cache_modifier, ("", ".ca", ".cg", ".cv"))
         evict = self.eviction(op, eviction_policy)
-        self.unsupported(op, "two_ctas", two_ctas, False)  # the Blackwell 2-CTA form
+        pair = self.const_bool(op, "two_ctas", two_ctas)
+        if pair:
+            self.require_capability(op, 100, "two_ctas (a TMA load completing on the CTA pair's mbarrier)")
         targets = _unwrap(multicast_targets)
         if isinstance(targets, tlc.tuple):
             targets = targets.values
@@ -932,7 +939,13 @@ class TLXSemantic:
             "pred": pred_value,
             "multicastTargets": target_values,
         }
-        self.emit(op, operands, {"cache": cache, "evict": evict})
+        attrs: dict[str, Attr] = {"cache": cache, "evict": evict}
+        if pair:
+            attrs["twoCTAs"] = True
+        self.emit(op, operands, attrs)
+
+    #: ``store_reduce`` of the public API: the TMA reductions it names (Triton's DESCRIPTOR_REDUCE_KIND).
+    STORE_REDUCE_KINDS = ("add", "min", "max", "and", "or", "xor")
 
     def async_descriptor_store(
         self, desc: Any, buf: Any, offsets: Any, eviction_policy: Any, store_reduce: Any
@@ -940,9 +953,15 @@ class TLXSemantic:
         op = "async_descriptor_store"
         buf = self.one_buffer(op, "source", buf, shared=True)
         offset_values = self._descriptor(op, desc, offsets)
-        self.unsupported(op, "eviction_policy", self.const_str(op, "eviction_policy", eviction_policy), "")
-        self.unsupported(op, "store_reduce", store_reduce, "")
-        self.emit(op, {"desc": _unwrap(desc), "offsets": offset_values, "buffer": buf})
+        attrs = self.eviction_attr(op, eviction_policy)
+        reduce = self.const_str(op, "store_reduce", store_reduce)
+        if reduce:
+            if reduce not in self.STORE_REDUCE_KINDS:
+                kinds = ", ".join(map(repr, ("", *self.STORE_REDUCE_KINDS)))
+                raise self.error(op, f"`store_reduce` must be one of {kinds}, got {reduce!r}")
+            # Which element types each kind combines is the op verifier's to check.
+            attrs["reduce"] = int(getattr(ir.DESCRIPTOR_REDUCE_KIND, reduce.upper()))
+        self.emit(op, {"desc": _unwrap(desc), "offsets": offset_values, "buffer": buf}, attrs)
 
     def async_descriptor_store_wait(self, pendings: Any) -> None:
         op = "async_descriptor_store_wait"
@@ -989,8 +1008,8 @@ class TLXSemantic:
     def async_descriptor_prefetch_tensor(self, desc: Any, offsets: Any, pred: Any, eviction_policy: Any) -> None:
         op = "async_descriptor_prefetch_tensor"
         offset_values = self._descriptor(op, desc, offsets)
-        self.unsupported(op, "eviction_policy", self.const_str(op, "eviction_policy", eviction_policy), "")
-        self.emit(op, {"desc": _unwrap(desc), "offsets": offset_values, "pred": self.predicate(op, pred)})
+        operands = {"desc": _unwrap(desc), "offsets": offset_values, "pred": self.predicate(op, pred)}
+        self.emit(op, operands, self.eviction_attr(op, eviction_policy))
 
     def async_store(self, dst_global_ptr: Any, src_smem: Any, size: Any) -> None:
         op = "async_store"
@@ -1022,11 +1041,13 @@ class TLXSemantic:
         barrier: Any,
     ) -> async_token:
         op = "async_load"
+        if self.const_bool(op, "bulk", bulk):
+            return self.async_bulk_load(src_ptrs, buf, mask, other, bulk_size, barrier)
+        for name, value in (("bulk_size", bulk_size), ("barrier", barrier)):
+            if _unwrap(value) is not None:
+                raise self.error(op, f"`{name}` belongs to the bulk form: pass bulk=True")
         self.require_capability(op, 80, "cp.async")
         buf = self.one_buffer(op, "result", buf, shared=True)
-        self.unsupported(op, "bulk", bulk, False)
-        self.unsupported(op, "bulk_size", bulk_size)
-        self.unsupported(op, "barrier", barrier)
         src = _unwrap(src_ptrs)
         if not isinstance(src, tlc.tensor) or not src.type.is_block() or not src.dtype.is_ptr():
             raise self.error(op, f"`src` must be a tensor of pointers, got {_describe(src)}")
@@ -1055,6 +1076,30 @@ class TLXSemantic:
             "isVolatile": self.const_bool(op, "is_volatile", is_volatile),
         }
         self.emit(op, {"src": src, "buffer": buf, "mask": mask, "other": other}, attrs)
+        return async_token()
+
+    def async_bulk_load(
+        self, src_ptr: Any, buf: Any, mask: Any, other: Any, bulk_size: Any, barrier: Any
+    ) -> async_token:
+        """``async_load(..., bulk=True)``: one bulk copy completing on an mbarrier. Byte counts and the buffer's
+        rank are the op verifier's to check."""
+        op = "async_load"
+        self.require_capability(op, 90, "a bulk copy (cp.async.bulk, bulk=True)")
+        buf = self.one_buffer(op, "result", buf, shared=True)
+        for name, value in (("mask", mask), ("other", other)):
+            if _unwrap(value) is not None:
+                raise self.error(op, f"`{name}` is not supported with bulk=True (one contiguous copy)")
+        if _unwrap(barrier) is None:
+            raise self.error(op, "bulk=True needs `barrier`, the mbarrier the copy completes on")
+        bar = self.one_barrier(op, "barrier", barrier)
+        src = _unwrap(src_ptr)
+        if not isinstance(src, tlc.tensor) or src.type.is_block() or not src.dtype.is_ptr():
+            raise self.error(op, f"with bulk=True `src` must be one pointer (a scalar), got {_describe(src)}")
+        if _unwrap(bulk_size) is None:
+            size = Scalar(self.builder.get_int32(buf.type.nbytes), tlc.int32)
+        else:
+            size = self.i32(op, "bulk_size", bulk_size)
+        self.emit("async_bulk_load", {"source": src, "buffer": buf, "size": size, "barrier": bar})
         return async_token()
 
     def async_load_commit_group(self, tokens: Any) -> None:
@@ -1128,7 +1173,13 @@ class TLXSemantic:
         if not a_in_registers:
             a = self.one_buffer(op, "a", a, shared=True)
         b = self.one_buffer(op, "b", b, shared=True)
-        self.unsupported(op, "pred", pred)
+        if _unwrap(pred) is not None and _unwrap(pred) is not True:
+            # The public compiler drops `pred` on this path and issues the MMA anyway: refuse what it would ignore.
+            raise self.error(
+                op,
+                "`pred` is the predicate of tcgen05.mma (sm_100); wgmma has none, and the public TLX compiler "
+                "ignores it here (the MMA would run anyway): put the async_dot under `if pred:` instead",
+            )
         if self.const_bool(op, "two_ctas", two_ctas):
             raise self.error(op, "`two_ctas` is the Blackwell cta_group::2 form (tcgen05.mma); wgmma has none")
         out_dtype = _unwrap(out_dtype) or tlc.float32
@@ -1323,9 +1374,14 @@ class TLXSemantic:
         if args or kwargs:
             extra = [repr(_unwrap(a)) for a in args] + list(kwargs)
             raise self.error(op, f"takes no arguments besides its options, got {', '.join(extra)}")
-        self.unsupported(op, "exclusive", exclusive, False)
-        self.unsupported(op, "mbarrier_try_wait_suspend_ns", suspend_ns)
-        return TaskRegion(self, op, {})
+        attrs: dict[str, Attr] = {}
+        if self.const_bool(op, "exclusive", exclusive):
+            attrs["exclusive"] = True
+        if _unwrap(suspend_ns) is not None:
+            attrs["mbarrierTryWaitSuspendNs"] = self.const_int(
+                op, "mbarrier_try_wait_suspend_ns", suspend_ns, minimum=0, maximum=2**31 - 1
+            )
+        return TaskRegion(self, op, attrs)
 
     def check_task_nesting(self, op: str) -> None:
         """Where a task region opens (checked on entry: Triton builds every item of a `with` first, so

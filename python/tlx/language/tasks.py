@@ -27,8 +27,13 @@ def async_tasks(
     default task. Lowers to ``ttg.warp_specialize``: in PTX each task is a
     branch on the warp index, with ``setmaxnreg`` where tasks set register
     budgets. ``no_ending_cluster_sync`` is accepted and changes nothing (this
-    TLX never adds a cluster barrier after the tasks); ``exclusive`` and
-    ``mbarrier_try_wait_suspend_ns`` are not supported yet.
+    TLX never adds a cluster barrier after the tasks). ``exclusive=True``
+    promises these are the kernel's only tasks (checked; the public TLX then
+    dispatches warps by warp id, stock Triton 3.6 has one dispatch for all).
+    ``mbarrier_try_wait_suspend_ns=N`` (a non-negative int): on sm_100 and
+    newer every ``barrier_wait`` of the kernel polls ``mbarrier.try_wait``
+    with a suspend-time hint of N ns (the smallest over the kernel's task
+    sets; 0 and older targets: no hint).
     """
     semantic = TLXSemantic(_semantic, _generator or _generator_of(_semantic))
     return semantic.async_tasks(args, kwargs, exclusive, mbarrier_try_wait_suspend_ns)

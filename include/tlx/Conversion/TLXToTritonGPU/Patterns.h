@@ -11,6 +11,7 @@
 #define TLX_CONVERSION_TLXTOTRITONGPU_PATTERNS_H
 
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace mlir {
 class ModuleOp;
@@ -34,8 +35,16 @@ LogicalResult prepareStorageAliases(ModuleOp module);
 /// cluster_barrier -> ttg.local_alloc + ttng.init_barrier, ttng barrier ops.
 void populateBarrierOpToTritonGPUPatterns(RewritePatternSet &patterns);
 
-/// async_descriptor_load/store/store_wait, fence_async_shared -> ttng TMA
-/// copies and fences.
+/// The module attribute under which `tlx-lower-to-ttg` hands the barrier
+/// patterns the kernel's `mbarrier.try_wait` suspend-time hint (ns), while
+/// they run: from `tlx.async_tasks(mbarrier_try_wait_suspend_ns=)`.
+constexpr llvm::StringLiteral kTryWaitSuspendNsAttr =
+    "tlx.mbarrier_try_wait_suspend_ns";
+
+/// async_descriptor_load/store/store_wait/prefetch_tensor, async_store,
+/// async_bulk_load, fence_async_shared -> ttng TMA copies and fences, or
+/// inline PTX where Triton 3.6 has no op (multicast, two-CTA and cache-hinted
+/// TMA, bulk copies).
 void populateTMAOpToTritonGPUPatterns(RewritePatternSet &patterns);
 
 /// async_load, async_load_commit_group, async_load_wait_group -> ttg
@@ -43,7 +52,7 @@ void populateTMAOpToTritonGPUPatterns(RewritePatternSet &patterns);
 void populateCpAsyncOpToTritonGPUPatterns(RewritePatternSet &patterns);
 
 /// The ops reaching another CTA's shared memory: barrier_arrive with a
-/// remote rank, multicast async_descriptor_load, remote_shmem_store,
+/// remote rank, remote_shmem_store, async_remote_shmem_store,
 /// async_remote_shmem_copy -> mapa and inline PTX on the buffers' addresses.
 void populateClusterOpToTritonGPUPatterns(RewritePatternSet &patterns);
 

@@ -3,8 +3,10 @@
 #include "tlx/Dialect/TLX/IR/Dialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tlx;
@@ -102,14 +104,52 @@ static LogicalResult verifyTMA(Operation *op, triton::TensorDescType desc,
 }
 
 LogicalResult AsyncDescriptorLoadOp::verify() {
-  // Triton 3.6's TMA lowering rejects both ("not supported yet").
-  if (getCache() != triton::CacheModifier::NONE ||
-      getEvict() != triton::EvictionPolicy::NORMAL)
-    return emitOpError("cache modifiers and eviction policies are not "
-                       "supported on TMA loads (Triton 3.6 cannot lower "
-                       "them); leave cache_modifier and eviction_policy unset");
+  // Triton 3.6's TMA lowering rejects it ("not supported yet"), and a TMA
+  // load has no PTX form of its own for it.
+  if (getCache() != triton::CacheModifier::NONE)
+    return emitOpError("cache modifiers are not supported on TMA loads "
+                       "(Triton 3.6 cannot lower them); leave cache_modifier "
+                       "unset");
   return verifyTMA(*this, getDesc().getType(), getOffsets().size(),
                    getBuffer().getType());
+}
+
+/// The element types a TMA reduction of `kind` combines (PTX's
+/// `cp.reduce.async.bulk.tensor`, as Triton's descriptor atomics admit them).
+static bool isReducible(triton::DescriptorReduceKind kind, Type element) {
+  using Kind = triton::DescriptorReduceKind;
+  bool i32 = element.isInteger(32), i64 = element.isInteger(64);
+  bool f16 = element.isF16() || element.isBF16();
+  switch (kind) {
+  case Kind::ADD:
+    return i32 || i64 || f16 || element.isF32();
+  case Kind::MIN:
+  case Kind::MAX:
+    return i32 || i64 || f16;
+  case Kind::INC:
+  case Kind::DEC:
+    return i32;
+  case Kind::AND:
+  case Kind::OR:
+  case Kind::XOR:
+    return i32 || i64;
+  }
+  return false;
+}
+
+LogicalResult AsyncDescriptorStoreOp::verify() {
+  if (failed(verifyTMA(*this, getDesc().getType(), getOffsets().size(),
+                       getBuffer().getType())))
+    return failure();
+  std::optional<triton::DescriptorReduceKind> kind = getReduce();
+  Type element = getBuffer().getType().getElementType();
+  if (kind && !isReducible(*kind, element))
+    return emitOpError("store_reduce='")
+           << triton::stringifyDescriptorReduceKind(*kind)
+           << "' cannot combine elements of type " << element
+           << " (TMA reductions: add on i32, i64, f32, f16, bf16; min and max "
+              "on i32, i64, f16, bf16; and, or, xor on i32, i64)";
+  return success();
 }
 
 LogicalResult BarrierArriveOp::verify() {
@@ -128,19 +168,36 @@ LogicalResult AsyncDescriptorPrefetchTensorOp::verify() {
   return success();
 }
 
+/// A bulk copy of `size` bytes to or from `buffer`, when `size` is constant:
+/// what `cp.async.bulk` moves.
+static LogicalResult verifyBulkBytes(Operation *op, Value size,
+                                     BufferType buffer) {
+  APInt value;
+  if (!matchPattern(size, m_ConstantInt(&value)))
+    return success();
+  int64_t bytes = value.getSExtValue();
+  int64_t capacity = getBufferBytes(buffer);
+  if (bytes <= 0 || bytes % 16 != 0 || bytes > capacity)
+    return op->emitOpError("copies ")
+           << bytes << " bytes; a bulk copy moves a positive multiple of 16 "
+           << "bytes, at most the buffer's " << capacity;
+  return success();
+}
+
 LogicalResult AsyncStoreOp::verify() {
   if (failed(verifySharedBuffer(*this, getSource().getType())))
     return failure();
-  APInt size;
-  if (matchPattern(getSize(), m_ConstantInt(&size))) {
-    int64_t bytes = size.getSExtValue();
-    int64_t capacity = getBufferBytes(getSource().getType());
-    if (bytes <= 0 || bytes % 16 != 0 || bytes > capacity)
-      return emitOpError("copies ")
-             << bytes << " bytes; a bulk copy moves a positive multiple of 16 "
-             << "bytes, at most the buffer's " << capacity;
-  }
-  return success();
+  return verifyBulkBytes(*this, getSize(), getSource().getType());
+}
+
+LogicalResult AsyncBulkLoadOp::verify() {
+  BufferType buffer = getBuffer().getType();
+  if (failed(verifySharedBuffer(*this, buffer)))
+    return failure();
+  if (buffer.getShape().size() != 1)
+    return emitOpError("copies bytes in order into a 1-D buffer, got shape [")
+           << buffer.getShape() << "]";
+  return verifyBulkBytes(*this, getSize(), buffer);
 }
 
 /// A gather's or scatter's indices against its buffer: same rank, the axis a
@@ -231,11 +288,6 @@ LogicalResult AsyncRemoteShmemCopyOp::verify() {
     return emitOpError("copies ")
            << bytes << " bytes; a bulk copy moves a multiple of 16 bytes";
   return success();
-}
-
-LogicalResult AsyncDescriptorStoreOp::verify() {
-  return verifyTMA(*this, getDesc().getType(), getOffsets().size(),
-                   getBuffer().getType());
 }
 
 LogicalResult AsyncLoadOp::verify() {
@@ -697,6 +749,23 @@ LogicalResult AsyncTasksOp::verify() {
     return emitOpError("needs exactly one default task (the kernel's own "
                        "warps run it), found ")
            << defaults;
+  if (getExclusive()) {
+    // The promise is about the whole kernel (the public compiler checks its
+    // module, which holds one kernel).
+    SmallVector<AsyncTasksOp> sets;
+    if (auto kernel = (*this)->getParentOfType<FunctionOpInterface>())
+      kernel->walk([&](AsyncTasksOp tasks) { sets.push_back(tasks); });
+    if (sets.size() > 1) {
+      InFlightDiagnostic error =
+          emitOpError("exclusive=True promises the kernel's only tasks, but "
+                      "the kernel has ")
+          << sets.size() << " tlx.async_tasks";
+      for (AsyncTasksOp other : sets)
+        if (other != *this)
+          error.attachNote(other.getLoc()) << "another tlx.async_tasks";
+      return error;
+    }
+  }
   return success();
 }
 

@@ -5,6 +5,7 @@
 #include "tlx/Dialect/TLX/Transforms/BufferIdentity.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::tlx {
 #define GEN_PASS_DEF_TLXCHECKASYNCHAZARDS
@@ -16,21 +17,45 @@ using namespace mlir::tlx;
 
 namespace {
 
-int64_t getBlockBytes(triton::TensorDescType desc) {
-  RankedTensorType block = desc.getBlockType();
-  return block.getNumElements() * block.getElementTypeBitWidth() / 8;
-}
+/// A TMA load or a bulk copy: an asynchronous write of a buffer that
+/// completes transaction bytes on an mbarrier.
+struct AsyncCopy {
+  Operation *op;
+  Value buffer;
+  Value barrier;
+  /// The bytes it delivers to `barrier`, when this CTA's code shows them:
+  /// not for a multicast or two-CTA load (other CTAs' loads complete the
+  /// barrier too) nor for a bulk copy of a size known only at run time.
+  std::optional<int64_t> bytes;
+};
 
 /// What a CLC request delivers to its mbarrier: the response's bytes. A
 /// multicast request is issued once per cluster and delivers them to every
 /// CTA's mbarrier, so each CTA's code still shows the bytes its barrier gets.
 constexpr int64_t kCLCResponseBytes = 16;
 
-/// A multicast load also completes the mbarriers of other CTAs, and theirs
-/// complete this one's: the bytes one CTA's code shows are not what its
-/// barrier receives.
-bool isMulticast(AsyncDescriptorLoadOp load) {
-  return !load.getMulticastTargets().empty();
+/// The asynchronous write `op` makes, if it is one: a TMA load, a bulk copy
+/// or a CLC request (whose buffer is its response).
+std::optional<AsyncCopy> getAsyncCopy(Operation *op) {
+  if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op)) {
+    std::optional<int64_t> bytes;
+    if (load.getMulticastTargets().empty() && !load.getTwoCTAs()) {
+      RankedTensorType block = load.getDesc().getType().getBlockType();
+      bytes = block.getNumElements() * block.getElementTypeBitWidth() / 8;
+    }
+    return AsyncCopy{op, load.getBuffer(), load.getBarrier(), bytes};
+  }
+  if (auto copy = dyn_cast<AsyncBulkLoadOp>(op)) {
+    std::optional<int64_t> bytes;
+    APInt size;
+    if (matchPattern(copy.getSize(), m_ConstantInt(&size)))
+      bytes = size.getSExtValue();
+    return AsyncCopy{op, copy.getBuffer(), copy.getBarrier(), bytes};
+  }
+  if (auto cancel = dyn_cast<CLCTryCancelOp>(op))
+    return AsyncCopy{op, cancel.getResponse(), cancel.getBarrier(),
+                     kCLCResponseBytes};
+  return std::nullopt;
 }
 
 /// The bytes the TMA loads of `block` deliver to `barrier`, when `block` is
@@ -39,18 +64,12 @@ bool isMulticast(AsyncDescriptorLoadOp load) {
 std::optional<int64_t> getBranchBytes(Block &block, Value barrier) {
   int64_t bytes = 0;
   for (Operation &op : block) {
-    if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op)) {
-      if (!mayAlias(load.getBarrier(), barrier))
+    if (std::optional<AsyncCopy> copy = getAsyncCopy(&op)) {
+      if (!mayAlias(copy->barrier, barrier))
         continue;
-      if (!mustAlias(load.getBarrier(), barrier) || isMulticast(load))
+      if (!mustAlias(copy->barrier, barrier) || !copy->bytes)
         return std::nullopt;
-      bytes += getBlockBytes(load.getDesc().getType());
-    } else if (auto cancel = dyn_cast<CLCTryCancelOp>(op)) {
-      if (!mayAlias(cancel.getBarrier(), barrier))
-        continue;
-      if (!mustAlias(cancel.getBarrier(), barrier))
-        return std::nullopt;
-      bytes += kCLCResponseBytes;
+      bytes += *copy->bytes;
     } else if (auto expect = dyn_cast<BarrierExpectBytesOp>(op)) {
       if (mayAlias(expect.getBarrier(), barrier))
         return std::nullopt;
@@ -91,8 +110,8 @@ LogicalResult checkBlock(Block &block) {
       return mustAlias(entry.first, barrier);
     });
   };
-  // TMA loads not yet waited for: (buffer, barrier).
-  SmallVector<AsyncDescriptorLoadOp> inFlight;
+  // TMA loads, bulk copies and CLC requests not yet waited for.
+  SmallVector<AsyncCopy> inFlight;
   // CLC requests whose response no wait (on a barrier that may be theirs)
   // has seen yet.
   SmallVector<CLCTryCancelOp> pendingResponses;
@@ -139,20 +158,16 @@ LogicalResult checkBlock(Block &block) {
     if (auto expect = dyn_cast<BarrierExpectBytesOp>(op)) {
       closeExpectation(expect.getBarrier(), /*complete=*/false);
       expectations.push_back({expect.getBarrier(), Expectation{expect}});
-    } else if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op)) {
-      auto it = findExpectation(load.getBarrier());
-      if (it != expectations.end() && isMulticast(load))
-        expectations.erase(it); // the peers' loads count too: not judged
+    } else if (std::optional<AsyncCopy> copy = getAsyncCopy(&op)) {
+      auto it = findExpectation(copy->barrier);
+      if (it != expectations.end() && !copy->bytes)
+        expectations.erase(it); // bytes this code does not show: not judged
       else if (it != expectations.end())
         for (int64_t &total : it->second.totals)
-          total += getBlockBytes(load.getDesc().getType());
-      inFlight.push_back(load);
-    } else if (auto cancel = dyn_cast<CLCTryCancelOp>(op)) {
-      auto it = findExpectation(cancel.getBarrier());
-      if (it != expectations.end())
-        for (int64_t &total : it->second.totals)
-          total += kCLCResponseBytes;
-      pendingResponses.push_back(cancel);
+          total += *copy->bytes;
+      inFlight.push_back(*copy);
+      if (auto cancel = dyn_cast<CLCTryCancelOp>(op))
+        pendingResponses.push_back(cancel);
     } else if (auto query = dyn_cast<CLCQueryOp>(op)) {
       for (CLCTryCancelOp cancel : pendingResponses)
         if (mustAlias(cancel.getResponse(), query.getResponse())) {
@@ -167,8 +182,8 @@ LogicalResult checkBlock(Block &block) {
         }
     } else if (auto wait = dyn_cast<BarrierWaitOp>(op)) {
       closeExpectation(wait.getBarrier(), /*complete=*/true);
-      llvm::erase_if(inFlight, [&](AsyncDescriptorLoadOp load) {
-        return mustAlias(load.getBarrier(), wait.getBarrier());
+      llvm::erase_if(inFlight, [&](const AsyncCopy &copy) {
+        return mustAlias(copy.barrier, wait.getBarrier());
       });
       llvm::erase_if(pendingResponses, [&](CLCTryCancelOp cancel) {
         return mayAlias(cancel.getBarrier(), wait.getBarrier());
@@ -176,13 +191,16 @@ LogicalResult checkBlock(Block &block) {
     } else if (isa<LocalLoadOp, LocalStoreOp>(op)) {
       Value buffer = isa<LocalLoadOp>(op) ? cast<LocalLoadOp>(op).getBuffer()
                                           : cast<LocalStoreOp>(op).getBuffer();
-      for (AsyncDescriptorLoadOp load : inFlight)
-        if (mayAlias(load.getBuffer(), buffer)) {
-          InFlightDiagnostic diag = op.emitOpError()
-                                    << "accesses a buffer that a TMA load may "
-                                       "still be filling; wait on the load's "
-                                       "mbarrier (tlx.barrier_wait) first";
-          diag.attachNote(load.getLoc()) << "the TMA load";
+      for (const AsyncCopy &copy : inFlight)
+        if (mayAlias(copy.buffer, buffer)) {
+          bool bulk = isa<AsyncBulkLoadOp>(copy.op);
+          InFlightDiagnostic diag =
+              op.emitOpError() << "accesses a buffer that a "
+                               << (bulk ? "bulk copy" : "TMA load")
+                               << " may still be filling; wait on its mbarrier "
+                                  "(tlx.barrier_wait) first";
+          diag.attachNote(copy.op->getLoc())
+              << (bulk ? "the bulk copy" : "the TMA load");
           failed = true;
           break;
         }

@@ -25,9 +25,10 @@ public:
       clusterX = x.getInt();
   }
 
-  /// A tcgen05 op with two_ctas (cta_group::2) runs on the CTA pairs of
-  /// the cluster (ranks 2i, 2i + 1 along x); Triton 3.6 allocates all of the
-  /// kernel's tensor memory for one group size, so its MMAs agree.
+  /// An op with two_ctas (cta_group::2: tcgen05 ops, TMA loads) runs on the
+  /// CTA pairs of the cluster (ranks 2i, 2i + 1 along x); Triton 3.6
+  /// allocates all of the kernel's tensor memory for one group size, so its
+  /// MMAs agree.
   LogicalResult checkTwoCTAs(Operation *op, bool twoCTAs, bool isMMA) {
     if (isMMA) {
       if (!firstMMA)
@@ -46,7 +47,7 @@ public:
     }
     if (!twoCTAs || clusterX % 2 == 0)
       return success();
-    return op->emitOpError("two_ctas (tcgen05 cta_group::2) runs on pairs of "
+    return op->emitOpError("two_ctas (cta_group::2) runs on pairs of "
                            "CTAs: launch the kernel with ctas_per_cga=(2, 1, "
                            "1) (an even cluster size along x), got ")
            << (clusterSize <= 1 ? "no cluster" : "a cluster of other shape");
@@ -116,6 +117,9 @@ struct CheckClustersPass : tlx::impl::TLXCheckClustersBase<CheckClustersPass> {
                                            "remote CTA rank");
               })
               .Case<AsyncDescriptorLoadOp>([&](AsyncDescriptorLoadOp load) {
+                if (mlir::failed(checker.checkTwoCTAs(load, load.getTwoCTAs(),
+                                                      /*isMMA=*/false)))
+                  return failure();
                 if (load.getMulticastTargets().empty())
                   return success();
                 return checker.checkRemote(load, load.getMulticastTargets(),

@@ -67,7 +67,7 @@ bool mayBeSameSlot(Value a, Value b) {
 }
 
 /// Waits that nothing can complete, arrivals beyond the barrier's count, and
-/// TMA loads whose bytes no expectation announces.
+/// TMA loads and bulk copies whose bytes no expectation announces.
 LogicalResult checkBarrierSet(BarrierUses &set) {
   bool failed = false;
   int64_t arrivals = set.alloc.getArriveCount();
@@ -94,8 +94,9 @@ LogicalResult checkBarrierSet(BarrierUses &set) {
   // Ops that never arrive: waits, and the asynchronous copies (and CLC
   // requests) that only complete transaction bytes on it.
   auto isArrival = [](Operation *op) {
-    return !isa<BarrierWaitOp, AsyncDescriptorLoadOp, AsyncRemoteShmemStoreOp,
-                AsyncRemoteShmemCopyOp, CLCTryCancelOp>(op);
+    return !isa<BarrierWaitOp, AsyncDescriptorLoadOp, AsyncBulkLoadOp,
+                AsyncRemoteShmemStoreOp, AsyncRemoteShmemCopyOp,
+                CLCTryCancelOp>(op);
   };
   for (auto [op, barrier] : set.uses) {
     if (auto wait = dyn_cast<BarrierWaitOp>(op)) {
@@ -106,11 +107,11 @@ LogicalResult checkBarrierSet(BarrierUses &set) {
                          "completes");
         failed = true;
       }
-    } else if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op)) {
+    } else if (isa<AsyncDescriptorLoadOp, AsyncBulkLoadOp>(op)) {
       if (!anyUse(barrier, [](Operation *user) {
             return isa<BarrierExpectBytesOp>(user);
           })) {
-        load.emitOpError(
+        op->emitOpError(
             "completes on an mbarrier that no tlx.barrier_expect_bytes arms: "
             "its bytes are counted against no expectation, so the phase "
             "completes without waiting for them; announce them with "
@@ -261,6 +262,8 @@ LogicalResult checkBlock(Block &block) {
       checkRead(&op, buffer);
     } else if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op)) {
       checkWrite(load, load.getBuffer());
+    } else if (auto bulk = dyn_cast<AsyncBulkLoadOp>(op)) {
+      checkWrite(bulk, bulk.getBuffer());
     } else if (auto copy = dyn_cast<AsyncLoadOp>(op)) {
       checkWrite(copy, copy.getBuffer());
       cpAsyncGroups.back().push_back(copy);

@@ -24,7 +24,7 @@ bool completesRemoteBarrier(Operation *op) {
   if (auto arrive = dyn_cast<BarrierArriveOp>(op))
     return static_cast<bool>(arrive.getRemoteCTARank());
   if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op))
-    return !load.getMulticastTargets().empty();
+    return !load.getMulticastTargets().empty() || load.getTwoCTAs();
   if (auto cancel = dyn_cast<CLCTryCancelOp>(op))
     return cancel.getMulticast(); // CTA 0's request completes every CTA's
   return isa<AsyncRemoteShmemStoreOp, AsyncRemoteShmemCopyOp>(op);

@@ -66,7 +66,8 @@ bool isModelled(AllocBarriersOp alloc) {
       return false;
     for (Operation *barrierUser : view.getResult().getUsers())
       if (!isa<BarrierWaitOp, BarrierArriveOp, BarrierExpectBytesOp,
-               AsyncDescriptorLoadOp, CLCTryCancelOp>(barrierUser))
+               AsyncDescriptorLoadOp, AsyncBulkLoadOp, CLCTryCancelOp>(
+                   barrierUser))
         return false;
   }
   return true;

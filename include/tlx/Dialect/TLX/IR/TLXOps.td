@@ -390,40 +390,59 @@ def TLX_AsyncDescriptorLoadOp : TLX_Op<"async_descriptor_load",
   let summary = "TMA load of one block into a buffer, completing on an mbarrier";
   let description = [{
     `tlx.async_descriptor_load(desc, buf, offsets, barrier, pred,
-    multicast_targets=)` in Python:
+    eviction_policy=, multicast_targets=, two_ctas=)` in Python:
     `cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes`.
     The barrier's phase completes once the block's bytes have landed (the
     kernel announces them with `tlx.barrier_expect_bytes`). With
     `multicastTargets` (CTA ranks of the cluster), one load writes the block
     into the same buffer of each of those CTAs and completes the same
-    mbarrier in each (`.multicast::cluster`).
+    mbarrier in each (`.multicast::cluster`). With `twoCTAs` (Blackwell, a
+    cluster of CTA pairs), the load completes on the mbarrier of the pair's
+    even CTA instead of its own (`.cta_group::2`): both CTAs of a pair feed
+    the one barrier a `cta_group::2` MMA waits on, and the even CTA expects
+    the bytes of both. `evict` `evict_first` / `evict_last` gives the load an
+    L2 cache hint (`.L2::cache_hint` with a `createpolicy.fractional` policy).
   }];
   let arguments = (ins
     TT_TensorDesc:$desc, Variadic<I32>:$offsets, TLX_BufferType:$buffer,
     TLX_MBarrierType:$barrier, Optional<I1>:$pred,
     Variadic<I32>:$multicastTargets,
     DefaultValuedAttr<TT_CacheModifierAttr, "::mlir::triton::CacheModifier::NONE">:$cache,
-    DefaultValuedAttr<TT_EvictionPolicyAttr, "::mlir::triton::EvictionPolicy::NORMAL">:$evict);
+    DefaultValuedAttr<TT_EvictionPolicyAttr, "::mlir::triton::EvictionPolicy::NORMAL">:$evict,
+    UnitAttr:$twoCTAs);
   let assemblyFormat = [{
     $desc `[` $offsets `]` `,` $buffer `,` $barrier (`,` $pred^)?
-    (`multicast` `[` $multicastTargets^ `]`)? attr-dict
+    (`multicast` `[` $multicastTargets^ `]`)? (`two_ctas` $twoCTAs^)? attr-dict
     `:` qualified(type($desc)) `,` qualified(type($buffer))
   }];
   let hasVerifier = 1;
 }
 
 def TLX_AsyncDescriptorStoreOp : TLX_Op<"async_descriptor_store"> {
-  let summary = "TMA store of a buffer to one block";
+  let summary = "TMA store (or reduction) of a buffer to one block";
   let description = [{
-    `tlx.async_descriptor_store(desc, buf, offsets)` in Python:
+    `tlx.async_descriptor_store(desc, buf, offsets, eviction_policy=,
+    store_reduce=)` in Python:
     `cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group`. Writes to the
     buffer by ordinary stores must be fenced first (`tlx.fence_async_shared`).
+    With `reduce`, each element is combined atomically with the one in
+    global memory instead of replacing it
+    (`cp.reduce.async.bulk.tensor.Nd.global.shared::cta.<kind>.bulk_group`).
+    `evict` `evict_first` / `evict_last` gives the writes an L2 cache hint
+    (`.L2::cache_hint` with a `createpolicy.fractional` policy).
+
+    ```mlir
+    tlx.async_descriptor_store %desc[%x, %y], %buf reduce add {evict = 2 : i32}
+        : !tt.tensordesc<tensor<64x64xf32>>, !tlx.buffer<64x64xf32, smem>
+    ```
   }];
   let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$offsets,
-                       TLX_BufferType:$buffer);
+                       TLX_BufferType:$buffer,
+                       OptionalAttr<TT_DescriptorReduceKindAttr>:$reduce,
+                       DefaultValuedAttr<TT_EvictionPolicyAttr, "::mlir::triton::EvictionPolicy::NORMAL">:$evict);
   let assemblyFormat = [{
-    $desc `[` $offsets `]` `,` $buffer attr-dict `:` qualified(type($desc)) `,`
-    qualified(type($buffer))
+    $desc `[` $offsets `]` `,` $buffer (`reduce` $reduce^)? attr-dict `:`
+    qualified(type($desc)) `,` qualified(type($buffer))
   }];
   let hasVerifier = 1;
 }
@@ -464,12 +483,15 @@ def TLX_AsyncDescriptorPrefetchTensorOp
     : TLX_Op<"async_descriptor_prefetch_tensor", [AttrSizedOperandSegments]> {
   let summary = "prefetch one block of a tensor descriptor into L2";
   let description = [{
-    `tlx.async_descriptor_prefetch_tensor(desc, offsets, pred)` in Python:
-    one thread issues `cp.async.bulk.prefetch.tensor.Nd.L2.global` for each
-    TMA box of the block. Nothing waits for it; it only warms L2.
+    `tlx.async_descriptor_prefetch_tensor(desc, offsets, pred,
+    eviction_policy=)` in Python: one thread issues
+    `cp.async.bulk.prefetch.tensor.Nd.L2.global` for each TMA box of the
+    block, with an L2 cache hint (`.L2::cache_hint`) when `evict` is
+    `evict_first` or `evict_last`. Nothing waits for it; it only warms L2.
   }];
   let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$offsets,
-                       Optional<I1>:$pred);
+                       Optional<I1>:$pred,
+                       DefaultValuedAttr<TT_EvictionPolicyAttr, "::mlir::triton::EvictionPolicy::NORMAL">:$evict);
   let assemblyFormat = [{
     $desc `[` $offsets `]` (`,` $pred^)? attr-dict `:` qualified(type($desc))
   }];
@@ -491,6 +513,31 @@ def TLX_AsyncStoreOp : TLX_Op<"async_store"> {
   let assemblyFormat = [{
     $source `to` $destination `,` $size attr-dict `:`
     qualified(type($source)) `->` qualified(type($destination))
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_AsyncBulkLoadOp : TLX_Op<"async_bulk_load"> {
+  let summary = "bulk copy of global memory into a buffer, completing on an mbarrier";
+  let description = [{
+    `tlx.async_load(src_ptr, buf, bulk=True, bulk_size=, barrier=)` in
+    Python: one thread issues
+    `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes` of
+    `size` bytes (a multiple of 16, at most the buffer's; both addresses
+    16-byte aligned) from the pointer into the 1-D buffer. Like a TMA load,
+    it completes transaction bytes on the mbarrier: the kernel announces them
+    with `tlx.barrier_expect_bytes` and waits with `tlx.barrier_wait`.
+
+    ```mlir
+    tlx.async_bulk_load %ptr to %buf, %size, %bar
+        : !tt.ptr<f32> -> !tlx.buffer<256xf32, smem>
+    ```
+  }];
+  let arguments = (ins TT_Ptr:$source, TLX_BufferType:$buffer, I32:$size,
+                       TLX_MBarrierType:$barrier);
+  let assemblyFormat = [{
+    $source `to` $buffer `,` $size `,` $barrier attr-dict `:`
+    qualified(type($source)) `->` qualified(type($buffer))
   }];
   let hasVerifier = 1;
 }
@@ -956,6 +1003,15 @@ def TLX_AsyncTasksOp : TLX_Op<"async_tasks", [
     number of others, each on warps of its own. Lowers to
     `ttg.warp_specialize`.
 
+    `tlx.async_tasks(exclusive=True)`: these are the kernel's only tasks
+    (the public TLX compiler then dispatches the warps by warp id; stock
+    Triton 3.6's warp-specialize lowering has one dispatch for all, so the
+    promise is checked and the tasks lower as any others).
+    `mbarrier_try_wait_suspend_ns=N`: on sm_100 and newer, every
+    `tlx.barrier_wait` of the kernel polls `mbarrier.try_wait` with a
+    suspend-time hint of N ns (the smallest of the kernel's task sets; 0
+    gives none); older targets ignore it, as the public TLX does.
+
     ```mlir
     tlx.async_tasks {
       tlx.async_task default {
@@ -968,8 +1024,14 @@ def TLX_AsyncTasksOp : TLX_Op<"async_tasks", [
     }
     ```
   }];
+  let arguments = (ins UnitAttr:$exclusive,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntNonNegative]>>:$mbarrierTryWaitSuspendNs);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "attr-dict-with-keyword $body";
+  let assemblyFormat = [{
+    (`exclusive` $exclusive^)?
+    (`mbarrier_try_wait_suspend_ns` `(` $mbarrierTryWaitSuspendNs^ `)`)?
+    attr-dict-with-keyword $body
+  }];
   let hasVerifier = 1;
 }
 
