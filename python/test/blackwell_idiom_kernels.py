@@ -804,6 +804,41 @@ def idiom_async_tasks_options(out_ptr):
 
 
 # --------------------------------------------------------------------------------------------------------
+# 8. Storage aliasing in tensor memory: P (two fp16 subtiles) and alpha inside S's columns, as the public
+#    FA kernels place them (``storage_alias_spec``, ``reuse=``, ``reuse_group``, ``set_buffer_overlap``).
+# --------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def idiom_tmem_storage_alias(out_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    qk_storage_alias = tlx.storage_alias_spec(storage=tlx.storage_kind.tmem)
+    qk_tiles = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float32, 1, tlx.storage_kind.tmem, reuse=qk_storage_alias)
+    p_tiles = tlx.local_alloc((BLOCK_M, BLOCK_N // 2), tl.float16, 2, tlx.storage_kind.tmem, reuse=qk_storage_alias)
+    alpha_tiles = tlx.local_alloc((BLOCK_M, 1), tl.float32, 1, tlx.storage_kind.tmem, reuse=qk_storage_alias)
+    qk_storage_alias.set_buffer_overlap(
+        tlx.reuse_group(
+            qk_tiles,
+            tlx.reuse_group(
+                tlx.reuse_group(p_tiles, group_size=2), alpha_tiles, group_type=tlx.reuse_group_type.distinct
+            ),
+            group_type=tlx.reuse_group_type.shared,
+        )
+    )
+    rows = tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    tlx.local_store(qk_tiles[0], (rows[:, None] + cols[None, :]).to(tl.float32))
+    # S is read in halves; P overwrites S's columns only after both halves are in registers.
+    s0 = tlx.local_load(tlx.subslice(qk_tiles[0], 0, BLOCK_N // 2))
+    s1 = tlx.local_load(tlx.subslice(qk_tiles[0], BLOCK_N // 2, BLOCK_N // 2))
+    tlx.local_store(p_tiles[0], s0.to(tl.float16))
+    tlx.local_store(p_tiles[1], s1.to(tl.float16))
+    tlx.local_store(alpha_tiles[0], tl.max(s1, 1)[:, None])
+    p1 = tlx.local_load(p_tiles[1]).to(tl.float32)
+    alpha = tlx.local_load(alpha_tiles[0])
+    tl.store(out_ptr + rows, tl.reshape(alpha, [BLOCK_M]) + tl.sum(p1, 1))
+
+
+# --------------------------------------------------------------------------------------------------------
 # Idioms of the public Blackwell tutorials this TLX does not have yet: one small kernel each.
 # --------------------------------------------------------------------------------------------------------
 
@@ -816,17 +851,6 @@ def gap_store_without_fence(c_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr
     c_smem = tlx.local_alloc((BLOCK_M, BLOCK_N), tlx.dtype_of(c_desc), tl.constexpr(1))[0]
     tlx.local_store(c_smem, tlx.local_load(acc[0]).to(tlx.dtype_of(c_desc)))
     tlx.async_descriptor_store(c_desc, c_smem, [0, 0])
-
-
-@triton.jit
-def gap_tmem_storage_alias(BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
-    """S and P sharing tensor memory (``storage_alias_spec``, ``reuse=``, ``reuse_group``), as in FA."""
-    qk_storage_alias = tlx.storage_alias_spec(storage=tlx.storage_kind.tmem)
-    qk_tiles = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float32, 1, tlx.storage_kind.tmem, reuse=qk_storage_alias)
-    p_tiles = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float16, 2, tlx.storage_kind.tmem, reuse=qk_storage_alias)
-    qk_storage_alias.set_buffer_overlap(tlx.reuse_group(qk_tiles, p_tiles, group_type=tlx.reuse_group_type.shared))
-    qk = tlx.local_load(qk_tiles[0])
-    tlx.local_store(p_tiles[1], qk.to(tl.float16))
 
 
 @triton.jit

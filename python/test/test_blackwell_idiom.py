@@ -291,6 +291,17 @@ CASES: dict[str, Case] = {
         {},
         ("mbarrier.try_wait.parity.shared::cta.b64 complete", "50000;"),
     ),
+    "tmem_storage_alias": Case(
+        kernels.idiom_tmem_storage_alias,
+        {"out_ptr": "*fp32", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr"},
+        {"BLOCK_M": 128, "BLOCK_N": 128},
+        (
+            "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32",
+            "tcgen05.ld.sync.aligned.32x32b.x64.b32",  # S, in two halves of 64 columns
+            "tcgen05.st.sync.aligned.32x32b.x32.b32",  # a P subtile: 64 fp16, two per column
+            "tcgen05.st.sync.aligned.32x32b.x1.b32",  # alpha
+        ),
+    ),
 }
 
 _compiled: dict[str, object] = {}
@@ -364,6 +375,25 @@ def test_mxfp8_scales_in_shared_memory_reach_the_mma_through_tensor_memory() -> 
     assert len(re.findall(r"ttng\.tmem_alloc : \(\) -> !ttg\.memdesc<128x4xi8, #tmem_scales", ttgir)) == 2
 
 
+def test_tmem_storage_alias_puts_p_and_alpha_in_s_columns() -> None:
+    compiled = _compile("tmem_storage_alias")
+    ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
+    # One allocation of S's 128 columns; S, P and alpha are views of it, each counted in its own buffers.
+    assert len(re.findall(r"ttng\.tmem_alloc ", ttgir)) == 1
+    assert "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 128;" in ptx
+    views = re.findall(
+        r"ttg\.memdesc_reinterpret %\w+ : !ttg\.memdesc<128x128x1xi32[^>]*> -> !ttg\.memdesc<(\w+)", ttgir
+    )
+    assert sorted(views) == ["128x128x1xf32", "1x128x128xf32", "4x128x64xf16"], views
+    # S at column c, P[0] at c, P[1] at c + 32 (64 fp16 two per column), alpha at c + 64 (after P).
+    s_column = re.search(r"tcgen05\.st\.sync\.aligned\.32x32b\.x128\.b32 \[(%r\d+) \+ 0\]", ptx).group(1)
+    p1 = re.search(rf"add\.s32\s+(%r\d+), {s_column}, 32;", ptx).group(1)
+    alpha = re.search(rf"add\.s32\s+(%r\d+), {s_column}, 64;", ptx).group(1)
+    assert re.search(rf"tcgen05\.st\.sync\.aligned\.32x32b\.x32\.b32 \[{s_column} \+ 0\]", ptx), "P[0]"
+    assert re.search(rf"tcgen05\.st\.sync\.aligned\.32x32b\.x32\.b32 \[{p1} \+ 0\]", ptx), "P[1]"
+    assert re.search(rf"tcgen05\.st\.sync\.aligned\.32x32b\.x1\.b32 \[{alpha} \+ 0\]", ptx), "alpha"
+
+
 # --------------------------------------------------------------------------------------------------------
 # The gaps: idioms of the public Blackwell tutorials this TLX does not have yet (strict xfails).
 # --------------------------------------------------------------------------------------------------------
@@ -372,15 +402,6 @@ _STORE = {"c_desc": _desc((128, 128)), "BLOCK_M": "constexpr", "BLOCK_N": "const
 _TILE = {"BLOCK_M": 128, "BLOCK_N": 128}
 
 GAPS = [
-    pytest.param(
-        Case(kernels.gap_tmem_storage_alias, {"BLOCK_M": "constexpr", "BLOCK_N": "constexpr"}, _TILE),
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="storage aliasing works in shared memory only: storage_alias_spec(storage=tmem) is an error, so "
-            "tensor-memory buffers cannot alias (the public FA kernels put P, alpha, l and m inside S's columns)",
-        ),
-        id="tmem_storage_alias",
-    ),
     pytest.param(
         Case(
             kernels.gap_descriptor_slots,
@@ -425,11 +446,61 @@ def test_cluster_mbarrier_init_is_made_visible_before_the_first_remote_arrive() 
     assert "barrier.cluster.wait" in ptx[:first_remote_arrive]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="stock Triton 3.6 lowers every two_ctas tcgen05.mma with barrier.cluster.arrive/wait.aligned before "
-    "the issue; in a 1-warp MMA task the other warps of the cluster never arrive, a deadlock on hardware (the "
-    "public compiler omits that barrier for TLX kernels and inside warp specialization)",
-)
-def test_gap_two_cta_mma_in_a_task_has_no_cluster_barrier() -> None:
-    assert "barrier.cluster" not in _compile("2cta_ws_gemm").asm["ptx"]
+def test_two_cta_mma_in_a_task_has_no_cluster_barrier() -> None:
+    # Stock Triton 3.6 puts barrier.cluster.arrive/wait.aligned before every two-CTA tcgen05.mma, which in a
+    # 1-warp MMA task no other warp of the cluster reaches (a hang on hardware). TLX drops it: the cluster
+    # barriers left are the one at the start of each task (tlx-insert-cluster-barrier-init), which every warp of
+    # both CTAs passes once; the MMA waits on the mbarrier the peer arrives on remotely, then issues.
+    compiled = _compile("2cta_ws_gemm")
+    ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
+    tasks = 1 + len(re.findall(r"num_warps\((\d+)\)", ttgir))
+    assert ptx.count("barrier.cluster.arrive.aligned;") == ptx.count("barrier.cluster.wait.aligned;") == tasks == 3
+    first_mma = ptx.index("tcgen05.mma.cta_group::2")
+    last_wait = ptx.rindex("mbarrier.try_wait", 0, first_mma)
+    assert "barrier.cluster" not in ptx[last_wait:first_mma]
+    assert "cta_group::2 MMA without a cluster barrier" not in ptx, "the marker left in the PTX"
+
+
+def test_two_cta_mma_without_tasks_has_only_the_init_cluster_barrier() -> None:
+    # Not warp-specialized, all warps would reach stock's barrier; it is dropped all the same (the public
+    # compiler omits it for TLX kernels): one cluster barrier, after the mbarrier inits, orders the pair.
+    ptx = _compile("2cta_gemm").asm["ptx"]
+    assert ptx.count("barrier.cluster.arrive.aligned;") == ptx.count("barrier.cluster.wait.aligned;") == 1
+    assert ptx.index("barrier.cluster.wait.aligned;") < ptx.index("tcgen05.mma.cta_group::2")
+
+
+_LLIR = """
+define void @k(i1 %p) {
+  %r = tail call i32 @llvm.nvvm.read.ptx.sreg.cluster.ctarank()
+  tail call void asm sideeffect "{marker}", ""() #7, !dbg !27
+  %w = tail call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %r, i32 0, i32 31)
+  %e = and i32 %w, 1
+  tail call void @llvm.nvvm.barrier.cluster.arrive.aligned(), !dbg !27
+  tail call void @llvm.nvvm.barrier.cluster.wait.aligned(), !dbg !27
+  br i1 %p, label %mma, label %end
+mma:
+  tail call void @llvm.nvvm.barrier.cluster.arrive.aligned()
+  tail call void @llvm.nvvm.barrier.cluster.wait.aligned()
+  br label %end
+end:
+  ret void
+}
+"""
+
+
+def test_the_two_cta_mma_barrier_goes_from_the_llvm_ir_with_its_marker_only() -> None:
+    from tlx.compiler.llir import TWO_CTA_MMA_MARKER, TwoCTABarrierError, drop_two_cta_mma_cluster_barriers
+
+    llir = _LLIR.replace("{marker}", TWO_CTA_MMA_MARKER)
+    dropped = drop_two_cta_mma_cluster_barriers(llir)
+    # The marked pair goes, an unmarked one (the kernel's own cluster barrier) stays, the rest is untouched.
+    assert TWO_CTA_MMA_MARKER not in dropped
+    assert dropped.count("barrier.cluster.arrive.aligned") == dropped.count("barrier.cluster.wait.aligned") == 1
+    assert "%e = and i32 %w, 1" in dropped and dropped.index("mma:") < dropped.index("barrier.cluster.arrive")
+    # Anything with a side effect between the marker and the barrier: not stock 3.6's lowering, an error.
+    store = llir.replace("  %e = and", "  store i32 0, ptr null\n  %e = and")
+    with pytest.raises(TwoCTABarrierError, match="stands between"):
+        drop_two_cta_mma_cluster_barriers(store)
+    no_barrier = llir.replace("  tail call void @llvm.nvvm.barrier.cluster.arrive.aligned(), !dbg !27\n", "", 1)
+    with pytest.raises(TwoCTABarrierError):
+        drop_two_cta_mma_cluster_barriers(no_barrier)

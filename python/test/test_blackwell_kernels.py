@@ -4,7 +4,8 @@ the CPU to sm_100a cubins.
 No Blackwell GPU here: each SPEC compiles with stock triton's ptxas for sm_100a, its PTX holds the
 instructions it promises, no TLX op survives into the final TTGIR and the protocol checker warns nothing.
 The structural checks below pin the choices the docstrings describe (two tensor-memory accumulators,
-subtiled epilogue, P through shared memory, the task layout).
+subtiled epilogue, P in S's tensor-memory columns for attention and through shared memory for GDPA, the task
+layout).
 """
 
 from __future__ import annotations
@@ -112,21 +113,82 @@ def test_clc_gemm_in_clusters_releases_cta_0s_stage_remotely() -> None:
     assert "fence.mbarrier_init.release.cluster" in ptx[:first_remote]
 
 
-@pytest.mark.parametrize("module", [blackwell_attention, blackwell_gdpa], ids=lambda m: m.__name__.split(".")[-1])
-def test_attention_kernels_keep_s_and_o_in_tensor_memory_and_p_in_shared(module: ModuleType) -> None:
-    compiled = _compile(module, "SPEC")
+def test_gdpa_keeps_s_and_o_in_tensor_memory_and_p_in_shared() -> None:
+    compiled = _compile(blackwell_gdpa, "SPEC")
     ttgir = compiled.asm["ttgir"]
     # Two S (128 x BLOCK_N) and two O (128 x D) buffers: all 512 columns at D = 128.
     assert re.search(r"ttng\.tmem_alloc .*memdesc<2x128x128xf32, #tmem", ttgir)
     assert len(re.findall(r"ttng\.tmem_alloc ", ttgir)) == 2
     # P @ V reads P from shared memory (a local_alloc of 2 x 128 x BLOCK_N fp16), not from tensor memory.
     assert re.search(r"ttg\.local_alloc .*memdesc<2x128x128xf16, #shared", ttgir)
-    # The tasks: the default plus two 4-warp softmax/activation replicas, the 2-warp MMA and load tasks.
+    # The tasks: the default plus two 4-warp activation replicas, the 2-warp MMA and load tasks.
     assert re.findall(r"num_warps\((\d+)\)", ttgir) == ["4", "4", "2", "2"]
     partitions = _partitions(ttgir)
     assert sum("ttng.tc_gen5_mma" in p for p in partitions) == 1
     assert sum("ttng.async_tma_copy_global_to_local" in p for p in partitions) == 1
     assert sum("ttng.tmem_load" in p for p in partitions) == 2  # the replicas read S
+
+
+# tcgen05.mma [d], a, b, ...: a is a shared-memory descriptor (%rd) or a tensor-memory address ([%r + col]).
+_MMA_SS = re.compile(r"tcgen05\.mma\.cta_group::1\.kind::f16 \[ %r\d+ \+ 0 \], %rd\d+, %rd\d+,")
+_MMA_TS = re.compile(r"tcgen05\.mma\.cta_group::1\.kind::f16 \[ %r\d+ \+ 0 \], \[ %r\d+ \+ \d+ \], %rd\d+,")
+
+
+@pytest.mark.parametrize("name", ["SPEC", "SPEC_CAUSAL_D64"])
+def test_attention_writes_p_into_s_columns_and_reads_it_from_tensor_memory(name: str) -> None:
+    compiled = _compile(blackwell_attention, name)
+    ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
+    d = 64 if name.endswith("D64") else 128
+    # Tensor memory: S of both groups (256 columns, P, alpha and l inside) and O. Shared memory holds Q and
+    # the K/V ring only.
+    allocs = re.findall(r"ttng\.tmem_alloc : \(\) -> !ttg\.memdesc<(\w+)", ttgir)
+    assert allocs == ["256x128x1xi32", f"2x128x{d}xf32"], allocs
+    num_kv = blackwell_attention.CONFIGS[d]["NUM_KV"]
+    shared = re.findall(r"ttg\.local_alloc [^\n]*-> !ttg\.memdesc<(\w+x(?:f16|f32))", ttgir)
+    assert sorted(shared) == sorted([f"2x128x{d}xf16", f"{num_kv}x128x{d}xf16"]), shared
+    views = re.findall(r"ttg\.memdesc_reinterpret %s_storage : [^>]*> -> !ttg\.memdesc<(\w+)", ttgir)
+    # (alpha's and l's views have one type: Triton's CSE keeps one of the two.)
+    assert set(views) == {"256x128x1xf32", "2x128x128xf32", "4x128x128xf16"}, views
+    # P @ V takes P from tensor memory as tcgen05's A operand (K = 128 fp16: 8 MMAs of K = 16, 8 columns
+    # apart); Q @ K^T takes both operands from shared memory. Two groups of each.
+    mma_ts = _MMA_TS.findall(ptx)
+    assert len(mma_ts) == 2 * 8 and len(_MMA_SS.findall(ptx)) == 2 * (d // 16)
+    a_columns = sorted({int(c) for c in re.findall(r"\], \[ %r\d+ \+ (\d+) \], %rd", ptx)})
+    assert a_columns == list(range(0, 64, 8)), a_columns
+    # Softmax replica g reads S[g] (128 columns from 128 g) and writes P over its first 64 columns (P's
+    # 64-column buffer 2 g), alpha and l in the next two (one-column buffers 128 g + 64 and + 65).
+    for g, part in enumerate(_partitions(ttgir)[:2]):
+        index = {
+            name: sorted(int(c) for c in re.findall(rf"memdesc_index %{name}\w*\[%c(\d+)_i32", part))
+            for name in ("s_tiles", "p_tiles", "alpha_tiles")
+        }
+        assert index == {"s_tiles": [g], "p_tiles": [2 * g], "alpha_tiles": [128 * g + 64, 128 * g + 65]}, index
+    # One tcgen05.st of P per replica (128 fp16 per row: 64 columns), alpha and l one column each.
+    assert ptx.count("tcgen05.st.sync.aligned.32x32b.x64.b32") == 2
+    assert ptx.count("tcgen05.st.sync.aligned.32x32b.x1.b32") == 4
+
+
+def test_attention_task_structure() -> None:
+    # The public kernel's four roles: the default task (correction and epilogue), two 4-warp softmax replicas,
+    # the MMA issuer and the TMA loader; softmax and correction are separate tasks.
+    ttgir = _compile(blackwell_attention, "SPEC").asm["ttgir"]
+    assert re.findall(r"num_warps\((\d+)\)", ttgir) == ["4", "4", "2", "2"]
+    default = ttgir.split("partition0(")[0].split("ttg.warp_specialize")[1]
+    softmax, softmax_1, mma, load = _partitions(ttgir)
+    # The softmax reads S and writes P, alpha and l into tensor memory; it issues no MMA, loads nothing.
+    for replica in (softmax, softmax_1):
+        assert "ttng.tmem_load" in replica and replica.count("ttng.tmem_store") == 3
+        assert "ttng.tc_gen5_mma" not in replica and "async_tma" not in replica
+    # The correction reads alpha and rescales O there, then stores O / l by TMA.
+    assert "ttng.tmem_load" in default and "ttng.tmem_store" in default
+    assert "ttng.async_tma_copy_local_to_global" in default and "ttng.tc_gen5_mma" not in default
+    # All MMAs in the MMA task: two Q @ K^T, two P @ V with P a tensor-memory memdesc.
+    assert mma.count("ttng.tc_gen5_mma") == 4 and "ttng.tmem_load" not in mma
+    pv = [
+        line for line in mma.splitlines() if "ttng.tc_gen5_mma" in line and ": !ttg.memdesc<128x128xf16, #tmem" in line
+    ]
+    assert len(pv) == 2
+    assert "ttng.async_tma_copy_global_to_local" in load and "ttng.tc_gen5_mma" not in load
 
 
 def test_attention_correction_rescales_o_in_tensor_memory() -> None:
@@ -136,7 +198,8 @@ def test_attention_correction_rescales_o_in_tensor_memory() -> None:
     default = ttgir.split("partition0(")[0]
     assert re.search(r"ttng\.tmem_store .*memdesc<128x64xf32, #tmem", default)
     assert re.search(r"ttng\.tmem_load .*memdesc<128x64xf32, #tmem", default)
-    assert "ttng.tmem_store" not in ttgir.split("partition0(")[1]
+    # Only the correction writes O; the softmax replicas write S's columns (P, alpha, l).
+    assert not re.search(r"ttng\.tmem_store .*memdesc<128x64xf32", ttgir.split("partition0(")[1])
 
 
 def test_2cta_gemm_pairs_ctas_on_one_mma_and_signals_the_even_cta() -> None:

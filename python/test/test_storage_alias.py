@@ -3,7 +3,9 @@
 Buffer sets of one spec are views of one shared-memory allocation: compiled to cubin on the CPU, the final
 TTGIR has one `ttg.local_alloc` of bytes and one `ttg.memdesc_reinterpret` per buffer set, indexed at the
 offsets the reuse-group tree gives, and the kernel's shared memory is the spec's size, not the sum of its
-buffer sets. Misuse is an error at the kernel line.
+buffer sets. In tensor memory (sm_100) the same holds in 32-bit columns: one `ttng.tmem_alloc`, each buffer
+set a view of it (the Blackwell idiom kernels place P and alpha in S's columns). Misuse is an error at the
+kernel line.
 """
 
 import re
@@ -104,6 +106,45 @@ def test_reuse_of_buffers_and_a_sized_spec():
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
 
 
+def compile_sm100(kernel, signature, constexprs):
+    names = list(signature)
+    constants = {(names.index(name),): value for name, value in constexprs.items()}
+    return triton.compile(ASTSource(kernel, signature, constants), target=SM100)
+
+
+@triton.jit
+def tensor_memory_buffers_reused(out):
+    # The public API's older form: P and the row statistics are views of S's columns, each counted in its own
+    # buffers from S's first column (blackwell_fa_ws: p[1] is the upper half of S[0], alpha[128] S[1]'s first).
+    qk = tlx.local_alloc((128, 128), tl.float32, 2, tlx.storage_kind.tmem)
+    p = tlx.local_alloc((128, 128), tl.float16, 4, tlx.storage_kind.tmem, reuse=qk)
+    alpha = tlx.local_alloc((128, 1), tl.float32, 256, tlx.storage_kind.tmem, reuse=qk)
+    rows = tl.arange(0, 128)
+    x = (rows[:, None] + rows[None, :]).to(tl.float32)
+    tlx.local_store(qk[1], x)
+    tlx.local_store(p[3], x.to(tl.float16))
+    tlx.local_store(alpha[128], tl.max(x, 1)[:, None])
+    tl.store(out + rows, tl.reshape(tlx.local_load(alpha[128]), [128]))
+
+
+def test_tensor_memory_buffers_can_reuse_other_buffers_columns():
+    compiled = compile_sm100(tensor_memory_buffers_reused, {"out": "*fp32"}, {})
+    ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
+    assert len(re.findall(r"ttng\.tmem_alloc ", ttgir)) == 1
+    views = re.findall(
+        r"ttg\.memdesc_reinterpret %\w+ : !ttg\.memdesc<2x128x128xf32[^>]*> -> !ttg\.memdesc<(\w+)", ttgir
+    )
+    assert sorted(views) == ["256x128x1xf32", "4x128x128xf16"], views
+    # S[1] at column c + 128, p[3] at c + 192 (64 columns per fp16 buffer), alpha[128] at c + 128.
+    base = re.search(r"tcgen05\.alloc\.cta_group::1\.sync\.aligned\.shared::cta\.b32 \[%r\d+\], 256;", ptx)
+    assert base, "S's 256 columns are the only allocation"
+    s1 = re.search(r"add\.s32\s+(%r\d+), (%r\d+), 128;", ptx)
+    p3 = re.search(rf"add\.s32\s+(%r\d+), {s1.group(2)}, 192;", ptx).group(1)
+    assert re.search(rf"tcgen05\.st\.sync\.aligned\.32x32b\.x64\.b32 \[{p3} \+ 0\]", ptx), "p[3]"
+    assert re.search(rf"tcgen05\.st\.sync\.aligned\.32x32b\.x1\.b32 \[{s1.group(1)} \+ 0\]", ptx), "alpha[128]"
+    assert re.search(rf"tcgen05\.st\.sync\.aligned\.32x32b\.x128\.b32 \[{s1.group(1)} \+ 0\]", ptx), "S[1]"
+
+
 # ------------------------------------------------------------------------------------------------- misuse
 
 
@@ -162,10 +203,26 @@ def reuse_too_large(n):
 
 
 @triton.jit
-def spec_in_tensor_memory(n):
-    spec = tlx.storage_alias_spec(storage=tlx.storage_kind.tmem)  # misuse
-    a = tlx.local_alloc((128, 64), tl.float32, 1, tlx.storage_kind.tmem, reuse=spec)
-    tlx.local_store(a[0], tl.zeros((128, 64), tl.float32))
+def tensor_memory_counts_differ(n):
+    # Two P buffers in one S buffer need group_size=2: shared groups overlap index by index.
+    spec = tlx.storage_alias_spec(storage=tlx.storage_kind.tmem)
+    qk = tlx.local_alloc((128, 128), tl.float32, 1, tlx.storage_kind.tmem, reuse=spec)
+    p = tlx.local_alloc((128, 128), tl.float16, 2, tlx.storage_kind.tmem, reuse=spec)
+    spec.set_buffer_overlap(tlx.reuse_group(qk, p, group_type=tlx.reuse_group_type.shared))  # misuse
+
+
+@triton.jit
+def tensor_memory_spec_too_small(n):
+    spec = tlx.storage_alias_spec(storage=tlx.storage_kind.tmem, buffer_size_bytes=32768)  # misuse
+    a = tlx.local_alloc((128, 128), tl.float32, 1, tlx.storage_kind.tmem, reuse=spec)
+    tlx.local_store(a[0], tl.zeros((128, 128), tl.float32))
+
+
+@triton.jit
+def tensor_memory_reuse_too_large(n):
+    a = tlx.local_alloc((128, 128), tl.float32, 1, tlx.storage_kind.tmem)
+    b = tlx.local_alloc((128, 128), tl.float16, 4, tlx.storage_kind.tmem, reuse=a)  # misuse
+    tlx.local_store(b[0], tl.zeros((128, 128), tl.float16))
 
 
 COMPILER_CASES = [
@@ -176,7 +233,13 @@ COMPILER_CASES = [
     (foreign_buffers, SM90, "'tlx.reuse_group' op element #1 is not a buffer set allocated with reuse="),
     (overlap_twice, SM90, "is the second overlap definition of this storage_alias_spec"),
     (reuse_too_large, SM90, "'tlx.local_alloc' op needs 16384 bytes, more than the 8192 bytes of the buffers it"),
-    (spec_in_tensor_memory, SM100, "in tensor memory is not implemented by this TLX release yet"),
+    (tensor_memory_counts_differ, SM100, "every buffer set of a storage_alias_spec needs the same number of buffer"),
+    (
+        tensor_memory_spec_too_small,
+        SM100,
+        "buffer_size_bytes = 32768 is too small: the buffers that share it need 65536",
+    ),
+    (tensor_memory_reuse_too_large, SM100, "needs 256 tensor-memory columns, more than the 128 columns of the buffers"),
 ]
 
 

@@ -137,3 +137,52 @@ module attributes {"ttg.cluster-dim-x" = 2 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// A cta_group::2 MMA: its commit arrives on the peer's mbarriers and it writes the peer's tensor memory, so
+// the init is released and the pair meets at a cluster barrier before any MMA, even without remote arrivals.
+// CHECK-LABEL: tt.func @two_cta_mma
+// CHECK:         tlx.alloc_barriers
+// CHECK-NEXT:    tlx.fence_mbarrier_init_cluster
+// CHECK-NEXT:    tlx.cluster_barrier
+// CHECK:         tlx.tcgen05_mma
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @two_cta_mma(%a: !tlx.buffer<128x64xf16, smem>, %b: !tlx.buffer<64x64xf16, smem>, %acc: !tlx.buffer<128x128xf32, tmem>) {
+    %c0 = arith.constant 0 : i32
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    tlx.tcgen05_mma %a, %b, %acc barriers(%bar) two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+    tt.return
+  }
+}
+
+// -----
+
+// Without mbarriers the pair still meets before the MMA (no fence: nothing to release).
+// CHECK-LABEL: tt.func @two_cta_mma_without_barriers
+// CHECK-NOT:     tlx.fence_mbarrier_init_cluster
+// CHECK:         tlx.cluster_barrier
+// CHECK-NEXT:    tlx.tcgen05_mma
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @two_cta_mma_without_barriers(%a: !tlx.buffer<128x64xf16, smem>, %b: !tlx.buffer<64x64xf16, smem>, %acc: !tlx.buffer<128x128xf32, tmem>) {
+    tlx.tcgen05_mma %a, %b, %acc two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+    tt.return
+  }
+}
+
+// -----
+
+// One-CTA tcgen05 in a cluster reaches no peer: nothing is added.
+// CHECK-LABEL: tt.func @one_cta_mma
+// CHECK-NOT:     tlx.cluster_barrier
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @one_cta_mma(%a: !tlx.buffer<128x64xf16, smem>, %b: !tlx.buffer<64x128xf16, smem>, %acc: !tlx.buffer<128x128xf32, tmem>) {
+    %c0 = arith.constant 0 : i32
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    tlx.tcgen05_mma %a, %b, %acc barriers(%bar) : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+    tlx.tcgen05_commit %bar
+    tt.return
+  }
+}

@@ -143,3 +143,30 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// Two buffer sets side by side, 256 columns each per index, two indices:
+// 1024 columns, though each set alone fits.
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  tt.func @tmem_spec_over_512_columns() {
+    // expected-error @below {{'tlx.storage_alias_spec' op in tensor memory needs 1024 columns; tensor memory has 512 columns of 32 bits per CTA}}
+    %s = tlx.storage_alias_spec : !tlx.storage_alias_spec<tmem>
+    %a = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<tmem>) : !tlx.buffers<2, 128x256xf32, tmem>
+    %b = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<tmem>) : !tlx.buffers<2, 128x256xf32, tmem>
+    %g = tlx.reuse_group(%a, %b) distinct group_size = 1 : !tlx.buffers<2, 128x256xf32, tmem>, !tlx.buffers<2, 128x256xf32, tmem>
+    tlx.set_buffer_overlap %s, %g : !tlx.storage_alias_spec<tmem>
+    tt.return
+  }
+}
+
+// -----
+
+// A spec in tensor memory that no buffers use still needs Blackwell.
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  tt.func @tmem_spec_on_hopper() {
+    // expected-error @below {{'tlx.storage_alias_spec' op tensor memory (storage tmem) needs sm_100 (Blackwell) or newer; this kernel is compiled for sm_90}}
+    %s = tlx.storage_alias_spec : !tlx.storage_alias_spec<tmem>
+    tt.return
+  }
+}

@@ -53,6 +53,27 @@ func.func @reuse_too_large() {
 
 // -----
 
+func.func @tmem_too_small() {
+  // expected-error @+1 {{'tlx.storage_alias_spec' op buffer_size_bytes = 32768 is too small: the buffers that share it need 65536 bytes (128 tensor-memory columns of 128 lanes x 4 bytes)}}
+  %s = tlx.storage_alias_spec {buffer_size_bytes = 32768 : i32} : !tlx.storage_alias_spec<tmem>
+  %a = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<tmem>) : !tlx.buffers<1, 128x128xf32, tmem>
+  return
+}
+
+// -----
+
+// Tensor memory counts columns: 2 x 128x128 f16 (packed, 64 columns each)
+// fit in the 128 columns of one 128x128 f32 buffer; 3 do not.
+func.func @tmem_reuse_too_large() {
+  %a = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+  %b = tlx.local_alloc reuse(%a : !tlx.buffers<1, 128x128xf32, tmem>) : !tlx.buffers<2, 128x128xf16, tmem>
+  // expected-error @+1 {{'tlx.local_alloc' op needs 192 tensor-memory columns, more than the 128 columns of the buffers it reuses}}
+  %c = tlx.local_alloc reuse(%a : !tlx.buffers<1, 128x128xf32, tmem>) : !tlx.buffers<3, 128x128xf16, tmem>
+  return
+}
+
+// -----
+
 func.func @reuse_a_view_of_a_spec() {
   %s = tlx.storage_alias_spec : !tlx.storage_alias_spec<smem>
   %a = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<smem>) : !tlx.buffers<2, 64x64xf16, smem>

@@ -68,11 +68,15 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
     %acc = tlx.local_view %accs[%i] : !tlx.buffers<1, 128x128xf32, tmem>
     %bar = tlx.local_view %bars[%i] : !tlx.mbarriers<2>
     // CHECK: %[[TRUE:.*]] = arith.constant true
+    // One-CTA MMAs have no cluster barrier to drop, and no marker before them.
+    // CHECK-NOT: cluster barrier
     // CHECK: ttng.tc_gen5_mma %[[A:.*]], %[[B:.*]], %[[ACC:.*]], %{{.*}}, %[[TRUE]], %[[BAR:.*]][%{{.*}}] {is_async} : !ttg.memdesc<128x64xf16, #[[SHARED]], #smem, mutable>, !ttg.memdesc<64x128xf16, #[[SHARED]], #smem, mutable>, !ttg.memdesc<128x128xf32, #{{.*}}, #ttng.tensor_memory, mutable>, !ttg.memdesc<1xi64, #{{.*}}, #smem, mutable>
     tlx.tcgen05_mma %a, %b, %acc, %use barriers(%bar) : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>, !tlx.buffer<128x128xf32, tmem>
     // Synchronous without mbarriers; asynchronous with is_async (force_async) alone.
+    // CHECK-NOT: cluster barrier
     // CHECK: ttng.tc_gen5_mma %[[A]], %[[B]], %[[ACC]], %{{.*}}, %{{.*}} : !ttg.memdesc
     tlx.tcgen05_mma %a, %b, %acc : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+    // CHECK-NOT: cluster barrier
     // CHECK: ttng.tc_gen5_mma %[[A]], %[[B]], %[[ACC]], %{{.*}}, %{{.*}} {is_async} : !ttg.memdesc
     tlx.tcgen05_mma %a, %b, %acc is_async : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>, !tlx.buffer<128x128xf32, tmem>
     // CHECK: ttng.tc_gen5_commit %[[BAR]] : !ttg.memdesc<1xi64, #{{.*}}, #smem, mutable>
@@ -102,7 +106,8 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
 
 // two_ctas: each CTA's buffers are reinterpreted as its half of the pair's operands (a: 2M rows split over
 // the CTAs, b: 2x its columns, the accumulator CTASplitM = 2, twoCTAs), Triton 3.6's two-CTA form; the even
-// CTA of the pair issues the MMA and the commit.
+// CTA of the pair issues the MMA and the commit. Right before the MMA, the marker after which the stage hook
+// deletes the cluster barrier stock Triton 3.6 puts before every two-CTA MMA (the kernel orders the pair).
 // CHECK-DAG: #[[A2:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, CGALayout = {{\[\[}}1, 0]]}>
 // CHECK-DAG: #[[B2:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, CGALayout = {{\[\[}}0, 1]]}>
 // CHECK-DAG: #[[T2:.*]] = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1, CTASplitM = 2, twoCTAs = true>
@@ -124,7 +129,8 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.clus
     // CHECK: %[[PARITY:.*]] = arith.remui %[[RANK]], %{{.*}} : i32
     // CHECK: %[[EVEN:.*]] = arith.cmpi eq, %[[PARITY]], %{{.*}} : i32
     // CHECK: %[[PRED:.*]] = arith.andi %{{.*}}, %[[EVEN]] : i1
-    // CHECK: ttng.tc_gen5_mma %[[A]], %[[B]], %[[ACC]], %{{.*}}, %[[PRED]], %{{.*}} {is_async, two_ctas}
+    // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "// tlx: cta_group::2 MMA without a cluster barrier", ""  : () -> ()
+    // CHECK-NEXT: ttng.tc_gen5_mma %[[A]], %[[B]], %[[ACC]], %{{.*}}, %[[PRED]], %{{.*}} {is_async, two_ctas}
     tlx.tcgen05_mma %a, %b, %acc barriers(%bar) two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
     // CHECK: %[[CRANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
     // CHECK: ttng.tc_gen5_commit %{{.*}}, %{{.*}} {two_ctas} : !ttg.memdesc<1xi64

@@ -23,14 +23,16 @@ using namespace mlir::tlx;
 namespace ttg = mlir::triton::gpu;
 namespace ttng = mlir::triton::nvidia_gpu;
 
-static constexpr StringLiteral kAliasBytesAttr = "tlx.alias_bytes";
+/// The units (StorageAlias.h) of a spec's allocation, and the number of its
+/// own buffers each aliasing buffer set sees in it.
+static constexpr StringLiteral kAliasSizeAttr = "tlx.alias_size";
 static constexpr StringLiteral kAliasCountAttr = "tlx.alias_count";
 
 /// Buffer `index` of `placement` as an index of the view of the whole
 /// allocation in buffers of its size (StorageAlias.h).
 static Value getAliasedIndex(OpBuilder &builder, Location loc, Value index,
                              const StorageAliasPlacement &placement) {
-  int64_t bytes = placement.bufferBytes;
+  int64_t size = placement.bufferSize;
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIntOp::create(builder, loc, value, 32);
   };
@@ -43,7 +45,7 @@ static Value getAliasedIndex(OpBuilder &builder, Location loc, Value index,
                ? value
                : arith::MulIOp::create(builder, loc, value, constant(factor));
   };
-  Value result = times(slot, placement.slotBytes / bytes);
+  Value result = times(slot, placement.slotSize / size);
   int64_t below = perSlot;
   for (auto [k, unit] : placement.digits) {
     below /= k;
@@ -53,36 +55,46 @@ static Value getAliasedIndex(OpBuilder &builder, Location loc, Value index,
       digit = arith::DivSIOp::create(builder, loc, digit, constant(below));
     if (k != perSlot / below)
       digit = arith::RemSIOp::create(builder, loc, digit, constant(k));
-    digit = times(digit, unit / bytes);
+    digit = times(digit, unit / size);
     result = arith::AddIOp::create(builder, loc, result, digit);
   }
   if (placement.offset != 0)
     result = arith::AddIOp::create(builder, loc, result,
-                                   constant(placement.offset / bytes));
+                                   constant(placement.offset / size));
   return result;
+}
+
+/// Checks what only tensor memory limits: the target and its 512 columns.
+static LogicalResult verifyTensorMemorySpec(StorageAliasSpecOp spec,
+                                            const StorageAliasPlan &plan) {
+  if (failed(verifyBlackwellTarget(spec, "tensor memory (storage tmem)")))
+    return failure();
+  if (plan.size > kTensorMemoryColumns)
+    return spec.emitOpError("in tensor memory needs ")
+           << plan.size << " columns; tensor memory has "
+           << kTensorMemoryColumns << " columns of 32 bits per CTA";
+  return success();
 }
 
 LogicalResult mlir::tlx::prepareStorageAliases(ModuleOp module) {
   SmallVector<StorageAliasSpecOp> specs;
   module.walk([&](StorageAliasSpecOp spec) { specs.push_back(spec); });
   for (StorageAliasSpecOp spec : specs) {
-    if (spec.getType().getStorage() == StorageKind::tmem)
-      return spec.emitOpError(
-          "in tensor memory is not implemented by this TLX release yet; "
-          "storage_alias_spec(storage=tlx.storage_kind.smem) shares shared "
-          "memory");
     FailureOr<StorageAliasPlan> plan =
         computeStorageAliasPlan(spec, /*diagnose=*/true);
     if (failed(plan))
       return failure();
+    if (spec.getType().getStorage() == StorageKind::tmem &&
+        failed(verifyTensorMemorySpec(spec, *plan)))
+      return failure();
     OpBuilder builder(spec);
-    spec->setAttr(kAliasBytesAttr, builder.getI64IntegerAttr(plan->bytes));
+    spec->setAttr(kAliasSizeAttr, builder.getI64IntegerAttr(plan->size));
     for (const StorageAliasPlacement &placement : plan->placements) {
       LocalAllocOp alloc = placement.alloc;
       alloc->setAttr(kAliasCountAttr, builder.getI64IntegerAttr(
-                                          plan->bytes / placement.bufferBytes));
+                                          plan->size / placement.bufferSize));
       bool identity = placement.offset == 0 && placement.digits.empty() &&
-                      placement.slotBytes == placement.bufferBytes;
+                      placement.slotSize == placement.bufferSize;
       if (identity)
         continue;
       for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
@@ -93,20 +105,6 @@ LogicalResult mlir::tlx::prepareStorageAliases(ModuleOp module) {
         }
     }
   }
-  // The reuse=<buffers> form in tensor memory has no lowering yet either.
-  WalkResult walk = module.walk([](LocalAllocOp alloc) {
-    if (alloc.getReuse() && isa<BuffersType>(alloc.getReuse().getType()) &&
-        alloc.getType().getStorage() != StorageKind::smem) {
-      alloc.emitOpError("with reuse=<buffers> in ")
-          << stringifyStorageKind(alloc.getType().getStorage())
-          << " is not implemented by this TLX release yet (shared memory "
-             "only)";
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return failure();
   // The overlap trees have been read: nothing lowers them.
   SmallVector<Operation *> trees;
   module.walk([&](Operation *op) {
@@ -144,48 +142,63 @@ struct LocalAllocOpConversion : OpConversionPattern<LocalAllocOp> {
           op, "needs shared- or tensor-memory buffers with a layout");
     SmallVector<int64_t> shape{type.getCount()};
     llvm::append_range(shape, type.getShape());
+    bool tensorMemory = type.getStorage() == StorageKind::tmem;
+    auto getMemDesc = [&](ArrayRef<int64_t> shape) {
+      return tensorMemory
+                 ? getTensorMemDesc(shape, type.getElementType(), layout)
+                 : getSharedMemDesc(shape, type.getElementType(), layout);
+    };
     if (Value reuse = adaptor.getReuse()) {
       // A view of the spec's (or the reused buffers') allocation, counted in
-      // buffers of this set's size.
+      // buffers of this set's size: its columns in tensor memory, which
+      // Triton's memdesc_index steps by.
       if (auto count = op->getAttrOfType<IntegerAttr>(kAliasCountAttr))
         shape[0] = count.getInt();
-      if (!isa<ttg::MemDescType>(reuse.getType()) ||
-          type.getStorage() != StorageKind::smem)
-        return rewriter.notifyMatchFailure(op, "needs a shared memory view");
+      if (!isa<ttg::MemDescType>(reuse.getType()))
+        return rewriter.notifyMatchFailure(op, "needs a memdesc to view");
       rewriter.replaceOpWithNewOp<ttg::MemDescReinterpretOp>(
-          op, getSharedMemDesc(shape, type.getElementType(), layout), reuse);
+          op, getMemDesc(shape), reuse);
       return success();
     }
     // Triton 3.6 allocates block scales one buffer at a time (a set of one,
     // checked by getTensorMemoryLayout): no leading dimension to index.
     if (isa<ttng::TensorMemoryScalesEncodingAttr>(layout))
       shape.erase(shape.begin());
-    if (type.getStorage() == StorageKind::tmem) {
+    if (tensorMemory) {
       rewriter.replaceOpWithNewOp<ttng::TMEMAllocOp>(
-          op, getTensorMemDesc(shape, type.getElementType(), layout),
-          /*token=*/Type(), /*src=*/Value());
+          op, getMemDesc(shape), /*token=*/Type(), /*src=*/Value());
       return success();
     }
     rewriter.replaceOpWithNewOp<ttg::LocalAllocOp>(
-        op, getSharedMemDesc(shape, type.getElementType(), layout), Value(),
-        /*alignment=*/IntegerAttr());
+        op, getMemDesc(shape), Value(), /*alignment=*/IntegerAttr());
     return success();
   }
 };
 
-/// The allocation of a storage alias spec: bytes, aligned for any swizzle.
+/// The allocation of a storage alias spec. Shared memory: bytes, aligned for
+/// any swizzle. Tensor memory: its columns as one-column buffers of all 128
+/// lanes, which Triton allocates without rounding them to a power of two.
 struct StorageAliasSpecOpConversion : OpConversionPattern<StorageAliasSpecOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(StorageAliasSpecOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto bytes = op->getAttrOfType<IntegerAttr>(kAliasBytesAttr);
-    if (!bytes || op.getType().getStorage() != StorageKind::smem)
+    auto size = op->getAttrOfType<IntegerAttr>(kAliasSizeAttr);
+    if (!size)
       return rewriter.notifyMatchFailure(op, "not prepared");
     // An unused spec still takes its size, so that its users fit.
-    int64_t size = std::max<int64_t>(bytes.getInt(), 1);
-    auto type = getSharedMemDesc({size}, rewriter.getI8Type(),
+    int64_t units = std::max<int64_t>(size.getInt(), 1);
+    if (op.getType().getStorage() == StorageKind::tmem) {
+      auto layout = ttng::TensorMemoryEncodingAttr::get(
+          op.getContext(), /*blockM=*/128, /*blockN=*/1, /*colStride=*/1,
+          /*CTASplitM=*/1, /*CTASplitN=*/1, /*twoCTAs=*/false);
+      rewriter.replaceOpWithNewOp<ttng::TMEMAllocOp>(
+          op, getTensorMemDesc({units, 128, 1}, rewriter.getI32Type(), layout),
+          /*token=*/Type(), /*src=*/Value());
+      return success();
+    }
+    auto type = getSharedMemDesc({units}, rewriter.getI8Type(),
                                  getUnswizzled1DLayout(op.getContext()));
     rewriter.replaceOpWithNewOp<ttg::LocalAllocOp>(
         op, type, Value(), rewriter.getI32IntegerAttr(1024));

@@ -47,16 +47,6 @@ LogicalResult mlir::tlx::verifyBlackwellTarget(Operation *op, StringRef what) {
                            << "this kernel is compiled for sm_" << *capability;
 }
 
-int64_t mlir::tlx::getTensorMemoryColumns(BuffersType buffers,
-                                          unsigned colStride) {
-  ArrayRef<int64_t> shape = buffers.getShape();
-  int64_t bits = buffers.getElementType().getIntOrFloatBitWidth();
-  int64_t rowBlocks = std::max<int64_t>(1, shape[0] / 128);
-  int64_t perBuffer =
-      std::max<int64_t>(1, rowBlocks * shape[1] * bits * colStride / 32);
-  return buffers.getCount() * perBuffer;
-}
-
 /// Whether `value`, a buffer or a view of it, reaches a block-scale operand:
 /// the source of a tmem_copy into 8-bit tensor memory, or a shared-memory
 /// scale operand of a block-scaled MMA.
@@ -191,10 +181,10 @@ FailureOr<Attribute> mlir::tlx::getTensorMemoryLayout(LocalAllocOp alloc) {
            << " buffers: blockM must be the rows, blockN at most the "
               "columns, colStride x element bits at most 32, one CTA";
   }
-  int64_t columns = getTensorMemoryColumns(type, layout.getColStride());
-  if (columns > 512)
-    return alloc.emitOpError("tensor memory has 512 columns of 32 bits per "
-                             "CTA; these ")
+  int64_t columns = type.getTensorMemoryColumns(layout.getColStride());
+  if (columns > kTensorMemoryColumns)
+    return alloc.emitOpError("tensor memory has ")
+           << kTensorMemoryColumns << " columns of 32 bits per CTA; these "
            << type.getCount() << " buffers of " << shape[0] << "x" << shape[1]
            << " " << type.getElementType() << " need " << columns;
   return Attribute(layout);

@@ -157,6 +157,20 @@ Value viewOverCTAPair(OpBuilder &builder, Location loc, Value buffer,
   return ttg::MemDescReinterpretOp::create(builder, loc, pairType, buffer);
 }
 
+/// What stands right before each two-CTA ttng.tc_gen5_mma (an empty inline
+/// asm with side effects, so that nothing moves across it). Stock Triton 3.6
+/// lowers every two-CTA tc_gen5_mma behind barrier.cluster.arrive/wait.aligned,
+/// which all threads of the cluster must reach: in a warp-specialized MMA task
+/// the other tasks never do, and the kernel hangs. A TLX kernel orders the CTA
+/// pair itself (the peer's operands through mbarriers it arrives on remotely;
+/// tensor memory and mbarrier inits through the cluster barrier
+/// tlx-insert-cluster-barrier-init places), so the stage hook deletes the
+/// barrier that follows this marker in the LLVM IR
+/// (tlx.compiler.llir.drop_two_cta_mma_cluster_barriers, which spells the
+/// same text).
+static constexpr StringLiteral kTwoCTAMMAMarker =
+    "// tlx: cta_group::2 MMA without a cluster barrier";
+
 /// tlx.tcgen05_mma -> ttng.tc_gen5_mma on the buffers' memdescs. `useAcc`
 /// and `pred` default to true; each barrier is signalled unconditionally
 /// when the MMA completes (the op is then asynchronous).
@@ -187,6 +201,7 @@ struct TCGen05MMAOpConversion : OpConversionPattern<TCGen05MMAOp> {
       acc = viewOverCTAPair(rewriter, loc, acc, /*dim=*/0);
       pred =
           arith::AndIOp::create(rewriter, loc, pred, isEvenCTA(rewriter, loc));
+      createPtx(rewriter, loc, kTwoCTAMMAMarker, /*constraints=*/"", {});
     }
     ttng::TCGen5MMAOp::create(rewriter, loc, /*token=*/Type(), a, b, acc,
                               /*acc_dep=*/Value(), useAcc, pred,

@@ -10,7 +10,8 @@ hook wraps the ``ttgir`` stage: when the TTIR holds TLX carriers it runs
 3. the result parsed back by libtriton in the same context,
 4. the stock TTGIR passes for hand-pipelined kernels (``tlx.compiler.ttgir``);
 
-otherwise it calls the stock stage unchanged. A hook that was installed
+otherwise it calls the stock stage unchanged. After stock ``make_llir``, a TLX kernel's two-CTA MMAs lose
+the cluster barrier stock Triton puts before each (``tlx.compiler.llir``). A hook that was installed
 before TLX keeps running, after TLX's.
 """
 
@@ -29,6 +30,7 @@ from . import clusters, pipeline
 from . import knobs as tlx_knobs
 from .dump import Dumper
 from .errors import TLXCompilationError
+from .llir import TwoCTABarrierError, drop_two_cta_mma_cluster_barriers
 from .ttgir import add_ttgir_passes
 
 _previous_hook: Any = None
@@ -76,7 +78,7 @@ class TLXStages:
         stages["ttgir"] = self.ttgir
         self.kernel: str | None = None  # set when the kernel takes the TLX path
         self.defined_at: str | None = None
-        stages["llir"] = self._checking_shared_memory(stages["llir"])
+        stages["llir"] = self._checking_shared_memory(self._without_two_cta_mma_cluster_barriers(stages["llir"]))
         if os.environ.get("TLX_DUMP_DIR"):
             for stage in ("llir", "ptx"):
                 stages[stage] = self._dumping(stage, stages[stage])
@@ -128,6 +130,26 @@ class TLXStages:
         if dumper:
             dumper.write("ttgir", result.str())
         return result
+
+    def _without_two_cta_mma_cluster_barriers(self, make_llir: Any) -> Any:
+        """After stock make_llir: a TLX kernel's two-CTA MMAs lose the cluster barrier stock Triton 3.6 puts
+        before each (``tlx.compiler.llir``); the kernel orders the CTA pair with mbarriers."""
+
+        def run(module: Any, metadata: dict) -> Any:
+            result = make_llir(module, metadata)
+            if self.kernel is None:
+                return result
+            try:
+                return drop_two_cta_mma_cluster_barriers(result)
+            except TwoCTABarrierError as error:
+                where = f"{self.defined_at}: " if self.defined_at else ""
+                raise TLXCompilationError(
+                    f"{where}TLX could not compile kernel `{self.kernel}`: {error} (internal compiler error)",
+                    kernel=self.kernel,
+                    diagnostics=[],
+                ) from error
+
+        return run
 
     def _checking_shared_memory(self, make_llir: Any) -> Any:
         """After Triton's own shared-memory allocation (make_llir): a TLX kernel whose buffers, mbarriers

@@ -57,7 +57,8 @@ def local_alloc(
         tensor memory, 2-D) or ``smemCluster``.
     :param reuse: None, a ``tlx.storage_alias_spec`` (these buffers are a view of the spec's one
         allocation, placed by its ``set_buffer_overlap``), or another set of buffers from ``local_alloc``
-        (a view of their allocation, which these must fit in; shared memory only).
+        (a view of their allocation from its start, counted in these buffers, which must fit in it: bytes in
+        shared memory, 32-bit columns in tensor memory).
     :param layout: None (TLX chooses the layout when lowering) or the text of a
         ``ttg`` shared-memory layout attribute.
 
@@ -72,14 +73,14 @@ def local_alloc(
 def storage_alias_spec(storage=storage_kind.smem, buffer_size_bytes=None, _semantic=None, _generator=None):
     """One allocation that several ``local_alloc(..., reuse=spec)`` buffer sets share, as equal peers.
 
-    :param storage: ``tlx.storage_kind.smem`` (``tmem`` is not lowered by this release yet: an error at the
-        line).
+    :param storage: ``tlx.storage_kind.smem`` or ``tmem`` (Blackwell tensor memory: buffer sets are measured
+        in 32-bit columns of all 128 lanes, so P in fp16 takes half the columns of S in fp32).
     :param buffer_size_bytes: None (as large as its buffer sets need) or a compile-time size in bytes, which
-        every placement must fit in.
+        every placement must fit in; in tensor memory 512 bytes per column (128 lanes x 4 bytes).
 
     Place the buffer sets with ``spec.set_buffer_overlap(tlx.reuse_group(...))``; without it, they all start
-    at the first byte. Hardware: no instruction; one ``ttg.local_alloc`` of bytes, each buffer set a
-    ``ttg.memdesc_reinterpret`` of it indexed at its computed offsets.
+    at the first byte (column). Hardware: no instruction; one ``ttg.local_alloc`` of bytes (``ttng.tmem_alloc``
+    of columns), each buffer set a ``ttg.memdesc_reinterpret`` of it indexed at its computed offsets.
     """
     return TLXSemantic(_semantic, _generator).storage_alias_spec(storage, buffer_size_bytes)
 

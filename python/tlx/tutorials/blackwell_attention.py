@@ -1,46 +1,49 @@
-"""Warp-specialized FlashAttention forward on Blackwell (sm_100): S and O in tensor memory, four roles.
+"""Warp-specialized FlashAttention forward on Blackwell (sm_100): S, P, O and the row statistics in tensor memory.
 
 **Compile-verified only**: there is no Blackwell GPU here. ``compile_tutorial(SPEC, arch=100)`` builds an
 sm_100a cubin on the CPU (``python/test/test_blackwell_kernels.py``) and checks its PTX for
-``tcgen05.mma``, ``tcgen05.ld``/``tcgen05.st``, ``tcgen05.commit``, TMA and ``mbarrier.try_wait``. The kernel
-has never run; ``run`` is its host code for a Blackwell GPU.
+``tcgen05.mma`` (with P read from tensor memory), ``tcgen05.ld``/``tcgen05.st``, ``tcgen05.commit``, TMA and
+``mbarrier.try_wait``. The kernel has never run; ``run`` is its host code for a Blackwell GPU.
 
-The structure is that of the public TLX Blackwell attention (``blackwell_fa_ws.py``). A CTA owns
-``BLOCK_M = 256`` query rows of one (batch, head) as two groups of 128 rows (``NUM_MMA_GROUPS = 2``: one
-tcgen05 MMA has at most 128 rows), and walks the keys in ``BLOCK_N = 128`` blocks with online softmax.
-Four tasks, connected only by mbarriers:
+The structure is that of the public TLX Blackwell attention (``blackwell_fa_ws.py`` and its storage-aliasing
+successors). A CTA owns ``BLOCK_M = 256`` query rows of one (batch, head) as two groups of 128 rows
+(``NUM_MMA_GROUPS = 2``: one tcgen05 MMA has at most 128 rows), and walks the keys in ``BLOCK_N = 128``
+blocks with online softmax. Four tasks, connected only by mbarriers:
 
-* **load** (1 warp): Q of both groups once, then K_j and V_j by TMA into one ring of ``NUM_KV`` shared
+* **load** (2 warps): Q of both groups once, then K_j and V_j by TMA into one ring of ``NUM_KV`` shared
   buffers (K and V alternate), each with a ``kv_full`` (transaction count) and a ``kv_empty`` mbarrier.
-* **MMA** (1 warp): per block, ``S_g = Q_g @ K_j^T`` for both groups into tensor memory (``tcgen05.mma``,
+* **MMA** (2 warps): per block, ``S_g = Q_g @ K_j^T`` for both groups into tensor memory (``tcgen05.mma``,
   completion on ``s_full[g]``; the second group's MMA also releases K_j), then ``O_g += P_g @ V_j`` into
-  the tensor-memory accumulator (completion on ``o_done[g]``; the second one releases V_j).
-* **softmax** (4 warps per group, ``replicate=2``): ``S_g`` tensor memory -> registers (``tcgen05.ld``),
-  hands the buffer back at once (``s_empty[g]``), then the running max, ``alpha = 2^(m_old - m_new)``,
-  ``P = 2^(S * scale - m_new)`` and the row sums in registers; ``alpha`` goes to the correction task and
-  ``P`` to the MMA task.
-* **correction** (the kernel's 4 warps, the default task): ``O_g *= alpha`` in tensor memory
-  (``tcgen05.ld``, scale, ``tcgen05.st``) between one block's ``P @ V`` and the next, then the epilogue:
-  ``O_g / l`` through shared memory (group g's Q buffer, no MMA reads it any more) to a TMA store.
+  the tensor-memory accumulator, **P read from tensor memory** as tcgen05's A operand (completion on
+  ``o_done[g]``; the second one releases V_j).
+* **softmax** (4 warps per group, ``replicate=2``): ``S_g`` tensor memory -> registers (``tcgen05.ld``), the
+  running max, ``alpha = 2^(m_old - m_new)``, ``P = 2^(S * scale - m_new)`` and the row sums; ``alpha`` and
+  then ``P`` go back into S's own columns (``tcgen05.st``), the final row sums ``l`` too.
+* **correction** (the kernel's 4 warps, the default task): reads ``alpha`` from tensor memory and rescales
+  ``O_g *= alpha`` there (``tcgen05.ld``, scale, ``tcgen05.st``) between one block's ``P @ V`` and the next,
+  then the epilogue: ``O_g / l`` through shared memory (group g's Q buffer, no MMA reads it any more) to a
+  TMA store.
 
-**Where P goes: through shared memory, not tensor memory.** The public kernel writes P (fp16/bf16) over
-S's own tensor-memory columns (``local_alloc(..., reuse=qk_tiles)``) and lets tcgen05 read its A operand
-from tensor memory. Here ``local_alloc(reuse=)`` is not implemented and ``local_reinterpret`` of a
-tensor-memory buffer is rejected (only shared-memory layouts reinterpret), and a separate tensor-memory P
-does not fit beside two S and two O buffers (512 columns at D = 128). So the softmax stores P into a
-shared buffer per group (``st.shared``, ``fence.proxy.async``), and the P @ V MMA reads both operands
-from shared memory. ``alpha`` and the final row sums go through small shared buffers for the same reason.
+**S, P, alpha and l share S's tensor-memory columns** (``storage_alias_spec(storage=tmem)``,
+``set_buffer_overlap``): per group, S is 128 fp32 columns; P (fp16/bf16, two per 32-bit column) takes the
+first 64 of them, alpha and l one column each after P::
+
+    reuse_group(s_tiles, reuse_group(p_tiles, alpha_tiles, l_tiles, group_type=distinct), group_type=shared)
+
+Tensor memory: two S (with their P, alpha, l) and two O (128 x D fp32): 512 columns at D = 128.
 
 The hand-offs per group g and block j (every barrier has one arrival per block, so its phase is ``j & 1``):
 
-* ``s_full[g]`` MMA -> softmax: S_j is in tensor memory. ``s_empty[g]`` softmax -> MMA: S_j is in registers.
-* ``p_full[g]`` softmax -> MMA: P_j and alpha_j are written. ``o_done[g]`` MMA -> softmax and correction:
-  P_j @ V_j has completed (P's buffer is free; O holds block j).
-* ``alpha_full[g]`` / ``alpha_empty[g]``: alpha_j handed to the correction task and consumed.
+* ``s_full[g]`` MMA -> softmax: S_j is in tensor memory.
+* ``alpha_full[g]`` / ``alpha_empty[g]`` softmax <-> correction: alpha_j written / read.
+* ``p_full[g]`` softmax -> MMA: P_j is written (over S_j, which the softmax has read).
 * ``o_ready[g]`` correction -> MMA: O has been rescaled by alpha_j, P_j @ V_j may accumulate.
+* ``o_done[g]`` MMA -> correction: P_j @ V_j has completed (O holds block j).
 
-Tensor memory: two S (128 x 128 fp32) and two O (128 x D fp32): 512 columns at D = 128. Shared memory at
-D = 128: Q 2 x 32 KiB, the K/V ring 2 x 32 KiB, P 2 x 32 KiB, 192 KiB in all.
+Why S_{j+1} may overwrite S's columns without a barrier of its own: the MMA task issues ``S_{j+1} = Q K^T``
+after ``P_j @ V`` (which it issued once ``p_full`` said P_j was written, hence S_j read, and ``o_ready`` said
+alpha_j was read), and the tcgen05 MMAs of one thread run in issue order, so ``P_j @ V`` has read P_j before
+S_{j+1} lands on it. This is the public kernel's protocol too.
 
 Causal attention masks the blocks that cross the diagonal and stops there; CTAs start with the longest
 rows, as on Hopper. ``N`` must be a multiple of 128: a CTA whose second group lies past the sequence
@@ -83,17 +86,26 @@ def blackwell_attention_kernel(
 
     q_tiles = tlx.local_alloc((SPLIT_M, HEAD_DIM), dtype, GROUPS)  # reused for each group's output
     kv_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, NUM_KV)  # K_j at 2j, V_j at 2j + 1 (mod NUM_KV)
-    p_tiles = tlx.local_alloc((SPLIT_M, BLOCK_N), dtype, GROUPS)
-    alphas = tlx.local_alloc((SPLIT_M,), tl.float32, GROUPS)
-    row_sums = tlx.local_alloc((SPLIT_M,), tl.float32, GROUPS)
-    s_tiles = tlx.local_alloc((SPLIT_M, BLOCK_N), tl.float32, GROUPS, storage=tlx.storage_kind.tmem)
+
+    # S, P, alpha and l of a group share S's tensor-memory columns: P over S's first half, alpha and l after.
+    s_storage = tlx.storage_alias_spec(storage=tlx.storage_kind.tmem)
+    s_tiles = tlx.local_alloc((SPLIT_M, BLOCK_N), tl.float32, GROUPS, tlx.storage_kind.tmem, reuse=s_storage)
+    p_tiles = tlx.local_alloc((SPLIT_M, BLOCK_N), dtype, GROUPS, tlx.storage_kind.tmem, reuse=s_storage)
+    alpha_tiles = tlx.local_alloc((SPLIT_M, 1), tl.float32, GROUPS, tlx.storage_kind.tmem, reuse=s_storage)
+    l_tiles = tlx.local_alloc((SPLIT_M, 1), tl.float32, GROUPS, tlx.storage_kind.tmem, reuse=s_storage)
+    s_storage.set_buffer_overlap(
+        tlx.reuse_group(
+            s_tiles,
+            tlx.reuse_group(p_tiles, alpha_tiles, l_tiles, group_type=tlx.reuse_group_type.distinct),
+            group_type=tlx.reuse_group_type.shared,
+        )
+    )
     o_tiles = tlx.local_alloc((SPLIT_M, HEAD_DIM), tl.float32, GROUPS, storage=tlx.storage_kind.tmem)
 
     q_full = tlx.alloc_barriers(GROUPS)
     kv_full = tlx.alloc_barriers(NUM_KV)
     kv_empty = tlx.alloc_barriers(NUM_KV)
     s_full = tlx.alloc_barriers(GROUPS)
-    s_empty = tlx.alloc_barriers(GROUPS)
     p_full = tlx.alloc_barriers(GROUPS)
     o_done = tlx.alloc_barriers(GROUPS)
     o_ready = tlx.alloc_barriers(GROUPS)
@@ -115,7 +127,7 @@ def blackwell_attention_kernel(
             for j in range(n_blocks):
                 for g in tl.static_range(GROUPS):
                     tlx.barrier_wait(alpha_full[g], j & 1)
-                    alpha = tlx.local_load(alphas[g])
+                    alpha = tlx.local_load(alpha_tiles[g])
                     tlx.barrier_arrive(alpha_empty[g])
                     if j > 0:
                         # O holds blocks < j once P_{j-1} @ V_{j-1} has completed. Column slices keep
@@ -123,17 +135,17 @@ def blackwell_attention_kernel(
                         tlx.barrier_wait(o_done[g], (j - 1) & 1)
                         for c in tl.static_range(HEAD_DIM // O_SLICE):
                             o_part = tlx.subslice(o_tiles[g], c * O_SLICE, O_SLICE)
-                            tlx.local_store(o_part, tlx.local_load(o_part) * alpha[:, None])
+                            tlx.local_store(o_part, tlx.local_load(o_part) * alpha)
                     tlx.barrier_arrive(o_ready[g])
             last = n_blocks - 1
             for g in tl.static_range(GROUPS):
                 tlx.barrier_wait(o_done[g], last & 1)
                 tlx.barrier_wait(l_full[g], 0)
                 if start_m + g * SPLIT_M < N:
-                    l_i = tlx.local_load(row_sums[g])
+                    l_i = tlx.local_load(l_tiles[g])
                     # Q_g's last reader, S = Q_g @ K^T of the last block, completed before P @ V did.
                     for c in tl.static_range(HEAD_DIM // O_SLICE):
-                        out = tlx.local_load(tlx.subslice(o_tiles[g], c * O_SLICE, O_SLICE)) / l_i[:, None]
+                        out = tlx.local_load(tlx.subslice(o_tiles[g], c * O_SLICE, O_SLICE)) / l_i
                         tlx.local_store(tlx.subslice(q_tiles[g], c * O_SLICE, O_SLICE), out.to(dtype))
                     tlx.fence_async_shared()
                     tlx.async_descriptor_store(o_desc, q_tiles[g], [row0 + start_m + g * SPLIT_M, 0])
@@ -150,7 +162,6 @@ def blackwell_attention_kernel(
             for j in range(n_blocks):
                 tlx.barrier_wait(s_full[g], j & 1)
                 s = tlx.local_load(s_tiles[g])
-                tlx.barrier_arrive(s_empty[g])  # S_j is in registers: the next Q @ K^T may overwrite it
                 if CAUSAL:
                     if (j + 1) * BLOCK_N > start_m:  # the block reaches the diagonal of this CTA's rows
                         cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
@@ -161,14 +172,13 @@ def blackwell_attention_kernel(
                 l_i = l_i * alpha + tl.sum(p, 1)
                 m_i = m_new
                 tlx.barrier_wait(alpha_empty[g], (j & 1) ^ 1)
-                tlx.local_store(alphas[g], alpha)
+                tlx.local_store(alpha_tiles[g], alpha[:, None])
                 tlx.barrier_arrive(alpha_full[g])
-                if j > 0:
-                    tlx.barrier_wait(o_done[g], (j - 1) & 1)  # P_{j-1} @ V_{j-1} has read P's buffer
+                # P_j over S_j's columns: S_j is in registers, and P_{j-1} @ V_{j-1} completed before
+                # S_j = Q K^T (issued after it) did.
                 tlx.local_store(p_tiles[g], p.to(dtype))
-                tlx.fence_async_shared()  # the tensor cores read P through the async proxy
                 tlx.barrier_arrive(p_full[g])
-            tlx.local_store(row_sums[g], l_i)
+            tlx.local_store(l_tiles[g], l_i[:, None])
             tlx.barrier_arrive(l_full[g])
 
         with tlx.async_task(num_warps=2, registers=24):  # MMA issuer
@@ -179,8 +189,8 @@ def blackwell_attention_kernel(
                 v_buf = (2 * j + 1) % NUM_KV
                 tlx.barrier_wait(kv_full[k_buf], ((2 * j) // NUM_KV) & 1)
                 k_t = tlx.local_trans(kv_tiles[k_buf])
+                # S_j over P_{j-1}: issued after P_{j-1} @ V_{j-1}, and tcgen05 MMAs run in issue order.
                 for g in tl.static_range(GROUPS):
-                    tlx.barrier_wait(s_empty[g], (j & 1) ^ 1)  # the softmax has read S_{j-1}
                     if g == GROUPS - 1:
                         tlx.async_dot(
                             q_tiles[g], k_t, s_tiles[g], use_acc=False, mBarriers=[s_full[g], kv_empty[k_buf]]
@@ -191,6 +201,7 @@ def blackwell_attention_kernel(
                 for g in tl.static_range(GROUPS):
                     tlx.barrier_wait(p_full[g], j & 1)
                     tlx.barrier_wait(o_ready[g], j & 1)
+                    # P from tensor memory: tcgen05.mma's A operand.
                     if g == GROUPS - 1:
                         tlx.async_dot(
                             p_tiles[g],
@@ -218,12 +229,12 @@ def blackwell_attention_kernel(
                         tlx.async_descriptor_load(v_desc, kv_tiles[buf], [row0 + j * BLOCK_N, 0], kv_full[buf])
 
 
-#: Per head dimension. Shared memory: Q 2 x 128 x D, the K/V ring NUM_KV x 128 x D, P 2 x 128 x 128 (2 bytes).
+#: Per head dimension. Shared memory: Q 2 x 128 x D and the K/V ring NUM_KV x 128 x D (2 bytes); P is in tensor memory.
 CONFIGS = {
     64: {"BLOCK_M": 256, "BLOCK_N": 128, "NUM_KV": 4},
-    128: {"BLOCK_M": 256, "BLOCK_N": 128, "NUM_KV": 2},
+    128: {"BLOCK_M": 256, "BLOCK_N": 128, "NUM_KV": 3},
 }
-NUM_WARPS = 4  # the correction task; the softmax brings 2 x 4 warps, the MMA and load tasks 1 each
+NUM_WARPS = 4  # the correction task; the softmax brings 2 x 4 warps, the MMA and load tasks 2 each
 
 
 def _spec(head_dim: int, causal: bool, dtype: str = "fp16") -> dict:

@@ -34,11 +34,10 @@ The kernel, in the structure of the public TLX Blackwell GDPA (``blackwell-gdpa.
   holds the sequence's last, partial rows uses a masked ``st.global`` instead, so that no row of the
   next sequence is overwritten.
 
-**Where P goes: through shared memory.** As in ``blackwell_attention``: the public kernel writes P over S's
-tensor-memory columns (``local_alloc(..., reuse=)``), which this TLX does not implement yet (nor a
-``local_reinterpret`` of tensor memory), and a tensor-memory P of its own would not fit beside two S and
-two O buffers at D = 128. The activation stores P (``st.shared``, ``fence.proxy.async``) and the P @ V MMA
-reads both operands from shared memory.
+**Where P goes: through shared memory.** The public kernel writes P over S's tensor-memory columns
+(``local_alloc(..., reuse=)``), as ``blackwell_attention`` does here (``storage_alias_spec(storage=tmem)``);
+this kernel keeps the shared-memory route: the activation stores P (``st.shared``, ``fence.proxy.async``) and
+the P @ V MMA reads both operands from shared memory.
 
 **The activation's constants are runtime scalars.** ``x * 0.5`` with a Python float makes a tensor
 constant; the compiler hoists it out of the task and then recomputes it in every partition, the 2-warp

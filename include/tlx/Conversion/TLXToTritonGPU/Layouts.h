@@ -60,8 +60,8 @@ std::optional<int64_t> getTargetCapability(Operation *op);
 /// An error at `op` unless the target is sm_100 or newer (or unknown).
 LogicalResult verifyBlackwellTarget(Operation *op, StringRef what);
 
-/// The 32-bit tensor-memory columns that `buffers` take with `colStride`.
-int64_t getTensorMemoryColumns(BuffersType buffers, unsigned colStride);
+/// The 32-bit columns of tensor memory per CTA (128 lanes each).
+constexpr int64_t kTensorMemoryColumns = 512;
 
 /// The user's tensor-memory layout of a tmem allocation, checked, or the
 /// default one (blockM = rows, blockN = columns, packed); errors at `alloc`

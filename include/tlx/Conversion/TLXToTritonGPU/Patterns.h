@@ -24,11 +24,11 @@ namespace mlir::tlx {
 void populateBufferOpToTritonGPUPatterns(RewritePatternSet &patterns);
 
 /// Places the buffer sets of every tlx.storage_alias_spec (StorageAlias.h):
-/// records each spec's bytes and each aliasing local_alloc's buffer count in
-/// the allocation, rewrites the indices of their local_views to buffer
-/// indices of that view, and erases the reuse groups and set_buffer_overlap
-/// ops. What cannot be lowered is an error at the op. Runs before the
-/// buffer patterns, which rely on it.
+/// records each spec's size (bytes, or tensor-memory columns) and each
+/// aliasing local_alloc's buffer count in the allocation, rewrites the indices
+/// of their local_views to buffer indices of that view, and erases the reuse
+/// groups and set_buffer_overlap ops. What cannot be lowered is an error at the
+/// op. Runs before the buffer patterns, which rely on it.
 LogicalResult prepareStorageAliases(ModuleOp module);
 
 /// alloc_barriers, barrier_expect_bytes, barrier_wait, barrier_arrive,

@@ -1,6 +1,7 @@
 //===- Ops.cpp - TLX operations ---------------------------------*- C++ -*-===//
 
 #include "tlx/Dialect/TLX/IR/Dialect.h"
+#include "tlx/Dialect/TLX/IR/StorageAlias.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -825,9 +826,21 @@ LogicalResult LocalAllocOp::verify() {
     return emitOpError("reuses buffers that are a view of a "
                        "storage_alias_spec; allocate these with reuse=<that "
                        "spec> and place them with set_buffer_overlap");
-  if (type.getAllocationBytes() > other.getAllocationBytes())
+  // In the units each set is indexed in (StorageAlias.h): bytes, or
+  // tensor-memory columns, which depend on the element type and layout.
+  auto reused = reuse.getDefiningOp<LocalAllocOp>();
+  int64_t needed = getAliasUnitsPerBuffer(*this) * type.getCount();
+  int64_t available = reused ? getAliasUnitsPerBuffer(reused) * other.getCount()
+                      : other.getStorage() == StorageKind::tmem
+                          ? other.getTensorMemoryColumns(/*colStride=*/1)
+                          : other.getAllocationBytes();
+  if (needed <= available)
+    return success();
+  if (type.getStorage() == StorageKind::tmem)
     return emitOpError("needs ")
-           << type.getAllocationBytes() << " bytes, more than the "
-           << other.getAllocationBytes() << " bytes of the buffers it reuses";
-  return success();
+           << needed << " tensor-memory columns, more than the " << available
+           << " columns of the buffers it reuses";
+  return emitOpError("needs ")
+         << needed << " bytes, more than the " << available
+         << " bytes of the buffers it reuses";
 }

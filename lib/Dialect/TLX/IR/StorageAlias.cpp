@@ -1,6 +1,7 @@
 //===- StorageAlias.cpp - placing the buffer sets of a storage alias spec -===//
 //
-// A reuse-group tree is measured bottom up: a buffer set takes the bytes of
+// A reuse-group tree is measured bottom up, in the units a buffer is indexed
+// in (bytes in shared memory, columns in tensor memory): a buffer set takes
 // one buffer; a `shared` group the largest of its elements, a `distinct` one
 // their sum; a group of size K holds K such sub-slots. Every offset is a
 // multiple of the buffers below it (so the lowering indexes each buffer set
@@ -11,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlx/Dialect/TLX/IR/StorageAlias.h"
+
+#include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseSet.h"
@@ -27,24 +30,33 @@ int64_t StorageAliasPlacement::getBuffersPerSlot() const {
   return perSlot;
 }
 
-int64_t StorageAliasPlacement::getByteOffset(int64_t index) const {
-  int64_t perSlot = getBuffersPerSlot();
-  int64_t byte = offset + index / perSlot * slotBytes;
-  int64_t below = perSlot;
-  for (auto [k, unit] : digits) {
-    below /= k;
-    byte += index % perSlot / below % k * unit;
-  }
-  return byte;
-}
-
 static int64_t alignTo(int64_t value, int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-static int64_t getBufferBytes(LocalAllocOp alloc) {
+int64_t mlir::tlx::getAliasUnitsPerBuffer(LocalAllocOp alloc) {
   BuffersType type = alloc.getType();
-  return type.getAllocationBytes() / type.getCount();
+  if (type.getStorage() != StorageKind::tmem)
+    return type.getAllocationBytes() / type.getCount();
+  unsigned colStride = 1;
+  if (auto layout =
+          dyn_cast_or_null<triton::nvidia_gpu::TensorMemoryEncodingAttr>(
+              alloc.getLayoutAttr()))
+    colStride = layout.getColStride();
+  return type.getTensorMemoryColumns(colStride) / type.getCount();
+}
+
+/// The bytes of one 32-bit tensor-memory column of all 128 lanes.
+constexpr int64_t kTensorMemoryColumnBytes = 128 * 4;
+
+std::optional<int64_t>
+mlir::tlx::getRequestedAliasUnits(StorageAliasSpecOp spec) {
+  std::optional<uint32_t> bytes = spec.getBufferSizeBytes();
+  if (!bytes)
+    return std::nullopt;
+  if (spec.getType().getStorage() == StorageKind::tmem)
+    return llvm::divideCeil(*bytes, kTensorMemoryColumnBytes);
+  return *bytes;
 }
 
 /// The buffer sets allocated with reuse=`spec`, in program order.
@@ -78,8 +90,8 @@ public:
                            "allocated with reuse=<this storage_alias_spec>");
       if (!leaves.insert(alloc).second)
         return fail(alloc, "its reuse groups hold the same buffers twice");
-      int64_t bytes = getBufferBytes(alloc);
-      return Measure{bytes, bytes};
+      int64_t units = getAliasUnitsPerBuffer(alloc);
+      return Measure{units, units};
     }
     auto group = element.getDefiningOp<ReuseGroupOp>();
     if (!group || group.getElements().empty())
@@ -96,26 +108,26 @@ public:
         inner = alignTo(inner, measured->alignment) + measured->size;
     }
     inner = alignTo(inner, alignment);
-    innerBytes[group] = inner;
+    innerSize[group] = inner;
     return Measure{inner * group.getGroupSize(), alignment};
   }
 
-  void place(Value element, int64_t offset, int64_t slotBytes,
+  void place(Value element, int64_t offset, int64_t slotSize,
              SmallVector<std::pair<int64_t, int64_t>> digits,
              SmallVector<StorageAliasPlacement> &placements) {
     if (auto alloc = element.getDefiningOp<LocalAllocOp>()) {
-      placements.push_back(StorageAliasPlacement{alloc, getBufferBytes(alloc),
-                                                 offset, slotBytes, digits});
+      placements.push_back(StorageAliasPlacement{
+          alloc, getAliasUnitsPerBuffer(alloc), offset, slotSize, digits});
       return;
     }
     auto group = element.getDefiningOp<ReuseGroupOp>();
-    int64_t inner = innerBytes.lookup(group);
+    int64_t inner = innerSize.lookup(group);
     if (group.getGroupSize() > 1)
       digits.push_back({group.getGroupSize(), inner});
     for (Value child : group.getElements()) {
       if (group.getGroupKind() == ReuseGroupKind::distinct)
         offset = alignTo(offset, alignmentOf(child));
-      place(child, offset, slotBytes, digits, placements);
+      place(child, offset, slotSize, digits, placements);
       if (group.getGroupKind() == ReuseGroupKind::distinct)
         offset += sizeOf(child);
     }
@@ -132,13 +144,13 @@ public:
 private:
   int64_t sizeOf(Value element) {
     if (auto alloc = element.getDefiningOp<LocalAllocOp>())
-      return getBufferBytes(alloc);
+      return getAliasUnitsPerBuffer(alloc);
     auto group = element.getDefiningOp<ReuseGroupOp>();
-    return innerBytes.lookup(group) * group.getGroupSize();
+    return innerSize.lookup(group) * group.getGroupSize();
   }
   int64_t alignmentOf(Value element) {
     if (auto alloc = element.getDefiningOp<LocalAllocOp>())
-      return getBufferBytes(alloc);
+      return getAliasUnitsPerBuffer(alloc);
     int64_t alignment = 1;
     for (Value child : element.getDefiningOp<ReuseGroupOp>().getElements())
       alignment = std::lcm(alignment, alignmentOf(child));
@@ -147,7 +159,7 @@ private:
 
   SetBufferOverlapOp overlap;
   bool diagnose;
-  DenseMap<Operation *, int64_t> innerBytes;
+  DenseMap<Operation *, int64_t> innerSize;
 };
 
 } // namespace
@@ -214,20 +226,20 @@ mlir::tlx::computeStorageAliasPlan(StorageAliasSpecOp spec, bool diagnose) {
   if (overlaps.empty()) {
     // No tree: every buffer set starts at the first byte.
     for (LocalAllocOp alloc : getAliasingAllocs(spec)) {
-      int64_t bytes = getBufferBytes(alloc);
-      plan.placements.push_back({alloc, bytes, 0, bytes, {}});
-      plan.requiredBytes =
-          std::max(plan.requiredBytes, alloc.getType().getAllocationBytes());
+      int64_t units = getAliasUnitsPerBuffer(alloc);
+      plan.placements.push_back({alloc, units, 0, units, {}});
+      plan.requiredSize =
+          std::max(plan.requiredSize, units * alloc.getType().getCount());
     }
   } else {
     FailureOr<int64_t> required =
         placeTree(overlaps.front(), diagnose, plan.placements);
     if (failed(required))
       return failure();
-    plan.requiredBytes = *required;
+    plan.requiredSize = *required;
   }
-  plan.bytes = std::max<int64_t>(plan.requiredBytes,
-                                 spec.getBufferSizeBytes().value_or(0));
+  plan.size = std::max<int64_t>(plan.requiredSize,
+                                getRequestedAliasUnits(spec).value_or(0));
   return plan;
 }
 
@@ -236,15 +248,21 @@ mlir::tlx::computeStorageAliasPlan(StorageAliasSpecOp spec, bool diagnose) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult StorageAliasSpecOp::verify() {
-  std::optional<uint32_t> size = getBufferSizeBytes();
-  if (!size)
+  std::optional<int64_t> requested = getRequestedAliasUnits(*this);
+  if (!requested)
     return success();
   FailureOr<StorageAliasPlan> plan = computeStorageAliasPlan(*this, false);
-  if (succeeded(plan) && plan->requiredBytes > *size)
-    return emitOpError("buffer_size_bytes = ")
-           << *size << " is too small: the buffers that share it need "
-           << plan->requiredBytes << " bytes";
-  return success();
+  if (failed(plan) || plan->requiredSize <= *requested)
+    return success();
+  InFlightDiagnostic diagnostic = emitOpError("buffer_size_bytes = ")
+                                  << *getBufferSizeBytes()
+                                  << " is too small: the buffers that share "
+                                     "it need ";
+  if (getType().getStorage() == StorageKind::tmem)
+    return diagnostic << plan->requiredSize * kTensorMemoryColumnBytes
+                      << " bytes (" << plan->requiredSize
+                      << " tensor-memory columns of 128 lanes x 4 bytes)";
+  return diagnostic << plan->requiredSize << " bytes";
 }
 
 LogicalResult ReuseGroupOp::verify() {

@@ -125,6 +125,15 @@ int64_t BuffersType::getAllocationBytes() const {
   return getBytes(getCount(), getShape(), getElementType()).value_or(0);
 }
 
+int64_t BuffersType::getTensorMemoryColumns(unsigned colStride) const {
+  ArrayRef<int64_t> shape = getShape();
+  int64_t bits = getElementType().getIntOrFloatBitWidth();
+  int64_t rowBlocks = std::max<int64_t>(1, shape.front() / 128);
+  int64_t perBuffer =
+      std::max<int64_t>(1, rowBlocks * shape.back() * bits * colStride / 32);
+  return getCount() * perBuffer;
+}
+
 BufferType BuffersType::getBufferType() const {
   return BufferType::get(getContext(), getShape(), getElementType(),
                          getStorage());

@@ -59,7 +59,7 @@ std::optional<Allocation> getSharedAllocation(Operation *op) {
     if (spec.getType().getStorage() != StorageKind::smem)
       return std::nullopt;
     FailureOr<StorageAliasPlan> plan = computeStorageAliasPlan(spec, false);
-    return Allocation{op, succeeded(plan) ? plan->bytes : 0};
+    return Allocation{op, succeeded(plan) ? plan->size : 0};
   }
   if (auto barriers = dyn_cast<AllocBarriersOp>(op))
     return Allocation{op, barriers.getType().getCount() * 8};

@@ -3,7 +3,11 @@
 // Another CTA of the cluster may arrive on this CTA's mbarriers as soon as it
 // runs: the initialization must be released to the cluster
 // (fence.mbarrier_init.release.cluster) and every CTA must have passed it
-// (a cluster barrier) before the first remote arrival.
+// (a cluster barrier) before the first remote arrival. A cta_group::2 MMA
+// also writes the peer's tensor memory, which the peer allocates when it
+// starts: the same cluster barrier orders that allocation before the MMA
+// (stock Triton's cluster barrier before every two-CTA MMA is dropped for
+// TLX kernels, see MMAOpToTritonGPU.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,8 +23,20 @@ using namespace mlir::tlx;
 
 namespace {
 
+/// Whether `op` works on the CTA pair's tensor memory (cta_group::2): the
+/// MMA writes the peer's accumulator, the commit arrives on its mbarriers.
+bool pairsCTAs(Operation *op) {
+  if (auto mma = dyn_cast<TCGen05MMAOp>(op))
+    return mma.getTwoCTAs();
+  if (auto commit = dyn_cast<TCGen05CommitOp>(op))
+    return commit.getTwoCTAs();
+  return false;
+}
+
 /// Whether `op` completes an mbarrier of another CTA.
 bool completesRemoteBarrier(Operation *op) {
+  if (pairsCTAs(op))
+    return true;
   if (auto arrive = dyn_cast<BarrierArriveOp>(op))
     return static_cast<bool>(arrive.getRemoteCTARank());
   if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op))
@@ -31,9 +47,10 @@ bool completesRemoteBarrier(Operation *op) {
 }
 
 void insertInit(FunctionOpInterface function) {
-  bool remote = false, fenced = false;
+  bool remote = false, paired = false, fenced = false;
   function->walk([&](Operation *op) {
     remote |= completesRemoteBarrier(op);
+    paired |= pairsCTAs(op);
     fenced |= isa<FenceMBarrierInitClusterOp>(op);
   });
   if (!remote || fenced)
@@ -42,20 +59,27 @@ void insertInit(FunctionOpInterface function) {
   AllocBarriersOp last;
   for (AllocBarriersOp alloc : entry.getOps<AllocBarriersOp>())
     last = alloc;
-  if (!last)
-    return; // barriers made elsewhere: the kernel orders them itself
-  OpBuilder builder(last->getContext());
-  builder.setInsertionPointAfter(last);
-  FenceMBarrierInitClusterOp::create(builder, last.getLoc());
+  // Barriers made elsewhere: the kernel orders them itself, unless the CTA
+  // pair's tensor memory still needs the cluster barrier.
+  if (!last && !paired)
+    return;
+  OpBuilder builder(function->getContext());
+  Location loc = last ? last.getLoc() : function->getLoc();
+  if (last) {
+    builder.setInsertionPointAfter(last);
+    FenceMBarrierInitClusterOp::create(builder, loc);
+  } else {
+    builder.setInsertionPointToStart(&entry);
+  }
   SmallVector<AsyncTaskOp> tasks;
   function->walk([&](AsyncTaskOp task) { tasks.push_back(task); });
   if (tasks.empty()) {
-    ClusterBarrierOp::create(builder, last.getLoc());
+    ClusterBarrierOp::create(builder, loc);
     return;
   }
   for (AsyncTaskOp task : tasks) {
     builder.setInsertionPointToStart(&task.getBody().front());
-    ClusterBarrierOp::create(builder, last.getLoc());
+    ClusterBarrierOp::create(builder, loc);
   }
 }
 

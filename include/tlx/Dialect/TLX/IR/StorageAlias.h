@@ -2,8 +2,9 @@
 //
 // Where each buffer set of a `tlx.storage_alias_spec` lies in the spec's one
 // allocation: computed from its `tlx.set_buffer_overlap` tree (or all at the
-// first byte without one). The verifiers, tlx-check-shared-memory and the
-// lowering read the same plan.
+// first unit without one). The verifiers, tlx-check-shared-memory and the
+// lowering read the same plan. Sizes are in the units a buffer is indexed in:
+// bytes in shared memory, 32-bit columns (of all 128 lanes) in tensor memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,27 +15,35 @@
 
 namespace mlir::tlx {
 
-/// One buffer set of a spec. Buffer `j` starts at byte
-///   offset + (j / G) * slotBytes + sum_t ((j % G) / below_t % k_t) * unit_t
+/// The units of one buffer of `alloc`'s set: bytes in shared memory,
+/// 32-bit columns in tensor memory (with its layout's colStride, 1 without a
+/// layout, as the default tensor-memory layout packs).
+int64_t getAliasUnitsPerBuffer(LocalAllocOp alloc);
+
+/// The units `spec`'s buffer_size_bytes asks for, when it has one: bytes in
+/// shared memory, columns of 128 lanes x 4 bytes (rounded up) in tensor
+/// memory.
+std::optional<int64_t> getRequestedAliasUnits(StorageAliasSpecOp spec);
+
+/// One buffer set of a spec. Buffer `j` starts at unit
+///   offset + (j / G) * slotSize + sum_t ((j % G) / below_t % k_t) * unit_t
 /// of the allocation, with (k_t, unit_t) = `digits` (outermost first),
 /// G = the product of the k_t and below_t that of the k after t.
 struct StorageAliasPlacement {
   LocalAllocOp alloc;
-  int64_t bufferBytes = 0;
+  int64_t bufferSize = 0;
   int64_t offset = 0;
-  int64_t slotBytes = 0;
+  int64_t slotSize = 0;
   SmallVector<std::pair<int64_t, int64_t>> digits;
 
   int64_t getBuffersPerSlot() const;
-  /// The byte where buffer `index` starts.
-  int64_t getByteOffset(int64_t index) const;
 };
 
 struct StorageAliasPlan {
-  /// The allocation's bytes: what the buffer sets need, or the spec's size.
-  int64_t bytes = 0;
+  /// The allocation's units: what the buffer sets need, or the spec's size.
+  int64_t size = 0;
   /// What the buffer sets need.
-  int64_t requiredBytes = 0;
+  int64_t requiredSize = 0;
   SmallVector<StorageAliasPlacement> placements;
 };
 

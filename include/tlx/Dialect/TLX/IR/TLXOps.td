@@ -28,7 +28,8 @@ def TLX_LocalAllocOp : TLX_Op<"local_alloc",
     With `reuse` (`local_alloc(..., reuse=spec)`), the buffers are a view of
     a `tlx.storage_alias_spec`'s allocation, placed by its
     `tlx.set_buffer_overlap`; `reuse=<buffers>` makes them a view of that
-    other allocation, which they must fit in.
+    other allocation, which they must fit in (bytes in shared memory, 32-bit
+    columns in tensor memory).
 
     ```mlir
     %a = tlx.local_alloc : !tlx.buffers<3, 128x64xf16, smem>
@@ -52,12 +53,13 @@ def TLX_StorageAliasSpecOp : TLX_Op<"storage_alias_spec",
   let description = [{
     `tlx.storage_alias_spec(storage, buffer_size_bytes)` in Python. Every
     `tlx.local_alloc` whose `reuse` is this spec is a view of one allocation
-    (shared memory: one `ttg.local_alloc` of bytes, each buffer set a
+    (shared memory: one `ttg.local_alloc` of bytes; tensor memory: one
+    `ttng.tmem_alloc` of 32-bit columns; each buffer set a
     `ttg.memdesc_reinterpret` of it). Without `tlx.set_buffer_overlap` all
-    of them start at its first byte; with it, its reuse-group tree places
-    them. Unsized, the allocation is as large as its users need; with
-    `buffer_size_bytes` it has that size, and users that need more are an
-    error.
+    of them start at its first byte (column); with it, its reuse-group tree
+    places them. Unsized, the allocation is as large as its users need; with
+    `buffer_size_bytes` (in tensor memory 512 bytes per column of 128 lanes)
+    it has that size, and users that need more are an error.
 
     ```mlir
     %s = tlx.storage_alias_spec {buffer_size_bytes = 32768 : i32} : !tlx.storage_alias_spec<smem>

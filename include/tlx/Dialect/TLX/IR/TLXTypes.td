@@ -52,6 +52,11 @@ def TLX_BuffersType : TLX_Type<"Buffers", "buffers"> {
     BufferType getBufferType() const;
     /// The bytes of all `count` buffers (below 2^31: the verifier says so).
     int64_t getAllocationBytes() const;
+    /// The 32-bit tensor-memory columns of all `count` buffers, laid out with
+    /// `colStride` 32-bit columns between adjacent elements of a row; a
+    /// buffer of 64 or 128 rows takes the columns of 128 (Triton's
+    /// tensor-memory layouts leave the other lanes unused).
+    int64_t getTensorMemoryColumns(unsigned colStride) const;
   }];
 }
 

@@ -135,6 +135,12 @@ def TLXInsertClusterBarrierInit : Pass<"tlx-insert-cluster-barrier-init",
     entry block, and a `tlx.cluster_barrier` after it, or at the start of
     every async task in a warp-specialized kernel (a cluster barrier
     outside the tasks would wait for warps that never reach it).
+    cta_group::2 tcgen05 MMAs and commits count as remote completions (the
+    commit arrives on the peer's mbarriers, the MMA writes the peer's tensor
+    memory): the cluster barrier also orders the peer's tensor-memory
+    allocation before the first MMA, which is what stock Triton's cluster
+    barrier before every two-CTA MMA did; TLX drops that one. Such a kernel
+    without mbarriers still gets the cluster barrier, at the start.
   }];
   let dependentDialects = ["::mlir::tlx::TLXDialect"];
 }
