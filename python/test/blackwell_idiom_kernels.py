@@ -506,6 +506,28 @@ def idiom_attention_fwd(
 
 
 # --------------------------------------------------------------------------------------------------------
+# 5. Device-side descriptors in slots of the kernel's own (the public grouped GEMM's idiom).
+# --------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def idiom_descriptor_slots(a_ptr, M, K, BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr):
+    """Device descriptors in global scratch slots, reinterpreted later (the public grouped GEMM's idiom)."""
+    desc_ptrs = tlx.allocate_tensor_descriptor(num=2)
+    tlx.make_tensor_descriptor(
+        desc_ptr=desc_ptrs[0], base=a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BLOCK_M, BLOCK_K]
+    )
+    a_desc = tlx.reinterpret_tensor_descriptor(
+        desc_ptr=desc_ptrs[0], block_shape=[BLOCK_M, BLOCK_K], dtype=tlx.dtype_of(a_ptr)
+    )
+    a_smem = tlx.local_alloc((BLOCK_M, BLOCK_K), tlx.dtype_of(a_ptr), 1)[0]
+    bar = tlx.alloc_barriers(num_barriers=1)
+    tlx.barrier_expect_bytes(bar[0], BLOCK_M * BLOCK_K * 2)
+    tlx.async_descriptor_load(a_desc, a_smem, [0, 0], bar[0])
+    tlx.barrier_wait(bar[0], 0)
+
+
+# --------------------------------------------------------------------------------------------------------
 # Idioms of the public Blackwell tutorials this TLX does not have yet: one small kernel each.
 # --------------------------------------------------------------------------------------------------------
 
@@ -557,23 +579,6 @@ def gap_two_ctas_tma_load(a_desc, b_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.con
     tlx.barrier_wait(full[0], 0, pred=is_leader)
     tlx.async_dot(a_smem, b_smem, acc, use_acc=False, mBarriers=[done[0]], two_ctas=True)
     tlx.barrier_wait(done[0], 0)
-
-
-@triton.jit
-def gap_descriptor_slots(a_ptr, M, K, BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr):
-    """Device descriptors in global scratch slots, reinterpreted later (the public grouped GEMM's idiom)."""
-    desc_ptrs = tlx.allocate_tensor_descriptor(num=2)
-    tlx.make_tensor_descriptor(
-        desc_ptr=desc_ptrs[0], base=a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BLOCK_M, BLOCK_K]
-    )
-    a_desc = tlx.reinterpret_tensor_descriptor(
-        desc_ptr=desc_ptrs[0], block_shape=[BLOCK_M, BLOCK_K], dtype=tlx.dtype_of(a_ptr)
-    )
-    a_smem = tlx.local_alloc((BLOCK_M, BLOCK_K), tlx.dtype_of(a_ptr), 1)[0]
-    bar = tlx.alloc_barriers(num_barriers=1)
-    tlx.barrier_expect_bytes(bar[0], BLOCK_M * BLOCK_K * 2)
-    tlx.async_descriptor_load(a_desc, a_smem, [0, 0], bar[0])
-    tlx.barrier_wait(bar[0], 0)
 
 
 @triton.jit

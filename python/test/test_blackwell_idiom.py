@@ -197,6 +197,16 @@ CASES: dict[str, Case] = {
             "cp.async.bulk.tensor.2d.global.shared::cta",  # desc_o.store
         ),
     ),
+    "descriptor_slots": Case(
+        kernels.idiom_descriptor_slots,
+        {"a_ptr": "*fp16", "M": "i32", "K": "i32", "BLOCK_M": "constexpr", "BLOCK_K": "constexpr"},
+        {"BLOCK_M": 128, "BLOCK_K": 64},
+        (
+            "tensormap.replace",  # the descriptor written into the program's slot
+            "fence.proxy.tensormap::generic.acquire",
+            "cp.async.bulk.tensor.2d.shared::cluster.global",  # the copy through the descriptor read back
+        ),
+    ),
 }
 
 _compiled: dict[str, object] = {}
@@ -302,19 +312,6 @@ GAPS = [
             "supported by this TLX release yet",
         ),
         id="two_ctas_tma_load",
-    ),
-    pytest.param(
-        Case(
-            kernels.gap_descriptor_slots,
-            {"a_ptr": "*fp16", "M": "i32", "K": "i32", "BLOCK_M": "constexpr", "BLOCK_K": "constexpr"},
-            {"BLOCK_M": 128, "BLOCK_K": 64},
-        ),
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="allocate_tensor_descriptor / make_tensor_descriptor(desc_ptr=slot) / "
-            "reinterpret_tensor_descriptor are defined but still an error at the line (no TLX op yet)",
-        ),
-        id="descriptor_slots",
     ),
     pytest.param(
         Case(kernels.gap_async_tasks_options, {"out_ptr": "*fp32"}, {}),

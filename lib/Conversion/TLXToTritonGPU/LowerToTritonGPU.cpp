@@ -137,6 +137,7 @@ struct LowerToTritonGPUPass
         failed(propagateBufferLayouts(module, getAssignedLayout,
                                       verifyDescriptorLayout)) ||
         failed(prepareStorageAliases(module)) ||
+        failed(lowerLayoutRequirements(module)) ||
         failed(verifyEveryOpHasPattern(module, loweredOps)) ||
         failed(convert(frozenOpPatterns, /*keepAsyncTasks=*/true)) ||
         failed(planWarpSpecialization(module)) ||

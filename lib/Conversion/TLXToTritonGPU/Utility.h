@@ -82,6 +82,10 @@ struct TMABoxes {
 FailureOr<TMABoxes> getTMABoxes(ArrayRef<int64_t> shape, Type elementType,
                                 Attribute encoding, Operation *user);
 
+/// The swizzle field of a tensor map for blocks in shared layout `layout` (0
+/// none, 1/2/3 32/64/128 bytes); failure for layouts TMA cannot write.
+FailureOr<int32_t> getTensorMapSwizzle(Attribute layout);
+
 //===----------------------------------------------------------------------===//
 // Element by element access to row-major shared buffers (inline PTX)
 //===----------------------------------------------------------------------===//

@@ -6,12 +6,11 @@ to the TLX compiler. The builtin modules are thin; all IR is built in
 :mod:`tlx.language.semantic`. The public TLX API's other names: layout classes
 (``layouts``), warp votes and reductions and other ops stock Triton provides
 (``warp_ops``, ``stock``), and the AMD-only and not-yet-implemented Blackwell
-names, and those not implemented yet, each an error at the kernel line (``amd``, ``blackwell``,
-``pending``; ``docs/public-api.md``).
+names, each an error at the kernel line (``amd``, ``blackwell``; ``docs/public-api.md``).
 """
 
 # Each builtin module's __all__ is the one list of its public names.
-from . import amd, barrier, blackwell, layouts, mem_ops, mma, pending, stock, tasks, types, utility, warp_ops
+from . import amd, barrier, blackwell, layouts, mem_ops, mma, stock, tasks, types, utility, warp_ops
 from .amd import *  # noqa: F403
 from .barrier import *  # noqa: F403
 from .blackwell import *  # noqa: F403
@@ -19,7 +18,6 @@ from .errors import TLXError as TLXError
 from .layouts import *  # noqa: F403
 from .mem_ops import *  # noqa: F403
 from .mma import *  # noqa: F403
-from .pending import *  # noqa: F403
 from .stock import *  # noqa: F403
 from .tasks import *  # noqa: F403
 from .types import *  # noqa: F403
@@ -35,7 +33,6 @@ __all__ = sorted(
         *layouts.__all__,
         *mem_ops.__all__,
         *mma.__all__,
-        *pending.__all__,
         *stock.__all__,
         *tasks.__all__,
         *types.__all__,
