@@ -9,8 +9,7 @@ ring-buffer helper, ``tlx.async_task(num_warps=1, num_regs=24)`` loaders and MMA
 public API's argument names (``arrive_count=``, ``remote_cta_rank=``, ``phase=``, ``pred=``). No fences or
 cluster syncs beyond the ones the public tutorials write themselves.
 
-``python/test/test_blackwell_idiom.py`` compiles each to an sm_100a cubin and checks its PTX; the kernels
-at the end (``gap_*``) each use one idiom this TLX does not have yet and are strict xfails there.
+``python/test/test_blackwell_idiom.py`` compiles each to an sm_100a cubin and checks its PTX.
 """
 
 import triton
@@ -839,22 +838,12 @@ def idiom_tmem_storage_alias(out_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constex
 
 
 # --------------------------------------------------------------------------------------------------------
-# Idioms of the public Blackwell tutorials this TLX does not have yet: one small kernel each.
+# 9. Device-side descriptors in slots of the kernel's own (the public grouped GEMM's idiom).
 # --------------------------------------------------------------------------------------------------------
 
 
 @triton.jit
-def gap_store_without_fence(c_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
-    """The public tutorials' epilogue: registers -> shared -> TMA store, the proxy fence left to the compiler."""
-    acc = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float32, tl.constexpr(1), tlx.storage_kind.tmem)
-    tlx.local_store(acc[0], tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32))
-    c_smem = tlx.local_alloc((BLOCK_M, BLOCK_N), tlx.dtype_of(c_desc), tl.constexpr(1))[0]
-    tlx.local_store(c_smem, tlx.local_load(acc[0]).to(tlx.dtype_of(c_desc)))
-    tlx.async_descriptor_store(c_desc, c_smem, [0, 0])
-
-
-@triton.jit
-def gap_descriptor_slots(a_ptr, M, K, BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr):
+def idiom_descriptor_slots(a_ptr, M, K, BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr):
     """Device descriptors in global scratch slots, reinterpreted later (the public grouped GEMM's idiom)."""
     desc_ptrs = tlx.allocate_tensor_descriptor(num=2)
     tlx.make_tensor_descriptor(
@@ -868,3 +857,18 @@ def gap_descriptor_slots(a_ptr, M, K, BLOCK_M: tl.constexpr, BLOCK_K: tl.constex
     tlx.barrier_expect_bytes(bar[0], BLOCK_M * BLOCK_K * 2)
     tlx.async_descriptor_load(a_desc, a_smem, [0, 0], bar[0])
     tlx.barrier_wait(bar[0], 0)
+
+
+# --------------------------------------------------------------------------------------------------------
+# 10. The public tutorials' epilogue without a proxy fence: the compiler inserts it.
+# --------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def idiom_store_without_fence(c_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """The public tutorials' epilogue: registers -> shared -> TMA store, the proxy fence left to the compiler."""
+    acc = tlx.local_alloc((BLOCK_M, BLOCK_N), tl.float32, tl.constexpr(1), tlx.storage_kind.tmem)
+    tlx.local_store(acc[0], tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32))
+    c_smem = tlx.local_alloc((BLOCK_M, BLOCK_N), tlx.dtype_of(c_desc), tl.constexpr(1))[0]
+    tlx.local_store(c_smem, tlx.local_load(acc[0]).to(tlx.dtype_of(c_desc)))
+    tlx.async_descriptor_store(c_desc, c_smem, [0, 0])

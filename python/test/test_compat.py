@@ -353,3 +353,140 @@ def test_device_made_descriptors_on_gpu():
     y = torch.full_like(x, float("nan"))
     device_descriptor_copy[(m // 64,)](x, y, m, n, BM=64, BN=64)
     assert torch.equal(x, y)
+
+
+@triton.jit
+def grouped_gemm_descriptor_slots(
+    group_a_ptrs,
+    group_b_ptrs,
+    group_c_ptrs,
+    group_gemm_sizes,
+    g_lds,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    """C_g = A_g @ B_g for each group g (fp16, row-major, sizes and leading dimensions per group), one BM x BN
+    tile of one group per program. The program writes its group's three TMA descriptors into descriptor
+    slots of its own and copies through the descriptors it reads back from them (the public grouped GEMM's
+    idiom); tiles past a group's edges load zeros and store nothing (TMA bounds)."""
+    g = tl.program_id(1)
+    a_ptr = tl.load(group_a_ptrs + g).to(tl.pointer_type(tl.float16))
+    b_ptr = tl.load(group_b_ptrs + g).to(tl.pointer_type(tl.float16))
+    c_ptr = tl.load(group_c_ptrs + g).to(tl.pointer_type(tl.float16))
+    gm = tl.load(group_gemm_sizes + g * 3)
+    gn = tl.load(group_gemm_sizes + g * 3 + 1)
+    gk = tl.load(group_gemm_sizes + g * 3 + 2)
+    lda = tl.load(g_lds + g * 3)
+    ldb = tl.load(g_lds + g * 3 + 1)
+    ldc = tl.load(g_lds + g * 3 + 2)
+
+    desc_ptrs = tlx.allocate_tensor_descriptor(num=3)
+    tlx.make_tensor_descriptor(
+        desc_ptr=desc_ptrs[0], base=a_ptr, shape=[gm, gk], strides=[lda, 1], block_shape=[BM, BK]
+    )
+    tlx.make_tensor_descriptor(
+        desc_ptr=desc_ptrs[1], base=b_ptr, shape=[gk, gn], strides=[ldb, 1], block_shape=[BK, BN]
+    )
+    tlx.make_tensor_descriptor(
+        desc_ptr=desc_ptrs[2], base=c_ptr, shape=[gm, gn], strides=[ldc, 1], block_shape=[BM, BN]
+    )
+    a_desc = tlx.reinterpret_tensor_descriptor(desc_ptr=desc_ptrs[0], block_shape=[BM, BK], dtype=tl.float16)
+    b_desc = tlx.reinterpret_tensor_descriptor(desc_ptr=desc_ptrs[1], block_shape=[BK, BN], dtype=tl.float16)
+    c_desc = tlx.reinterpret_tensor_descriptor(desc_ptr=desc_ptrs[2], block_shape=[BM, BN], dtype=tl.float16)
+
+    a_smem = tlx.local_alloc((BM, BK), tl.float16, 1)
+    b_smem = tlx.local_alloc((BK, BN), tl.float16, 1)
+    c_smem = tlx.local_alloc((BM, BN), tl.float16, 1)
+    bar = tlx.alloc_barriers(num_barriers=1)
+    num_n = tl.cdiv(gn, BN)
+    off_m = (tl.program_id(0) // num_n) * BM
+    off_n = (tl.program_id(0) % num_n) * BN
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    phase = 0
+    for k in range(0, tl.cdiv(gk, BK)):
+        tlx.barrier_expect_bytes(bar[0], (BM * BK + BK * BN) * 2)
+        tlx.async_descriptor_load(a_desc, a_smem[0], [off_m, k * BK], bar[0])
+        tlx.async_descriptor_load(b_desc, b_smem[0], [k * BK, off_n], bar[0])
+        tlx.barrier_wait(bar[0], phase)
+        phase ^= 1
+        acc = tlx.async_dot(a_smem[0], b_smem[0], acc)
+        acc = tlx.async_dot_wait(0, acc)
+    tlx.local_store(c_smem[0], acc.to(tl.float16))
+    tlx.fence_async_shared()
+    tlx.async_descriptor_store(c_desc, c_smem[0], [off_m, off_n])
+    tlx.async_descriptor_store_wait(0)
+
+
+GROUPED_SIGNATURE = {
+    "group_a_ptrs": "*i64",
+    "group_b_ptrs": "*i64",
+    "group_c_ptrs": "*i64",
+    "group_gemm_sizes": "*i32",
+    "g_lds": "*i32",
+    "BM": "constexpr",
+    "BN": "constexpr",
+    "BK": "constexpr",
+}
+GROUPED_CONFIG = {"BM": 64, "BN": 128, "BK": 64}
+
+
+def test_grouped_gemm_with_descriptor_slots_compiles():
+    names = list(GROUPED_SIGNATURE)
+    constants = {(names.index(k),): v for k, v in GROUPED_CONFIG.items()}
+    source = ASTSource(grouped_gemm_descriptor_slots, GROUPED_SIGNATURE, constants)
+    compiled = triton.compile(source, target=GPUTarget("cuda", 90, 32))
+    ptx = compiled.asm["ptx"]
+    # Three descriptors written into the program's slots (3 x 128 bytes of global scratch), then used by TMA.
+    assert compiled.metadata.global_scratch_size == 3 * 128
+    assert ptx.count("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu") == 3
+    assert ptx.count("fence.proxy.tensormap::generic.acquire.gpu") == 3
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes" in ptx
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
+    assert "wgmma.mma_async" in ptx
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+def test_grouped_gemm_with_descriptor_slots_on_gpu():
+    import torch
+
+    def alloc(size, alignment, stream):
+        return torch.empty(size, dtype=torch.int8, device="cuda")
+
+    triton.set_allocator(alloc)
+    shapes = [(192, 256, 128), (64, 128, 320), (320, 384, 64), (128, 136, 200)]  # M, N, K: ragged edges too
+    a = [torch.randn(m, k, device="cuda", dtype=torch.float16) for m, _, k in shapes]
+    b = [torch.randn(k, n, device="cuda", dtype=torch.float16) for _, n, k in shapes]
+    c = [torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16) for m, n, _ in shapes]
+    ptrs = [torch.tensor([t.data_ptr() for t in ts], device="cuda", dtype=torch.int64) for ts in (a, b, c)]
+    sizes = torch.tensor([d for s in shapes for d in s], device="cuda", dtype=torch.int32)
+    lds = torch.tensor([d for m, n, k in shapes for d in (k, n, n)], device="cuda", dtype=torch.int32)
+    bm, bn = GROUPED_CONFIG["BM"], GROUPED_CONFIG["BN"]
+    tiles = max(triton.cdiv(m, bm) * triton.cdiv(n, bn) for m, n, _ in shapes)
+    grouped_gemm_descriptor_slots[(tiles, len(shapes))](*ptrs, sizes, lds, **GROUPED_CONFIG, num_warps=4)
+    torch.cuda.synchronize()
+    for group, (ai, bi, ci) in enumerate(zip(a, b, c, strict=True)):
+        ref = ai.double() @ bi.double()
+        assert not ci.isnan().any(), f"group {group}: tiles left unwritten"
+        assert float((ci.double() - ref).norm() / ref.norm()) < 1e-2, f"group {group}"
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+@pytest.mark.parametrize("pin", [True, False])
+def test_pinned_layout_keeps_the_values_on_gpu(pin):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    import torch
+    from test_ops_ptx import ROWS_LAYOUT, load_in_layout, pinned_layout
+
+    x = torch.randn(32, 32, device="cuda")
+    y = torch.full_like(x, float("nan"))
+    pinned_layout[(1,)](x, y, LAYOUT=ROWS_LAYOUT, PIN=pin)
+    torch.testing.assert_close(y, x * 2 + 1)
+    z = torch.full_like(x, float("nan"))
+    load_in_layout[(1,)](x, z, LAYOUT=ROWS_LAYOUT)
+    torch.testing.assert_close(z, x + 1)

@@ -277,7 +277,96 @@ def exclusive_tasks_twice(n):
 @triton.jit
 def local_load_with_layout(n):
     bufs = tlx.local_alloc((64,), tl.float16, 1)
-    tlx.local_load(bufs[0], layout="#ttg.blocked<{}>")  # misuse
+    tlx.local_load(bufs[0], layout=5)  # misuse
+
+
+UNSWIZZLED = tl.constexpr(tlx.swizzled_shared_layout_encoding.make_default(2))
+UNSWIZZLED_1D = tl.constexpr(tlx.swizzled_shared_layout_encoding.make_default(1))
+
+
+@triton.jit
+def slot_past_the_allocation(X, n):
+    slots = tlx.allocate_tensor_descriptor(num=2)
+    tlx.reinterpret_tensor_descriptor(slots[1][1], [64, 64], tl.float16)  # misuse
+
+
+@triton.jit
+def allocate_runtime_num(X, n):
+    tlx.allocate_tensor_descriptor(n)  # misuse
+
+
+@triton.jit
+def reinterpret_a_pointer(X, n):
+    tlx.reinterpret_tensor_descriptor(X, [64, 64], tl.float32)  # misuse
+
+
+@triton.jit
+def slot_rows_not_contiguous(X, n):
+    slots = tlx.allocate_tensor_descriptor(num=1)
+    tlx.make_tensor_descriptor(slots[0], X, [n, n], [n, n], [64, 64])  # misuse
+
+
+@triton.jit
+def slot_of_two_ranks(X, n):
+    slots = tlx.allocate_tensor_descriptor(num=1)
+    tlx.make_tensor_descriptor(slots[0], X, [n, n], [n, 1], [64])  # misuse
+
+
+@triton.jit
+def slot_block_too_narrow(X, n):
+    slots = tlx.allocate_tensor_descriptor(num=1)
+    tlx.make_tensor_descriptor(slots[0], X, [n, n], [n, 1], [64, 2])  # misuse
+
+
+@triton.jit
+def slot_reads_of_two_layouts(X, n):
+    slots = tlx.allocate_tensor_descriptor(num=2)
+    a = tlx.reinterpret_tensor_descriptor(slots[0], [64, 64], tl.float16)
+    b = tlx.reinterpret_tensor_descriptor(slots[1], [64, 64], tl.float16)  # misuse
+    bufs = tlx.local_alloc((64, 64), tl.float16, 1)
+    swizzled = tlx.local_alloc((64, 64), tl.float16, 1, layout=UNSWIZZLED)
+    tlx.async_descriptor_store(a, bufs[0], [0, 0])
+    tlx.async_descriptor_store(b, swizzled[0], [0, 0])
+
+
+@triton.jit
+def require_layout_of_a_scalar(X, n):
+    tlx.require_layout(n, "#ttg.blocked<{}>")  # misuse
+
+
+@triton.jit
+def require_layout_of_a_number(X, n):
+    tlx.require_layout(tl.zeros([64], tl.float32), 3)  # misuse
+
+
+@triton.jit
+def require_layout_runtime_pin(X, n):
+    tlx.require_layout(tl.zeros([64], tl.float32), "#ttg.blocked<{}>", pin=n > 0)  # misuse
+
+
+@triton.jit
+def require_layout_on_8_warps(X, n):
+    x = tl.load(X + tl.arange(0, 128))
+    L: tl.constexpr = "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>"
+    tl.store(X + tl.arange(0, 128), tlx.require_layout(x, L))  # misuse
+
+
+@triton.jit
+def require_a_shared_layout(X, n):
+    x = tl.load(X + tl.arange(0, 128))
+    tl.store(X + tl.arange(0, 128), tlx.require_layout(x, UNSWIZZLED_1D))  # misuse
+
+
+@triton.jit
+def assert_layouts_of_two_shapes(X, n):
+    tlx.assert_same_layout(tl.zeros([64], tl.float32), tl.zeros([32], tl.float32))  # misuse
+
+
+@triton.jit
+def assert_buffers_of_two_layouts(X, n):
+    a = tlx.local_alloc((64, 64), tl.float16, 1)
+    b = tlx.local_alloc((64, 64), tl.float16, 1, layout=UNSWIZZLED)
+    tlx.assert_same_layout(a[0], b[0])  # misuse
 
 
 @triton.jit
@@ -942,8 +1031,17 @@ CASES = [
         descriptor_into_a_slot,
         PTR,
         SM90,
-        "tlx.make_tensor_descriptor: `desc_ptr` (a slot of tlx.allocate_tensor_descriptor)",
+        "tlx.make_tensor_descriptor: `desc_ptr` must be a slot of tlx.allocate_tensor_descriptor (ptrs[i]), got",
     ),
+    (slot_past_the_allocation, PTR, SM90, "tlx.tensor_descriptor_ptr: slot 2 is out of range: tlx.allocate_tensor"),
+    (allocate_runtime_num, PTR, SM90, "tlx.allocate_tensor_descriptor: `num` must be a compile-time constant"),
+    (reinterpret_a_pointer, PTR, SM90, "tlx.reinterpret_tensor_descriptor: `desc_ptr` must be a slot of tlx.alloc"),
+    (slot_rows_not_contiguous, PTR, SM90, "tlx.make_tensor_descriptor: the last stride must be the constant 1"),
+    (slot_of_two_ranks, PTR, SM90, "`shape`, `strides` and `block_shape` need one entry per dimension: got 2, 2"),
+    (require_layout_of_a_scalar, PTR, SM90, "tlx.require_layout: `x` must be a register tensor, got a runtime"),
+    (require_layout_of_a_number, PTR, SM90, "tlx.require_layout: `layout` must be a TLX layout (tlx.layout(...), ...)"),
+    (require_layout_runtime_pin, PTR, SM90, "tlx.require_layout: `pin` must be a compile-time bool"),
+    (assert_layouts_of_two_shapes, PTR, SM90, "tlx.assert_same_layout: compares layouts of two shapes, [64] and [32]"),
     (alloc_zero_buffers, N, SM90, "tlx.local_alloc: `num` must be >= 1, got 0"),
     (alloc_runtime_shape, N, SM90, "tlx.local_alloc: `shape[0]` must be a compile-time constant"),
     (alloc_pointer_dtype, N, SM90, "tlx.local_alloc: `dtype` must be an integer or floating-point dtype"),
@@ -1027,8 +1125,8 @@ CASES = [
         SM90,
         "`eviction_policy` must be '', 'evict_first' or 'evict_last', got 'evict_sometimes'",
     ),
-    (local_load_with_layout, N, SM90, "tlx.local_load: `layout` is not supported by this TLX release yet"),
-    (alloc_layout_not_text, N, SM90, "tlx.local_alloc: `layout` must be None or the text of a ttg layout"),
+    (local_load_with_layout, N, SM90, "tlx.local_load: `layout` must be a TLX layout (tlx.layout(...), ...)"),
+    (alloc_layout_not_text, N, SM90, "tlx.local_alloc: `layout` must be a TLX layout (tlx.layout(...), ...) or the"),
     (commit_group_of_an_int, N, SM90, "tlx.async_load_commit_group: `tokens` must be async tokens from"),
     (view_of_a_tensor, N, SM90, "tlx.local_view: expects buffers from tlx.local_alloc or mbarriers from"),
     (wait_on_a_buffer, N, SM90, "tlx.barrier_wait: `bar` must be an mbarrier from tlx.alloc_barriers, got a"),
@@ -1217,6 +1315,11 @@ COMPILER_CASES = [
     (alloc_layout_not_shared, N, SM90, "'tlx.local_alloc' op layout #ttg.blocked<{sizePerThread = [1, 1]"),
     (named_barrier_odd_threads, N, SM90, "'tlx.named_barrier_arrive' op counts 33 threads; a named barrier counts"),
     (store_while_tma_fills, DESC, SM90, "'tlx.local_store' op accesses a buffer that a TMA load may still be"),
+    (slot_block_too_narrow, PTR, SM90, "'tlx.make_tensor_descriptor' op the block's last dimension must span at"),
+    (slot_reads_of_two_layouts, PTR, SM90, "the descriptors of one tlx.allocate_tensor_descriptor with the same block"),
+    (require_layout_on_8_warps, PTR, SM90, "'tlx.require_layout' op layout #ttg.blocked<{sizePerThread = [1], threa"),
+    (require_a_shared_layout, PTR, SM90, "'tlx.require_layout' op layout #ttg.swizzled_shared<{vec = 1, perPhase"),
+    (assert_buffers_of_two_layouts, PTR, SM90, "'tlx.assert_same_layout' op layout assertion failed: the buffer's"),
 ]
 
 

@@ -673,3 +673,145 @@ def test_a_copy_of_inline_ptx_waits_for_the_ctas_writes_of_its_buffer():
     store = ptx.index("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint")
     last_write = ptx.rindex("st.shared", 0, store)
     assert re.search(r"bar\.sync\s+0;", ptx[last_write:store]), ptx[last_write:store]
+
+
+@triton.jit
+def descriptor_slots_copy(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    slots = tlx.allocate_tensor_descriptor(num=2)
+    tlx.make_tensor_descriptor(desc_ptr=slots[0], base=x, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    tlx.make_tensor_descriptor(desc_ptr=slots[1], base=y, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    src = tlx.reinterpret_tensor_descriptor(desc_ptr=slots[0], block_shape=[BM, BN], dtype=tlx.dtype_of(x))
+    dst = tlx.reinterpret_tensor_descriptor(desc_ptr=slots[1], block_shape=[BM, BN], dtype=tlx.dtype_of(y))
+    buf = tlx.local_alloc((BM, BN), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.barrier_expect_bytes(bars[0], BM * BN * 2)
+    tlx.async_descriptor_load(src, buf[0], [tl.program_id(0) * BM, 0], bars[0])
+    tlx.barrier_wait(bars[0], 0)
+    tlx.async_descriptor_store(dst, buf[0], [tl.program_id(0) * BM, 0])
+    tlx.async_descriptor_store_wait(0)
+
+
+_COPY_SIGNATURE = {"x": "*fp16", "y": "*fp16", "M": "i32", "N": "i32", "BM": "constexpr", "BN": "constexpr"}
+
+
+_TENSORMAP = re.compile(
+    r"ttng\.tensormap_create %\S+, (%\w+), (\[[^]]*\]), (\[[^]]*\]), \[[^]]*\], (\[[^]]*\]) (\{[^}]*\})"
+)
+
+
+def _tensormap_fields(ttgir: str) -> list[tuple[str, ...]]:
+    """Each descriptor written: its base, box, global sizes, element strides and fields (constants by value, as
+    their SSA names read: %c64_i32); the slot and the byte strides (computed values) left out."""
+    return sorted(_TENSORMAP.findall(ttgir))
+
+
+def test_descriptor_slots_are_filled_on_the_device_and_read_back():
+    compiled = compile_sm90(descriptor_slots_copy, _COPY_SIGNATURE, {"BM": 64, "BN": 64})
+    ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
+    # One allocation of two 128-byte slots, the launcher's global scratch.
+    assert ttgir.count("ttg.global_scratch_alloc") == 1 and "nbytes = 256 : i32" in ttgir
+    assert compiled.metadata.global_scratch_size >= 256
+    assert ttgir.count("ttng.tensormap_create") == 2 and ttgir.count("ttng.reinterpret_tensor_descriptor") == 2
+    assert ptx.count("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu") == 2
+    assert ptx.count("fence.proxy.tensormap::generic.acquire.gpu") == 2
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
+
+
+def test_descriptor_slots_hold_what_triton_writes_for_its_own_descriptors():
+    """The same two descriptors made in slots of the kernel's own and by tl.make_tensor_descriptor (Triton's
+    lowering): the same tensor map fields (element type, box, sizes, swizzle, fill)."""
+    ours = compile_sm90(descriptor_slots_copy, _COPY_SIGNATURE, {"BM": 64, "BN": 32}).asm["ttgir"]
+    stocks = compile_sm90(device_descriptor_copy, _COPY_SIGNATURE, {"BM": 64, "BN": 32}).asm["ttgir"]
+    fields = _tensormap_fields(ours)
+    assert len(fields) == 2 and fields == _tensormap_fields(stocks)
+    # 64-byte rows of f16: a box of 32 x 64, 64-byte swizzle (mode 2).
+    assert fields[0][1] == "[%c32_i32, %c64_i32]" and "swizzle_mode = 2" in fields[0][4], fields
+
+
+# A register layout that stock Triton would not choose for a 32 x 32 tile: lanes down the rows, each thread
+# 8 consecutive elements of its row, the 4 warps side by side along them.
+ROWS_LAYOUT = tlx.layout(shape=((32, 4), 8), stride=((32, 8), 1))
+ROWS = tl.constexpr(ROWS_LAYOUT)
+
+
+@triton.jit
+def pinned_layout(x, y, LAYOUT: tl.constexpr, PIN: tl.constexpr):
+    offs = tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :]
+    doubled = tlx.require_layout(tl.load(x + offs) * 2.0, LAYOUT, pin=PIN)
+    shifted = doubled + 1.0
+    if PIN:
+        tlx.assert_same_layout(shifted, LAYOUT)
+    tl.store(y + offs, shifted)
+
+
+_LINEAR = "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]"
+
+
+def test_a_pinned_layout_holds_through_the_layout_optimizations():
+    signature = {"x": "*fp32", "y": "*fp32", "LAYOUT": "constexpr", "PIN": "constexpr"}
+    pinned = compile_sm90(pinned_layout, signature, {"LAYOUT": ROWS_LAYOUT, "PIN": True}).asm["ttgir"]
+    assert _LINEAR in pinned
+    # The elementwise users of the pinned value are computed in its layout, then converted for the store.
+    assert re.search(r"arith\.addf .* : tensor<32x32xf32, #linear>", pinned), pinned
+    assert "tlx.layout_marker" not in pinned
+    flexible = compile_sm90(pinned_layout, signature, {"LAYOUT": ROWS_LAYOUT, "PIN": False}).asm["ttgir"]
+    assert "#ttg.linear" not in flexible  # Triton's optimizations undo an unpinned requirement here
+
+
+@triton.jit
+def load_in_layout(x, y, LAYOUT: tl.constexpr):
+    offs = tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :]
+    bufs = tlx.local_alloc((32, 32), tl.float32, 1)
+    tlx.local_store(bufs[0], tl.load(x + offs))
+    tile = tlx.local_load(bufs[0], layout=LAYOUT)
+    tlx.assert_same_layout(tile, LAYOUT)
+    tl.store(y + offs, tile + 1.0)
+
+
+def test_local_load_in_a_given_layout():
+    signature = {"x": "*fp32", "y": "*fp32", "LAYOUT": "constexpr"}
+    compiled = compile_sm90(load_in_layout, signature, {"LAYOUT": ROWS_LAYOUT})
+    ttgir = compiled.asm["ttgir"]
+    assert re.search(r"ttg\.local_load .* -> tensor<32x32xf32, #linear>", ttgir), ttgir
+    assert "tlx.layout_marker" not in ttgir and compiled.asm["cubin"][:4] == b"\x7fELF"
+
+
+@triton.jit
+def layouts_that_differ(x, y):
+    offs = tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :]
+    loaded = tl.load(x + offs)
+    pinned = tlx.require_layout(loaded * 2.0, ROWS)
+    tlx.assert_same_layout(loaded, pinned)  # the loaded tile keeps Triton's layout
+    tl.store(y + offs, pinned + loaded)
+
+
+def test_assert_same_layout_fails_at_the_line_when_the_final_layouts_differ():
+    import inspect
+
+    from tlx.compiler import TLXCompilationError
+
+    try:
+        compile_sm90(layouts_that_differ, {"x": "*fp32", "y": "*fp32"}, {})
+    except TLXCompilationError as error:
+        message = str(error)
+    else:
+        raise AssertionError("the assertion passed")
+    lines, first = inspect.getsourcelines(layouts_that_differ.fn)
+    line = first + next(i for i, text in enumerate(lines) if "tlx.assert_same_layout" in text)
+    assert f"test_ops_ptx.py:{line}:" in message, message
+    assert "tlx.assert_same_layout: layout assertion failed" in message and "#ttg.linear<" in message, message
+
+
+@triton.jit
+def released_layout(x, y):
+    offs = tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :]
+    pinned = tlx.require_layout(tl.load(x + offs), ROWS) + 1.0
+    tl.store(y + offs, tlx.release_layout(pinned) * 3.0)
+
+
+def test_a_released_layout_ends_the_pin():
+    ttgir = compile_sm90(released_layout, {"x": "*fp32", "y": "*fp32"}, {}).asm["ttgir"]
+    assert re.search(r"arith\.addf .* : tensor<32x32xf32, #linear>", ttgir), ttgir  # before the release
+    assert re.search(r"arith\.mulf .* : tensor<32x32xf32, #blocked\d*>", ttgir), ttgir  # after it: Triton's layout
+    assert "tlx.layout_marker" not in ttgir

@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 
 import pytest
-import triton
 import triton.language as tl
 import triton.language.core as tlc
 
@@ -164,7 +163,7 @@ def test_signature_lists_are_consistent():
 
 def test_the_docs_table_says_what_each_name_does():
     """docs/public-api.md has one row per public name, its status the one this suite checks."""
-    from tlx.language import amd, blackwell, pending
+    from tlx.language import amd, blackwell
 
     table = (Path(__file__).resolve().parents[2] / "docs" / "public-api.md").read_text()
     rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", table, flags=re.M))
@@ -176,59 +175,6 @@ def test_the_docs_table_says_what_each_name_does():
             expected = "error: AMD only"
         elif name in blackwell.__all__:
             expected = "error: Blackwell"
-        elif name in pending.__all__:
-            expected = "error: not yet"
         else:
             expected = "works"
         assert status.startswith(expected), f"docs/public-api.md: `{name}` is '{status.strip()}', not '{expected}...'"
-
-
-# ------------------------------------------------------------------------------------- defined, not implemented
-
-
-@triton.jit
-def _uses_a_pending_name(x, WHICH: tl.constexpr):
-    if WHICH == 0:
-        tlx.allocate_tensor_descriptor(2)
-    elif WHICH == 1:
-        tlx.reinterpret_tensor_descriptor(x, [64, 64], tl.float16)
-    elif WHICH == 2:
-        tlx.require_layout(tl.zeros([64], tl.float32), tlx.swizzled_layout(3))
-    elif WHICH == 3:
-        tlx.release_layout(tl.zeros([64], tl.float32))
-    elif WHICH == 4:
-        tlx.assert_same_layout(tl.zeros([64], tl.float32), tl.zeros([64], tl.float32))
-    else:
-        tlx.tensor_descriptor_ptr(x, 2, 128)
-
-
-@pytest.mark.parametrize(
-    "which, name",
-    list(
-        enumerate(
-            [
-                "allocate_tensor_descriptor",
-                "reinterpret_tensor_descriptor",
-                "require_layout",
-                "release_layout",
-                "assert_same_layout",
-                "tensor_descriptor_ptr",
-            ]
-        )
-    ),
-)
-def test_pending_names_are_errors_at_the_kernel_line(which, name):
-    from triton.backends.compiler import GPUTarget
-    from triton.compiler.compiler import ASTSource
-    from triton.compiler.errors import CompilationError
-
-    from tlx.language import pending
-
-    assert name in pending.__all__
-    source = ASTSource(_uses_a_pending_name, {"x": "*i8", "WHICH": "constexpr"}, {(1,): which})
-    with pytest.raises(CompilationError) as info:
-        triton.compile(source, target=GPUTarget("cuda", 90, 32))
-    raw = _uses_a_pending_name.raw_src
-    line = _uses_a_pending_name.starting_line_number + next(i for i, t in enumerate(raw) if f"tlx.{name}(" in t)
-    assert f"{Path(__file__).resolve()}:{line}: tlx.{name}: " in str(info.value), str(info.value)
-    assert "is not implemented by this TLX release yet" in str(info.value)

@@ -48,7 +48,7 @@ tt.func @descriptor_from_a_loop(%desc: !tt.tensordesc<tensor<64x64xf16>>, %i: i3
   %a = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
   %va = tlx.local_view %a[%i] : !tlx.buffers<1, 64x64xf16, smem>
   %r = scf.for %k = %i to %i step %i iter_args(%d = %desc) -> (!tt.tensordesc<tensor<64x64xf16>>) : i32 {
-    // expected-error @below {{'tlx.async_descriptor_store' op TMA descriptors must come from a kernel argument or tl.make_tensor_descriptor}}
+    // expected-error @below {{'tlx.async_descriptor_store' op TMA descriptors must come from a kernel argument, tl.make_tensor_descriptor or tlx.reinterpret_tensor_descriptor}}
     tlx.async_descriptor_store %d[%i, %i], %va : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>
     scf.yield %d : !tt.tensordesc<tensor<64x64xf16>>
   }

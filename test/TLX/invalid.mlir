@@ -459,3 +459,35 @@ func.func @negative_suspend_hint() {
   }
   return
 }
+
+// -----
+
+func.func @assert_two_sides(%x: tensor<64xf32>) {
+  // expected-error @below {{'tlx.assert_same_layout' op compares `lhs` with either `rhs` or an `expected` layout}}
+  tlx.assert_same_layout %x, %x {expected = 1 : i32} : tensor<64xf32>, tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @assert_no_side(%x: tensor<64xf32>) {
+  // expected-error @below {{'tlx.assert_same_layout' op compares `lhs` with either `rhs` or an `expected` layout}}
+  tlx.assert_same_layout %x : tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @assert_kinds(%x: tensor<64xf16>, %b: !tlx.buffer<64xf16, smem>) {
+  // expected-error @below {{'tlx.assert_same_layout' op compares a register tensor with a buffer: register and shared layouts are never the same}}
+  tlx.assert_same_layout %x, %b : tensor<64xf16>, !tlx.buffer<64xf16, smem>
+  return
+}
+
+// -----
+
+func.func @assert_shapes(%x: tensor<64xf32>, %y: tensor<32xf32>) {
+  // expected-error @below {{'tlx.assert_same_layout' op compares layouts of two shapes, [64] and [32]: a layout is the same only over one shape}}
+  tlx.assert_same_layout %x, %y : tensor<64xf32>, tensor<32xf32>
+  return
+}

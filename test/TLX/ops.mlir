@@ -397,3 +397,37 @@ func.func @storage_alias() {
   %d = tlx.local_alloc reuse(%c : !tlx.buffers<1, 64x64xf32, smem>) : !tlx.buffers<2, 64x64xf16, smem>
   return
 }
+
+// Descriptor slots: an allocation, a slot filled with a descriptor, a
+// descriptor read back from a slot.
+// CHECK-LABEL: func.func @descriptor_slots
+// CHECK-SAME:    (%[[A:.*]]: !tt.ptr<f16>, %[[M:.*]]: i32, %[[S:.*]]: i64)
+func.func @descriptor_slots(%a: !tt.ptr<f16>, %m: i32, %s: i64) -> !tt.tensordesc<tensor<64x64xf16>> {
+  // CHECK:      %[[P:.*]] = tlx.allocate_tensor_descriptor {num = 2 : i32} : !tt.ptr<i8>
+  // CHECK-NEXT: tlx.make_tensor_descriptor %[[P]], %[[A]], [%[[M]], %[[M]]], [%[[S]], %[[S]]] {blockShape = array<i32: 64, 64>} : !tt.ptr<i8>, !tt.ptr<f16>
+  // CHECK-NEXT: tlx.make_tensor_descriptor %[[P]], %[[A]], [%[[M]], %[[M]]], [%[[S]], %[[S]]] {blockShape = array<i32: 64, 64>, layout = #{{.*}}, padding = 2 : i32} : !tt.ptr<i8>, !tt.ptr<f16>
+  // CHECK-NEXT: %[[D:.*]] = tlx.reinterpret_tensor_descriptor %[[P]] : !tt.ptr<i8> to !tt.tensordesc<tensor<64x64xf16>>
+  %p = tlx.allocate_tensor_descriptor {num = 2 : i32} : !tt.ptr<i8>
+  tlx.make_tensor_descriptor %p, %a, [%m, %m], [%s, %s] {blockShape = array<i32: 64, 64>} : !tt.ptr<i8>, !tt.ptr<f16>
+  tlx.make_tensor_descriptor %p, %a, [%m, %m], [%s, %s] {blockShape = array<i32: 64, 64>, layout = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>, padding = 2 : i32} : !tt.ptr<i8>, !tt.ptr<f16>
+  %d = tlx.reinterpret_tensor_descriptor %p : !tt.ptr<i8> to !tt.tensordesc<tensor<64x64xf16>>
+  return %d : !tt.tensordesc<tensor<64x64xf16>>
+}
+
+// Register layouts: a requirement (pinned or not), its release, layout checks.
+// CHECK-LABEL: func.func @register_layouts
+func.func @register_layouts(%x: tensor<64x64xf32>, %b: !tlx.buffer<64x64xf16, smem>) -> tensor<64x64xf32> {
+  // CHECK:      %[[Y:.*]] = tlx.require_layout %{{.*}} {layout = #{{.*}}, pin} : tensor<64x64xf32>
+  // CHECK-NEXT: %[[Z:.*]] = tlx.require_layout %[[Y]] {late_address_compute, layout = #{{.*}}} : tensor<64x64xf32>
+  // CHECK-NEXT: %[[R:.*]] = tlx.release_layout %[[Z]] : tensor<64x64xf32>
+  // CHECK-NEXT: tlx.assert_same_layout %[[Y]], %[[Z]] : tensor<64x64xf32>, tensor<64x64xf32>
+  // CHECK-NEXT: tlx.assert_same_layout %[[R]] {expected = #{{.*}}} : tensor<64x64xf32>
+  // CHECK-NEXT: tlx.assert_same_layout %{{.*}}, %{{.*}} : !tlx.buffer<64x64xf16, smem>, !tlx.buffer<64x64xf16, smem>
+  %y = tlx.require_layout %x {layout = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>, pin} : tensor<64x64xf32>
+  %z = tlx.require_layout %y {layout = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>, late_address_compute} : tensor<64x64xf32>
+  %r = tlx.release_layout %z : tensor<64x64xf32>
+  tlx.assert_same_layout %y, %z : tensor<64x64xf32>, tensor<64x64xf32>
+  tlx.assert_same_layout %r {expected = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>} : tensor<64x64xf32>
+  tlx.assert_same_layout %b, %b : !tlx.buffer<64x64xf16, smem>, !tlx.buffer<64x64xf16, smem>
+  return %r : tensor<64x64xf32>
+}

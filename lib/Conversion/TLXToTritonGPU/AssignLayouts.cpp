@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Utility.h"
 #include "tlx/Conversion/TLXToTritonGPU/Layouts.h"
 #include "tlx/Conversion/TLXToTritonGPU/Passes.h"
 
@@ -62,9 +63,98 @@ LogicalResult retypeDescriptor(Operation *user, Value desc,
   } else if (auto make = desc.getDefiningOp<triton::MakeTensorDescOp>()) {
     make.getResult().setType(newType);
     return success();
+  } else if (auto read = desc.getDefiningOp<ReinterpretTensorDescriptorOp>()) {
+    read.getResult().setType(newType);
+    return success();
   }
-  return user->emitOpError("TMA descriptors must come from a kernel argument "
-                           "or tl.make_tensor_descriptor");
+  return user->emitOpError("TMA descriptors must come from a kernel argument, "
+                           "tl.make_tensor_descriptor or "
+                           "tlx.reinterpret_tensor_descriptor");
+}
+
+/// The tlx.allocate_tensor_descriptor whose slot `ptr` is (through
+/// indexing); null when it comes from elsewhere (a loop-carried pointer).
+Operation *getSlotAllocation(Value ptr) {
+  while (auto add = ptr.getDefiningOp<triton::AddPtrOp>())
+    ptr = add.getPtr();
+  return ptr.getDefiningOp<AllocateTensorDescriptorOp>();
+}
+
+/// A descriptor written into a slot and the descriptors read from it must
+/// agree on the swizzle the tensor map holds, which nothing checks at run
+/// time. Slots are only known by their allocation (indices may be runtime
+/// values), so every descriptor of one block type in one allocation's slots
+/// takes one layout: that of the buffers the reads are copied with, else the
+/// default layout of such a buffer. Reads of two layouts are an error.
+LogicalResult assignDescriptorSlotLayouts(ModuleOp module) {
+  SmallVector<ReinterpretTensorDescriptorOp> reads;
+  SmallVector<MakeTensorDescriptorOp> writes;
+  module.walk([&](Operation *op) {
+    if (auto read = dyn_cast<ReinterpretTensorDescriptorOp>(op))
+      reads.push_back(read);
+    else if (auto write = dyn_cast<MakeTensorDescriptorOp>(op))
+      writes.push_back(write);
+  });
+  using Key = std::pair<Operation *, Type>;
+  DenseMap<Key, std::pair<Attribute, ReinterpretTensorDescriptorOp>> chosen;
+  auto keyOf = [](Value slot, ArrayRef<int64_t> shape, Type element) {
+    return Key{getSlotAllocation(slot), RankedTensorType::get(shape, element)};
+  };
+  for (ReinterpretTensorDescriptorOp read : reads) {
+    RankedTensorType block = read.getType().getBlockType();
+    Attribute layout = block.getEncoding();
+    if (!layout)
+      continue;
+    Key key =
+        keyOf(read.getDescPtr(), block.getShape(), block.getElementType());
+    auto [it, inserted] = chosen.try_emplace(key, layout, read);
+    if (!inserted && it->second.first != layout) {
+      InFlightDiagnostic diag =
+          read.emitOpError("copies with buffers of layout ")
+          << layout << ", another descriptor read from the same slots with "
+          << "buffers of layout " << it->second.first << ": the descriptors "
+          << "of one tlx.allocate_tensor_descriptor with the same block share "
+          << "one layout";
+      diag.attachNote(it->second.second.getLoc()) << "the other read";
+      return diag;
+    }
+  }
+  auto layoutOf = [&](Key key, ArrayRef<int64_t> shape, Type element) {
+    auto it = chosen.find(key);
+    return it != chosen.end() ? it->second.first
+                              : getDefaultBlockLayout(shape, element);
+  };
+  for (ReinterpretTensorDescriptorOp read : reads) {
+    RankedTensorType block = read.getType().getBlockType();
+    if (block.getEncoding())
+      continue;
+    Key key =
+        keyOf(read.getDescPtr(), block.getShape(), block.getElementType());
+    Attribute layout = layoutOf(key, block.getShape(), block.getElementType());
+    read.getResult().setType(triton::TensorDescType::get(
+        read.getContext(),
+        RankedTensorType::get(block.getShape(), block.getElementType(),
+                              layout)));
+  }
+  // What a write gets must be a layout TMA copies blocks in (the lowering
+  // writes its swizzle and boxes into the tensor map).
+  bool failed = false;
+  for (MakeTensorDescriptorOp write : writes) {
+    SmallVector<int64_t> shape(write.getBlockShape());
+    Type element =
+        cast<triton::PointerType>(write.getBase().getType()).getPointeeType();
+    if (!write.getLayoutAttr())
+      write.setLayoutAttr(
+          layoutOf(keyOf(write.getDescPtr(), shape, element), shape, element));
+    Attribute layout = write.getLayoutAttr();
+    if (mlir::failed(getTMABoxes(shape, element, layout, write)))
+      failed = true;
+    else if (mlir::failed(getTensorMapSwizzle(layout))) {
+      write.emitOpError("TMA cannot copy blocks in shared layout ") << layout;
+      failed = true;
+    }
+  }
+  return failure(failed);
 }
 
 /// A descriptor's block takes the layout of the buffers it copies: one
@@ -144,6 +234,16 @@ LogicalResult checkDotOperands(Operation *dot, Attribute aLayout,
   return checkAsyncDotOperands(cast<AsyncDotOp>(dot), aLayout, bLayout);
 }
 
+/// assert_same_layout of buffers: their shared layouts are final here
+/// (Triton's passes change register layouts only).
+LogicalResult checkBufferAssertion(AssertSameLayoutOp check, Attribute lhs,
+                                   Attribute rhs) {
+  if (lhs == rhs)
+    return success();
+  return check.emitOpError("layout assertion failed: the buffer's layout is ")
+         << lhs << ", not " << rhs;
+}
+
 /// TLX kernels lay out one CTA; clusters of CTAs (num_ctas > 1) are not
 /// lowered yet.
 LogicalResult checkOneCTA(ModuleOp module) {
@@ -219,7 +319,9 @@ struct AssignLayoutsPass : tlx::impl::TLXAssignLayoutsBase<AssignLayoutsPass> {
     if (failed(checkOneCTA(getOperation())) ||
         failed(checkBlackwellOps(getOperation())) ||
         failed(propagateBufferLayouts(getOperation(), assignBufferLayout,
-                                      giveDescriptorLayout, checkDotOperands)))
+                                      giveDescriptorLayout, checkDotOperands,
+                                      checkBufferAssertion)) ||
+        failed(assignDescriptorSlotLayouts(getOperation())))
       signalPassFailure();
   }
 };

@@ -31,9 +31,23 @@ struct DumpLayoutOpConversion : OpConversionPattern<DumpLayoutOp> {
   }
 };
 
+/// assert_same_layout of buffers: tlx-assign-layouts has compared their
+/// layouts (tensors were given markers before the conversion); no code.
+struct AssertSameLayoutOpConversion : OpConversionPattern<AssertSameLayoutOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AssertSameLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tlx::populateDebugOpToTritonGPUPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<DumpLayoutOpConversion>(patterns.getContext());
+  patterns.add<DumpLayoutOpConversion, AssertSameLayoutOpConversion>(
+      patterns.getContext());
 }

@@ -12,11 +12,15 @@ namespace ttg = mlir::triton::gpu;
 namespace ttng = mlir::triton::nvidia_gpu;
 
 Attribute mlir::tlx::getDefaultBufferLayout(BuffersType buffers) {
-  MLIRContext *context = buffers.getContext();
-  ArrayRef<int64_t> shape = buffers.getShape();
+  return getDefaultBlockLayout(buffers.getShape(), buffers.getElementType());
+}
+
+Attribute mlir::tlx::getDefaultBlockLayout(ArrayRef<int64_t> shape,
+                                           Type elementType) {
+  MLIRContext *context = elementType.getContext();
   if (shape.size() >= 2)
     return ttg::getDefaultNVMMASharedEncoding(
-        context, shape, buffers.getElementType().getIntOrFloatBitWidth());
+        context, shape, elementType.getIntOrFloatBitWidth());
   return getUnswizzled1DLayout(context);
 }
 
@@ -382,7 +386,8 @@ static std::pair<Value, Value> getTMAOperands(Operation *op) {
 LogicalResult mlir::tlx::propagateBufferLayouts(ModuleOp module,
                                                 AllocLayoutFn allocLayout,
                                                 TMAUseFn onTMAUse,
-                                                DotUseFn onDotUse) {
+                                                DotUseFn onDotUse,
+                                                AssertFn onAssert) {
   DenseMap<Value, Attribute> layouts;
   bool anyFailed = false;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -407,6 +412,14 @@ LogicalResult mlir::tlx::propagateBufferLayouts(ModuleOp module,
         return;
       }
       layouts[op->getResult(0)] = *layout;
+      return;
+    }
+    if (auto check = dyn_cast<AssertSameLayoutOp>(op);
+        check && onAssert && isa<BufferType>(check.getLhs().getType())) {
+      Attribute rhs = check.getRhs() ? layouts.lookup(check.getRhs())
+                                     : check.getExpectedAttr();
+      if (failed(onAssert(check, layouts.lookup(check.getLhs()), rhs)))
+        anyFailed = true;
       return;
     }
     if (isa<AsyncDotOp, TCGen05MMAScaledOp>(op) && onDotUse) {

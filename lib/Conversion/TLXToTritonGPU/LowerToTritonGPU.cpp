@@ -155,6 +155,7 @@ struct LowerToTritonGPUPass
         failed(propagateBufferLayouts(module, getAssignedLayout,
                                       verifyDescriptorLayout)) ||
         failed(prepareStorageAliases(module)) ||
+        failed(lowerLayoutRequirements(module)) ||
         failed(verifyEveryOpHasPattern(module, loweredOps)))
       return signalPassFailure();
     // The waits are lowered with the ops, before their tasks are.

@@ -25,6 +25,9 @@ namespace ttng = mlir::triton::nvidia_gpu;
 
 namespace {
 
+/// The bytes of a TMA descriptor (CUtensorMap), and its alignment.
+constexpr uint32_t kDescriptorBytes = 128;
+
 bool areMemDescs(ValueRange converted) {
   return llvm::all_of(converted, [](Value value) {
     return static_cast<bool>(getMemDescType(value));
@@ -361,6 +364,115 @@ struct AsyncBulkLoadOpConversion : OpConversionPattern<AsyncBulkLoadOp> {
   }
 };
 
+/// Slots of the program's global scratch; the launcher sizes the scratch from
+/// the allocations Triton finds.
+struct AllocateTensorDescriptorOpConversion
+    : OpConversionPattern<AllocateTensorDescriptorOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AllocateTensorDescriptorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<ttg::GlobalScratchAllocOp>(
+        op, op.getType(), kDescriptorBytes * op.getNum(), kDescriptorBytes);
+    return success();
+  }
+};
+
+struct ReinterpretTensorDescriptorOpConversion
+    : OpConversionPattern<ReinterpretTensorDescriptorOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReinterpretTensorDescriptorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().getBlockType().getEncoding())
+      return op.emitOpError("the descriptor has no layout; run "
+                            "tlx-assign-layouts before tlx-lower-to-ttg");
+    rewriter.replaceOpWithNewOp<ttng::ReinterpretTensorDescOp>(
+        op, op.getType(), adaptor.getDescPtr());
+    return success();
+  }
+};
+
+/// The element-type field of a tensor map (CUtensorMapDataType), as Triton
+/// 3.6 writes it for tl.make_tensor_descriptor. Pointers carry signless
+/// integers; Triton's are signed unless declared unsigned (tl.int32).
+int32_t getTensorMapElementType(Type element) {
+  if (element.isBF16())
+    return 10;
+  if (element.isF16())
+    return 6;
+  if (element.isF32())
+    return 7;
+  if (element.isF64())
+    return 9;
+  switch (element.getIntOrFloatBitWidth()) {
+  case 8:
+    return 0;
+  case 16:
+    return 1;
+  case 32:
+    return element.isUnsignedInteger() ? 2 : 3;
+  default:
+    return element.isUnsignedInteger() ? 4 : 5;
+  }
+}
+
+/// The tensor map of the op's tensor, written into its slot by
+/// `ttng.tensormap_create` (fields innermost dimension first) and acquired for
+/// the TMA unit: what Triton 3.6 does for tl.make_tensor_descriptor, in a
+/// slot of the user's.
+struct MakeTensorDescriptorOpConversion
+    : OpConversionPattern<MakeTensorDescriptorOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MakeTensorDescriptorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Attribute layout = op.getLayoutAttr();
+    if (!layout)
+      return op.emitOpError("the descriptor has no layout; run "
+                            "tlx-assign-layouts before tlx-lower-to-ttg");
+    Type element =
+        cast<triton::PointerType>(op.getBase().getType()).getPointeeType();
+    SmallVector<int64_t> block(op.getBlockShape());
+    // tlx-assign-layouts checked that TMA copies blocks in this layout.
+    FailureOr<TMABoxes> boxes = getTMABoxes(block, element, layout, op);
+    FailureOr<int32_t> swizzle = getTensorMapSwizzle(layout);
+    if (failed(boxes) || failed(swizzle))
+      return rewriter.notifyMatchFailure(op, "not a layout TMA copies");
+    auto i32 = [&](int64_t value) -> Value {
+      return arith::ConstantIntOp::create(rewriter, loc, value, 32);
+    };
+    int64_t rank = block.size();
+    SmallVector<Value> boxDims{i32(boxes->innerSize)};
+    for (int64_t dim = rank - 2; dim >= 0; --dim)
+      boxDims.push_back(i32(block[dim]));
+    SmallVector<Value> globalDims(llvm::reverse(adaptor.getShape()));
+    // Strides in bytes, of every dimension but the innermost (contiguous).
+    SmallVector<Value> globalStrides;
+    for (int64_t dim = rank - 2; dim >= 0; --dim)
+      globalStrides.push_back(arith::MulIOp::create(
+          rewriter, loc, adaptor.getStrides()[dim],
+          arith::ConstantIntOp::create(
+              rewriter, loc, element.getIntOrFloatBitWidth() / 8, 64)));
+    SmallVector<Value> elementStrides(rank, i32(1));
+    int32_t fill = op.getPadding() == triton::PaddingOption::PAD_NAN ? 1 : 0;
+    ttng::TensormapCreateOp::create(
+        rewriter, loc, adaptor.getDescPtr(), adaptor.getBase(), boxDims,
+        globalDims, globalStrides, elementStrides,
+        /*elem_type=*/uint32_t(getTensorMapElementType(element)),
+        /*interleave_layout=*/uint32_t(0), /*swizzle_mode=*/uint32_t(*swizzle),
+        /*fill_mode=*/uint32_t(fill));
+    ttng::TensormapFenceproxyAcquireOp::create(rewriter, loc,
+                                               adaptor.getDescPtr());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tlx::populateTMAOpToTritonGPUPatterns(RewritePatternSet &patterns) {
@@ -369,5 +481,7 @@ void mlir::tlx::populateTMAOpToTritonGPUPatterns(RewritePatternSet &patterns) {
            AsyncDescriptorStoreOpConversion, PTXDescriptorStoreOpConversion,
            AsyncDescriptorStoreWaitOpConversion, FenceAsyncSharedOpConversion,
            AsyncDescriptorPrefetchTensorOpConversion, AsyncStoreOpConversion,
-           AsyncBulkLoadOpConversion>(patterns.getContext());
+           AsyncBulkLoadOpConversion, AllocateTensorDescriptorOpConversion,
+           ReinterpretTensorDescriptorOpConversion,
+           MakeTensorDescriptorOpConversion>(patterns.getContext());
 }

@@ -124,6 +124,28 @@ Value mlir::tlx::createL2CachePolicy(OpBuilder &builder, Location loc,
       .getResult(0);
 }
 
+FailureOr<int32_t> mlir::tlx::getTensorMapSwizzle(Attribute layout) {
+  if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(layout)) {
+    switch (nvmma.getSwizzlingByteWidth()) {
+    case 0:
+      return 0;
+    case 32:
+      return 1;
+    case 64:
+      return 2;
+    case 128:
+      return 3;
+    default:
+      return failure();
+    }
+  }
+  auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(layout);
+  if (swizzled && swizzled.getVec() == 1 && swizzled.getPerPhase() == 1 &&
+      swizzled.getMaxPhase() == 1)
+    return 0;
+  return failure();
+}
+
 FailureOr<Value> mlir::tlx::getSharedAddress(OpBuilder &builder, Location loc,
                                              Value memdesc, Operation *user) {
   MLIRContext *context = builder.getContext();

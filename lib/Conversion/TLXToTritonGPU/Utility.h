@@ -107,6 +107,10 @@ std::string getOperandList(unsigned first, unsigned count);
 Value createL2CachePolicy(OpBuilder &builder, Location loc,
                           triton::EvictionPolicy evict);
 
+/// The swizzle field of a tensor map for blocks in shared layout `layout` (0
+/// none, 1/2/3 32/64/128 bytes); failure for layouts TMA cannot write.
+FailureOr<int32_t> getTensorMapSwizzle(Attribute layout);
+
 //===----------------------------------------------------------------------===//
 // Element by element access to row-major shared buffers (inline PTX)
 //===----------------------------------------------------------------------===//

@@ -8,7 +8,9 @@ hook wraps the ``ttgir`` stage: when the TTIR holds TLX carriers it runs
 1. stock ``convert-triton-to-tritongpu`` (stock ``make_ttgir``'s arguments),
 2. the module printed with locations -> ``tlx._C.run_pipeline(PIPELINE)``,
 3. the result parsed back by libtriton in the same context,
-4. the stock TTGIR passes for hand-pipelined kernels (``tlx.compiler.ttgir``);
+4. the stock TTGIR passes for hand-pipelined kernels (``tlx.compiler.ttgir``),
+5. where the kernel pins register layouts or asserts them, the pins applied again and the assertions
+   checked (``tlx.compiler.layout_pins``);
 
 otherwise it calls the stock stage unchanged. After stock ``make_llir``, a TLX kernel's two-CTA MMAs lose
 the cluster barrier stock Triton puts before each (``tlx.compiler.llir``). A hook that was installed
@@ -26,7 +28,7 @@ from triton._C.libtriton import ir, passes
 from triton.backends.compiler import Language
 
 from .. import _C
-from . import clusters, pipeline
+from . import clusters, layout_pins, pipeline
 from . import knobs as tlx_knobs
 from .dump import Dumper
 from .errors import TLXCompilationError
@@ -122,6 +124,7 @@ class TLXStages:
             pm.enable_debug()
             add_ttgir_passes(pm, options, capability)
             pm.run(result, "tlx_make_ttgir")
+            result = layout_pins.finalize(result, kernel, lambda text: parse_module(text, module.context, kernel))
         except Exception as error:
             if dumper:
                 dumper.write("error", f"{type(error).__name__}: {error}\n")

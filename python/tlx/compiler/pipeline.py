@@ -57,7 +57,7 @@ def kernel_location(text: str) -> str | None:
     return f"{match.group(1)}:{match.group(2)}" if match else None
 
 
-def _format_diagnostics(diagnostics) -> str:
+def format_diagnostics(diagnostics) -> str:
     lines = []
     for severity, file, line, column, message in diagnostics:
         where = f"{file}:{line}:{column}" if line else str(file)
@@ -74,7 +74,7 @@ def _report(kernel: str) -> Callable[[tuple], None]:
     line."""
 
     def report(diagnostic: tuple) -> None:
-        text = f"kernel `{kernel}`: {_format_diagnostics([diagnostic])}"
+        text = f"kernel `{kernel}`: {format_diagnostics([diagnostic])}"
         if diagnostic[0] == "warning":
             warnings.warn(TLXWarning(text), stacklevel=2)
         else:
@@ -102,7 +102,7 @@ def _failure(kernel: str, text: str, pipeline: str, error: Exception) -> TLXComp
             f"{error}"
         )
     else:
-        body = f"{stage} stage of {pipeline} failed:\n" + (_format_diagnostics(diagnostics) or str(error))
+        body = f"{stage} stage of {pipeline} failed:\n" + (format_diagnostics(diagnostics) or str(error))
     return TLXCompilationError(f"{header}: {body}", kernel=kernel, diagnostics=diagnostics)
 
 
@@ -127,12 +127,16 @@ def run(
     pipelines = [chosen] if on_raised is None else list(_split(chosen))
     current = text
     for pipeline in pipelines:
-        try:
-            current = _C.run_pipeline(
-                current, pipeline, source_name=source_name, debug_info=True, on_diagnostic=_report(kernel)
-            )
-        except _C.PipelineError as error:
-            raise _failure(kernel, text, pipeline, error) from error
+        current = run_passes(current, pipeline, kernel=kernel, source_name=source_name, original=text)
         if on_raised is not None and pipeline == pipelines[0]:
             on_raised(current)
     return current
+
+
+def run_passes(text: str, pipeline: str, *, kernel: str, source_name: str, original: str | None = None) -> str:
+    """Run the TLX passes ``pipeline`` over ``text``; failures become :class:`TLXCompilationError` at the
+    user's lines (``original``: the text the kernel's definition is read from, ``text`` by default)."""
+    try:
+        return _C.run_pipeline(text, pipeline, source_name=source_name, debug_info=True, on_diagnostic=_report(kernel))
+    except _C.PipelineError as error:
+        raise _failure(kernel, original or text, pipeline, error) from error

@@ -5,8 +5,8 @@ Every builtin checks its arguments while the kernel is traced and emits a
 to the TLX compiler. The builtin modules are thin; all IR is built in
 :mod:`tlx.language.semantic`. The public TLX API's other names: layout classes
 (``layouts``), warp votes and reductions and other ops stock Triton provides
-(``warp_ops``, ``stock``), and the AMD-only names and those not implemented yet, each an error at the
-kernel line (``amd``, ``pending``; ``docs/public-api.md``).
+(``warp_ops``, ``stock``), and the AMD-only names, each an error at the kernel line (``amd``;
+``docs/public-api.md``).
 """
 
 # Each builtin module's __all__ is the one list of its public names.
@@ -17,7 +17,6 @@ from . import (
     layouts,
     mem_ops,
     mma,
-    pending,
     stock,
     tasks,
     types,
@@ -31,7 +30,6 @@ from .errors import TLXError as TLXError
 from .layouts import *  # noqa: F403
 from .mem_ops import *  # noqa: F403
 from .mma import *  # noqa: F403
-from .pending import *  # noqa: F403
 from .stock import *  # noqa: F403
 from .tasks import *  # noqa: F403
 from .types import *  # noqa: F403
@@ -47,7 +45,6 @@ __all__ = sorted(
         *layouts.__all__,
         *mem_ops.__all__,
         *mma.__all__,
-        *pending.__all__,
         *stock.__all__,
         *tasks.__all__,
         *types.__all__,

@@ -1,10 +1,13 @@
-"""Buffers and asynchronous copies: ``local_*``, TMA (``async_descriptor_*``), cp.async (``async_load*``)."""
+"""Buffers and asynchronous copies: ``local_*``, TMA (``async_descriptor_*``, descriptors in slots of the
+kernel's own), cp.async (``async_load*``)."""
 
 from __future__ import annotations
 
+import triton.language.core as tlc
+
 from .builtin import builtin
-from .semantic import TLXSemantic
-from .types import async_token, buffered_tensor, mbarrier, storage_kind
+from .semantic import TLXSemantic, _unwrap
+from .types import async_token, buffered_tensor, mbarrier, storage_kind, tensor_descriptor_ptr
 
 __all__ = [
     "async_descriptor_load",
@@ -34,6 +37,9 @@ __all__ = [
     "async_descriptor_prefetch_tensor",
     "async_store",
     "storage_alias_spec",
+    "allocate_tensor_descriptor",
+    "make_tensor_descriptor",
+    "reinterpret_tensor_descriptor",
 ]
 
 
@@ -436,3 +442,47 @@ def local_reshape(src, shape, _semantic=None, _generator=None) -> buffered_tenso
     ``ttg.memdesc_reshape``.
     """
     return TLXSemantic(_semantic, _generator).local_reshape(src, shape)
+
+
+@builtin
+def allocate_tensor_descriptor(num, _semantic=None, _generator=None) -> tensor_descriptor_ptr:
+    """Global scratch for ``num`` (a compile-time int) TMA descriptors of 128 bytes, 128-byte aligned: the
+    program's own slots, ``ptrs[i]`` the ``i``-th.
+
+    Hardware: none; the launcher allocates the scratch per program through ``triton.set_allocator``
+    (``ttg.global_scratch_alloc``).
+    """
+    return TLXSemantic(_semantic, _generator).allocate_tensor_descriptor(num)
+
+
+@builtin
+def make_tensor_descriptor(
+    desc_ptr, base, shape, strides, block_shape, padding_option="zero", _semantic=None, _generator=None
+) -> tlc.tensor_descriptor:
+    """A TMA descriptor made on the device for the ``shape`` tensor at ``base`` (``strides`` in elements, the
+    last one 1), copied in blocks of ``block_shape``; ``padding_option`` ``"zero"`` or ``"nan"`` fills what
+    lies outside the tensor.
+
+    ``desc_ptr``: a slot of ``tlx.allocate_tensor_descriptor`` (``ptrs[i]``), which receives the descriptor
+    (read it anywhere later with ``tlx.reinterpret_tensor_descriptor``); ``None``: Triton's
+    ``tl.make_tensor_descriptor``, in a scratch slot of its own (set ``triton.set_allocator`` either way).
+    The TLX compiler gives the descriptor the layout of the buffers its TMA copies fill.
+
+    Hardware: ``tensormap.replace`` into shared memory, ``tensormap.cp_fenceproxy`` to the slot,
+    ``fence.proxy.tensormap::generic.acquire``.
+    """
+    if _unwrap(desc_ptr) is None:
+        return tlc.make_tensor_descriptor(base, shape, strides, block_shape, padding_option, _semantic=_semantic)
+    return TLXSemantic(_semantic, _generator).make_tensor_descriptor(
+        desc_ptr, base, shape, strides, block_shape, padding_option
+    )
+
+
+@builtin
+def reinterpret_tensor_descriptor(desc_ptr, block_shape, dtype, _semantic=None, _generator=None):
+    """The TMA descriptor in slot ``desc_ptr`` (written by ``tlx.make_tensor_descriptor(desc_ptr=...)``), for
+    copies of ``block_shape`` blocks of ``dtype``: usable with the TMA ops and ``desc.load`` / ``desc.store``.
+
+    Hardware: none (the slot's address is the descriptor's).
+    """
+    return TLXSemantic(_semantic, _generator).reinterpret_tensor_descriptor(desc_ptr, block_shape, dtype)

@@ -50,6 +50,7 @@ from .types import (
     storage_alias_spec_type,
     storage_alias_spec_type_class,
     storage_kind,
+    tensor_descriptor_ptr,
 )
 
 #: The operand formats of a block-scaled MMA: Triton's ScaleDotElemType values.
@@ -327,8 +328,9 @@ class TLXSemantic:
         signature = "_".join(parts)
         return f"tlx.{op}.{signature}" if signature else f"tlx.{op}"
 
-    def _callee(self, name: str, operand_types: list[ir.type], result_types: list[ir.type]) -> Any:
-        """The module's private noinline callee ``name``, created on first use with an opaque body."""
+    def _callee(self, name: str, operand_types: list[ir.type], result_types: list[ir.type], result: Any = None) -> Any:
+        """The module's private noinline callee ``name``, created on first use with an opaque body (``result``:
+        the Python type of its result, which a descriptor result is built from)."""
         module = self.generator.module
         if module.has_function(name):
             return module.get_function(name)
@@ -343,14 +345,32 @@ class TLXSemantic:
             if text == "i1":
                 word = builder.create_inline_asm("// tlx carrier", "=r", [], [builder.get_int32_ty()], False, 1)
                 results.append(builder.create_icmpNE(word.get_result(0), builder.get_int32(0)))
+            elif isinstance(result, tlc.tensor_descriptor_base_type):
+                results.append(self._opaque_descriptor(builder, result.block_type))
             else:
-                constraint = "=l" if text == "i64" else "=r"
+                constraint = "=l" if text == "i64" or text.startswith("!tt.ptr") else "=r"
                 results.append(
                     builder.create_inline_asm("// tlx carrier", constraint, [], [type_], False, 1).get_result(0)
                 )
         builder.ret(results)
         module.push_back(fn)
         return fn
+
+    @staticmethod
+    def _opaque_descriptor(builder: ir.builder, block: tlc.block_type) -> ir.value:
+        """A descriptor no pass can see through: inline assembly yields no descriptor, so it describes a tensor
+        at an opaque address (the body is never lowered: the raise erases it)."""
+        word = builder.create_inline_asm("// tlx carrier", "=l", [], [builder.get_int64_ty()], False, 1)
+        base = builder.create_int_to_ptr(word.get_result(0), builder.get_ptr_ty(block.element_ty.to_ir(builder), 1))
+        rank = len(block.shape)
+        return builder.create_make_tensor_descriptor(
+            base,
+            [builder.get_int32(1)] * rank,
+            [builder.get_int64(1)] * rank,
+            list(block.shape),
+            block.element_ty.is_int_signed(),
+            ir.PADDING_OPTION.PAD_ZERO,
+        )
 
     def _encode_attr(self, kind: str, value: Attr) -> Any:
         """A carrier attribute as the contract's `kind` says: int -> ``i32``, bool/unit -> ``true``/``false``,
@@ -454,12 +474,18 @@ class TLXSemantic:
             return value.value, value.dtype
         if isinstance(value, tlc.tensor_descriptor_base):
             return value.handle, None
+        if isinstance(value, tensor_descriptor_ptr):
+            return value.handle, tlc.pointer_type(tlc.int8)
         assert isinstance(value, tlc.tensor) and not value.type.is_block(), value
         return value.handle, value.dtype
 
     def _result_ir_type(self, result: Any) -> ir.type:
         if isinstance(result, _HANDLE_TYPES):
             return self.builder.get_int64_ty()
+        if isinstance(result, tlc.tensor_descriptor_base_type):
+            types: list[ir.type] = []
+            result._flatten_ir_types(self.builder, types)
+            return types[0]
         return result.to_ir(self.builder)
 
     def _call_carrier(
@@ -470,7 +496,7 @@ class TLXSemantic:
         operand_types = [v.get_type() for v in operands]
         results = () if result is None else result if isinstance(result, tuple) else (result,)
         result_types = [self._result_ir_type(r) for r in results]
-        fn = self._callee(self.callee_name(op, operand_types, result_types), operand_types, result_types)
+        fn = self._callee(self.callee_name(op, operand_types, result_types), operand_types, result_types, result)
         call = self.builder.call(fn, operands)
         for name, attr in attrs.items():
             call.set_attr(f"tlx.{name}", attr)
@@ -527,10 +553,7 @@ class TLXSemantic:
                 "`reuse` must be a tlx.storage_alias_spec or a set of buffers from tlx.local_alloc, got "
                 f"{_describe(reuse)}",
             )
-        layout = _unwrap(layout)
-        layout = layout.to_ir_text(shape, dtype) if hasattr(layout, "to_ir_text") else layout  # a tlx.*layout*
-        if layout is not None and not isinstance(layout, str):
-            raise self.error(op, f"`layout` must be None or the text of a ttg layout attribute, got {layout!r}")
+        layout = None if _unwrap(layout) is None else self.layout_text(op, "layout", layout, shape, dtype)
         type_ = buffered_tensor_type(dtype, shape, num, storage, layout)
         attrs: dict[str, Attr] = {} if layout is None else {"layout": layout}
         return buffered_tensor(self.emit(op, {"reuse": reuse}, attrs=attrs, result=type_), type_)
@@ -608,12 +631,82 @@ class TLXSemantic:
         buf = self.one_buffer(op, "src", buf)
         if _unwrap(token) is not None and not isinstance(_unwrap(token), async_token):
             raise self.error(op, f"`token` must be an async token or None, got {_describe(token)}")
-        self.unsupported(op, "layout", layout)
-        self.unsupported(op, "relaxed", relaxed, False)
-        self.unsupported(op, "rematerialize_coordinates", remat, False)
-        self.unsupported(op, "rematerialize_coordinates_group", remat_group)
+        # AMD scheduling hints in the public API, which NVIDIA code has no use for: checked as it checks them.
+        self.const_bool(op, "relaxed", relaxed)
+        remat = self.const_bool(op, "rematerialize_coordinates", remat)
+        if _unwrap(remat_group) is not None:
+            self.const_int(op, "rematerialize_coordinates_group", remat_group, minimum=0)
+            if remat:
+                raise self.error(
+                    op, "`rematerialize_coordinates` and `rematerialize_coordinates_group` are mutually exclusive"
+                )
         result = tlc.block_type(buf.dtype, list(buf.shape))
-        return tlc.tensor(self.emit(op, {"buffer": buf}, result=result), result)
+        loaded = tlc.tensor(self.emit(op, {"buffer": buf}, result=result), result)
+        if _unwrap(layout) is None:
+            return loaded
+        return self.require_layout(loaded, layout, True, False, op=op)
+
+    # ---------------------------------------------------------- register layouts
+    def layout_text(self, op: str, name: str, layout: Any, shape: Any, dtype: Any) -> str:
+        """The ``#ttg`` attribute text of a TLX layout object (or of that text) for a value of ``shape``."""
+        layout = _unwrap(layout)
+        if isinstance(layout, str):
+            return layout
+        if not hasattr(layout, "to_ir_text"):
+            raise self.error(
+                op,
+                f"`{name}` must be a TLX layout (tlx.layout(...), ...) or the text of a ttg layout attribute, "
+                f"got {_describe(layout)}",
+            )
+        try:
+            return layout.to_ir_text(list(shape), dtype)
+        except TLXError as error:
+            raise self.error(op, str(error)) from None
+
+    def register_tensor(self, op: str, name: str, value: Any) -> tlc.tensor:
+        value = _unwrap(value)
+        if not isinstance(value, tlc.tensor) or not value.type.is_block():
+            raise self.error(op, f"`{name}` must be a register tensor, got {_describe(value)}")
+        return value
+
+    def require_layout(self, x: Any, layout: Any, pin: Any, late_address_compute: Any, op: str = "require_layout"):
+        x = self.register_tensor(op, "x", x)
+        attrs: dict[str, Attr] = {"layout": self.layout_text(op, "layout", layout, x.shape, x.dtype)}
+        if self.const_bool(op, "pin", pin):
+            attrs["pin"] = True
+        if self.const_bool(op, "late_address_compute", late_address_compute):
+            attrs["late_address_compute"] = True
+        return tlc.tensor(self.emit("require_layout", {"src": x}, attrs, result=x.type), x.type)
+
+    def release_layout(self, x: Any) -> tlc.tensor:
+        op = "release_layout"
+        x = self.register_tensor(op, "x", x)
+        return tlc.tensor(self.emit(op, {"src": x}, result=x.type), x.type)
+
+    def assert_same_layout(self, lhs: Any, rhs: Any) -> None:
+        op = "assert_same_layout"
+
+        def value(name: str, v: Any) -> Any:
+            v = _unwrap(v)
+            if isinstance(v, buffered_tensor):
+                return self.one_buffer(op, name, v)
+            return self.register_tensor(op, name, v) if name == "lhs" or isinstance(v, tlc.base_value) else None
+
+        lhs = value("lhs", lhs)
+        other = value("rhs", rhs)
+        if other is None:
+            expected = self.layout_text(op, "rhs", rhs, lhs.shape, lhs.dtype)
+            self.emit(op, {"lhs": lhs}, {"expected": expected})
+            return
+        shapes = [[_unwrap(d) for d in v.shape] for v in (lhs, other)]
+        if shapes[0] != shapes[1]:
+            # One carrier takes both values: they must have one shape (the op's verifier says so too).
+            raise self.error(
+                op,
+                f"compares layouts of two shapes, {shapes[0]} and {shapes[1]}: a layout is the same only over one "
+                "shape",
+            )
+        self.emit(op, {"lhs": lhs, "rhs": other})
 
     def local_store(self, buf: Any, value: Any) -> None:
         op = "local_store"
@@ -962,6 +1055,118 @@ class TLXSemantic:
             # Which element types each kind combines is the op verifier's to check.
             attrs["reduce"] = int(getattr(ir.DESCRIPTOR_REDUCE_KIND, reduce.upper()))
         self.emit(op, {"desc": _unwrap(desc), "offsets": offset_values, "buffer": buf}, attrs)
+
+    # ------------------------------------------------------------- descriptor slots
+    #
+    # allocate_tensor_descriptor gives a !tt.ptr<i8> into the program's global scratch; a slot is that pointer
+    # plus 128 bytes per index (tt.addptr, traced here); make_tensor_descriptor(desc_ptr=slot) writes a
+    # descriptor into a slot and reinterpret_tensor_descriptor reads one.
+
+    def allocate_tensor_descriptor(self, num: Any) -> tensor_descriptor_ptr:
+        op = "allocate_tensor_descriptor"
+        self.require_capability(op, 90, "TMA descriptors")
+        num = self.const_int(op, "num", num, minimum=1)
+        handle = self.emit(op, attrs={"num": num}, result=tlc.pointer_type(tlc.int8))
+        ptr = tensor_descriptor_ptr(handle, num, 128)
+        ptr._slot = 0
+        return ptr
+
+    def descriptor_ptr(self, op: str, name: str, value: Any) -> tensor_descriptor_ptr:
+        value = _unwrap(value)
+        if not isinstance(value, tensor_descriptor_ptr):
+            raise self.error(
+                op, f"`{name}` must be a slot of tlx.allocate_tensor_descriptor (ptrs[i]), got {_describe(value)}"
+            )
+        return value
+
+    def descriptor_slot(self, ptr: tensor_descriptor_ptr, index: Any) -> tensor_descriptor_ptr:
+        """``ptr[index]``: ``index`` descriptors further; a constant index past the allocation is an error."""
+        op = "tensor_descriptor_ptr"
+        index = _unwrap(index)
+        size = ptr.descriptor_size
+        slot = None
+        if isinstance(index, int) and not isinstance(index, bool):
+            slot = None if ptr._slot is None else ptr._slot + index
+            if slot is not None and not 0 <= slot < ptr.num:
+                raise self.error(op, f"slot {slot} is out of range: tlx.allocate_tensor_descriptor made {ptr.num}")
+            offset = self.i32(op, "index", index * size).value
+        else:
+            offset = self.builder.create_mul(self.i32(op, "index", index).value, self.builder.get_int32(size))
+        result = tensor_descriptor_ptr(self.builder.create_addptr(ptr.handle, offset), ptr.num, size)
+        result._slot = slot
+        return result
+
+    def make_tensor_descriptor(
+        self, desc_ptr: Any, base: Any, shape: Any, strides: Any, block_shape: Any, padding_option: Any
+    ) -> tlc.tensor_descriptor:
+        """The descriptor written into slot ``desc_ptr``, and read back from it."""
+        op = "make_tensor_descriptor"
+        self.require_capability(op, 90, "TMA descriptors")
+        slot = self.descriptor_ptr(op, "desc_ptr", desc_ptr)
+        base = _unwrap(base)
+        if not isinstance(base, tlc.tensor) or base.type.is_block() or not base.dtype.is_ptr():
+            raise self.error(op, f"`base` must be a pointer to the tensor's first element, got {_describe(base)}")
+        sizes, steps = self._sequence(op, "shape", shape), self._sequence(op, "strides", strides)
+        block = self.const_ints(op, "block_shape", block_shape, minimum=1)
+        if not len(sizes) == len(steps) == len(block):
+            raise self.error(
+                op,
+                f"`shape`, `strides` and `block_shape` need one entry per dimension: got {len(sizes)}, "
+                f"{len(steps)} and {len(block)}",
+            )
+        last = _unwrap(steps[-1])
+        if not isinstance(last, int) or isinstance(last, bool) or last != 1:
+            raise self.error(op, f"the last stride must be the constant 1 (rows are contiguous), got {_describe(last)}")
+        padding = self.const_str(op, "padding_option", padding_option) or "zero"
+        if padding not in ("zero", "nan"):
+            raise self.error(op, f"`padding_option` must be 'zero' or 'nan', got {padding!r}")
+        dims = [tlc.tensor(self.i32(op, f"shape[{i}]", d).value, tlc.int32) for i, d in enumerate(sizes)]
+        strides64 = [self._i64(op, f"strides[{i}]", d) for i, d in enumerate(steps)]
+        self.emit(
+            op,
+            {
+                "descPtr": slot,
+                "base": base,
+                "shape": [Scalar(d.handle, tlc.int32) for d in dims],
+                "strides": [Scalar(d.handle, tlc.int64) for d in strides64],
+            },
+            {"blockShape": block, "padding": int(self.semantic._str_to_padding_option(padding))},
+        )
+        block_type = tlc.block_type(base.dtype.element_ty, list(block))
+        handle = self._reinterpret(slot, block_type)
+        return tlc.tensor_descriptor(handle, dims, strides64, block_type)
+
+    def reinterpret_tensor_descriptor(self, desc_ptr: Any, block_shape: Any, dtype: Any) -> tlc.tensor_descriptor_base:
+        op = "reinterpret_tensor_descriptor"
+        self.require_capability(op, 90, "TMA descriptors")
+        slot = self.descriptor_ptr(op, "desc_ptr", desc_ptr)
+        block = self.const_ints(op, "block_shape", block_shape, minimum=1)
+        block_type = tlc.block_type(self.element_dtype(op, "dtype", dtype), list(block))
+        return tlc.tensor_descriptor_base(self._reinterpret(slot, block_type), block_type)
+
+    def _reinterpret(self, slot: tensor_descriptor_ptr, block_type: tlc.block_type) -> ir.value:
+        return self.emit(
+            "reinterpret_tensor_descriptor", {"descPtr": slot}, result=tlc.tensor_descriptor_base_type(block_type)
+        )
+
+    def _sequence(self, op: str, name: str, value: Any) -> list[Any]:
+        value = _unwrap(value)
+        if isinstance(value, tlc.tuple):
+            value = value.values
+        if not isinstance(value, (tuple, list)) or not value:
+            raise self.error(op, f"`{name}` must be a non-empty list, got {_describe(value)}")
+        return list(value)
+
+    def _i64(self, op: str, name: str, value: Any) -> tlc.tensor:
+        """A scalar integer (constant or runtime) as an ``i64`` tensor."""
+        value = _unwrap(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return tlc.tensor(self.builder.get_int64(value), tlc.int64)
+        if isinstance(value, tlc.tensor) and not value.type.is_block() and value.dtype.is_int():
+            if value.dtype.is_bool():
+                raise self.error(op, f"`{name}` must be an integer, got a bool")
+            return self.semantic.cast(value, tlc.int64) if value.dtype != tlc.int64 else value
+        raise self.error(op, f"`{name}` must be a scalar integer, got {_describe(value)}")
 
     def async_descriptor_store_wait(self, pendings: Any) -> None:
         op = "async_descriptor_store_wait"

@@ -1,8 +1,7 @@
 """Names of the public TLX API that stock Triton provides the instructions for: no TLX op.
 
-``prefetch`` rides Triton's elementwise inline assembly; ``zeros``, ``dot_scaled`` and
-``make_tensor_descriptor`` are Triton's own (``tl.zeros``, ``tl.dot_scaled``, ``tl.make_tensor_descriptor``);
-``assume_uniform`` is an AMD hint that NVIDIA code does not need.
+``prefetch`` rides Triton's elementwise inline assembly; ``zeros`` and ``dot_scaled`` are Triton's own
+(``tl.zeros``, ``tl.dot_scaled``); ``assume_uniform`` is an AMD hint that NVIDIA code does not need.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from .builtin import builtin
 from .semantic import TLXSemantic, _describe, _unwrap
 from .targets import amd_only
 
-__all__ = ["assume_uniform", "dot_scaled", "make_tensor_descriptor", "prefetch", "zeros"]
+__all__ = ["assume_uniform", "dot_scaled", "prefetch", "zeros"]
 
 
 @builtin
@@ -49,27 +48,6 @@ def prefetch(pointer, level="L2", mask=None, tensormap=False, _semantic=None, _g
     flags = _semantic.cast(mask, tl.int32)
     asm = f"{{ .reg .pred p; setp.ne.b32 p, $2, 0; @p prefetch.global.{level} [$1]; mov.b32 $0, 0; }}"
     tlc.inline_asm_elementwise(asm, "=r,l,r", [pointer, flags], tl.int32, False, 1, _semantic=_semantic)
-
-
-@builtin
-def make_tensor_descriptor(
-    desc_ptr, base, shape, strides, block_shape, padding_option="zero", _semantic=None, _generator=None
-) -> tlc.tensor_descriptor:
-    """A TMA descriptor made on the device for the ``shape`` tensor at ``base``, of ``block_shape`` blocks.
-
-    With ``desc_ptr=None`` (the public API's "auto-allocate"), Triton's ``tl.make_tensor_descriptor``: the
-    descriptor lives in the kernel's global scratch (set ``triton.set_allocator``), the TLX compiler gives it
-    the layout of the buffers it fills. Hardware: ``tensormap.replace`` into the scratch, then
-    ``fence.proxy.tensormap::generic``. A ``desc_ptr`` from ``allocate_tensor_descriptor`` is not supported yet.
-    """
-    sem = TLXSemantic(_semantic, _generator)
-    if _unwrap(desc_ptr) is not None:
-        raise sem.error(
-            "make_tensor_descriptor",
-            "`desc_ptr` (a slot of tlx.allocate_tensor_descriptor) is not supported by this TLX release yet: pass "
-            "None, and the descriptor lives in Triton's global scratch",
-        )
-    return tlc.make_tensor_descriptor(base, shape, strides, block_shape, padding_option, _semantic=_semantic)
 
 
 @builtin

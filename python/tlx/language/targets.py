@@ -78,12 +78,3 @@ class GatedClass:
 
     def _refuse(self, _semantic: Any, _generator: Any) -> NoReturn:
         type(self)._gate(type(self).__name__, type(self)._what, _semantic, _generator)
-
-
-def not_yet(name: str, what: str, _semantic: Any = None, _generator: Any = None, instead: str = "") -> NoReturn:
-    """Raise the error of ``tlx.<name>``, a name of the public API this release defines but does not implement
-    yet (``what`` it is; ``instead``: what works today, if anything)."""
-    hint = f"; {instead}" if instead else ""
-    raise TLXError(
-        f"{_where(_semantic, _generator)}tlx.{name}: {what} is not implemented by this TLX release yet{hint}"
-    )

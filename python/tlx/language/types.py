@@ -1,7 +1,8 @@
 """TLX value types: buffers, mbarriers, cluster-launch-control responses, async tokens, storage kinds.
 
 Every TLX handle (a set of buffers, one buffer, a set of mbarriers, one
-mbarrier) is an ``i64`` in TTIR (docs/carriers.md). The Python values below
+mbarrier) is an ``i64`` in TTIR (docs/carriers.md); descriptor slots are
+Triton pointers (``!tt.ptr<i8>``). The Python values below
 carry what the IR does not: element type, shape, number of buffers, storage.
 That is what lets the builtins check misuse while the kernel is traced, and
 what names the ``!tlx.*`` type the raise pass rebuilds.
@@ -35,6 +36,8 @@ __all__ = [
     "storage_alias_spec_type",
     "storage_alias_spec_type_class",
     "storage_kind",
+    "tensor_descriptor_ptr",
+    "tensor_descriptor_ptr_type",
 ]
 
 
@@ -567,3 +570,78 @@ class storage_alias_spec_type_class(tlc.base_value):
     def __repr__(self) -> str:
         size = f", size={self._buffer_size_bytes}" if self._buffer_size_bytes else ""
         return f"storage_alias_spec(storage={self._storage.value}{size})"
+
+
+# ------------------------------------------------------------------------------------------ descriptor slots
+
+
+class tensor_descriptor_ptr_type(tlc.pointer_type):
+    """The type of :class:`tensor_descriptor_ptr`: a global pointer that advances by ``size`` bytes (one TMA
+    descriptor) per index, into ``num`` descriptor slots.
+
+    In IR the pointer is a ``!tt.ptr<i8>`` (byte addresses), whatever the public API's element type says.
+    """
+
+    def __init__(self, num: int, size: int = 128) -> None:
+        super().__init__(tlc.block_type(tlc.int8, [size]), 1)
+        self.num = num
+        self.size = size
+
+    def to_ir(self, builder: ir.builder) -> ir.type:
+        return builder.get_ptr_ty(builder.get_int8_ty(), 1)
+
+    def _flatten_ir_types(self, builder: ir.builder, out: list[ir.type]) -> None:
+        out.append(self.to_ir(builder))
+
+    def _unflatten_ir(self, handles: list[ir.value], cursor: int) -> tuple[tensor_descriptor_ptr, int]:
+        return tensor_descriptor_ptr(handles[cursor], self.num, self.size), cursor + 1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, tensor_descriptor_ptr_type) and (self.num, self.size) == (other.num, other.size)
+
+    def __hash__(self) -> int:
+        return hash(("tensor_descriptor_ptr", self.num, self.size))
+
+    def __repr__(self) -> str:
+        return f"tensor_descriptor_ptr_type(num={self.num}, size={self.size})"
+
+    __str__ = __repr__
+
+    def mangle(self) -> str:
+        return f"tensor_desc_ptr_{self.num}_{self.size}" if self.num > 1 else f"tensor_desc_ptr_{self.size}"
+
+
+class tensor_descriptor_ptr(tlc.base_value):
+    """Slots for TMA descriptors in the program's global scratch, as ``tlx.allocate_tensor_descriptor``
+    returns them: ``ptr[i]`` is slot ``i`` (``descriptor_size`` bytes further per index), which
+    ``tlx.make_tensor_descriptor(desc_ptr=...)`` fills and ``tlx.reinterpret_tensor_descriptor`` reads.
+
+    ``num`` counts the slots of the whole allocation, indexed or not.
+    """
+
+    def __init__(self, handle: ir.value, num: int, descriptor_size: int) -> None:
+        self.handle = handle
+        self.type = tensor_descriptor_ptr_type(num, descriptor_size)
+        # The slot this pointer is at when tracing knows it (constant indices from the allocation), else None.
+        self._slot: int | None = None
+
+    @property
+    def num(self) -> int:
+        return self.type.num
+
+    @property
+    def descriptor_size(self) -> int:
+        return self.type.size
+
+    def _flatten_ir(self, handles: list[ir.value]) -> None:
+        handles.append(self.handle)
+
+    @builtin
+    def __getitem__(self, index, _semantic=None, _generator=None) -> tensor_descriptor_ptr:
+        """``ptr[i]``: the slot ``i`` further (``i * descriptor_size`` bytes, a ``tt.addptr``)."""
+        from .semantic import TLXSemantic
+
+        return TLXSemantic(_semantic, _generator).descriptor_slot(self, index)
+
+    def __repr__(self) -> str:
+        return f"tensor_descriptor_ptr(num={self.num}, descriptor_size={self.descriptor_size})"

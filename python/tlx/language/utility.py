@@ -1,4 +1,5 @@
-"""Thread ids, clocks, compile-time type queries, and stochastic rounding."""
+"""Thread ids, clocks, compile-time type queries, stochastic rounding, and register layouts (require, release,
+check, report)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ from .semantic import TLXSemantic
 from .types import buffered_tensor
 
 __all__ = [
+    "assert_same_layout",
     "clock64",
     "cluster_cta_rank",
     "cluster_size_1d",
     "dtype_of",
     "dump_layout",
     "get_fp8_format_name",
+    "release_layout",
+    "require_layout",
     "size_of",
     "stoch_round",
     "thread_id",
@@ -56,6 +60,43 @@ def dump_layout(x, _semantic=None, _generator=None) -> None:
     The report comes when the kernel compiles (a kernel served from Triton's cache is not compiled again).
     """
     TLXSemantic(_semantic, _generator).dump_layout(x)
+
+
+@builtin
+def require_layout(x, layout, pin=True, late_address_compute=False, _semantic=None, _generator=None) -> tlc.tensor:
+    """``x`` (a register tensor) in the register layout ``layout`` (``tlx.layout(...)``, another TLX register
+    layout, or the text of a ``#ttg`` one); the tensors computed elementwise from it, and the values a loop
+    carries for them, take that layout too.
+
+    With ``pin=True`` the layout holds through Triton's layout optimizations (the TLX compiler applies it
+    again after they have run, up to ``tlx.release_layout``); with ``pin=False`` they may choose another.
+    ``late_address_compute`` (a hint for where a conversion computes its shared-memory addresses) is
+    accepted and has no effect: Triton 3.6 places those itself.
+
+    Hardware: a register layout conversion (``ttg.convert_layout``: shuffles or a trip through shared
+    memory) where the layout differs from the one the value has.
+    """
+    return TLXSemantic(_semantic, _generator).require_layout(x, layout, pin, late_address_compute)
+
+
+@builtin
+def release_layout(x, _semantic=None, _generator=None) -> tlc.tensor:
+    """``x``, where a layout pinned by ``tlx.require_layout`` ends: the tensors computed from the result take
+    whatever layout Triton chooses (a conversion here when it differs). Hardware: none, or that conversion.
+    """
+    return TLXSemantic(_semantic, _generator).release_layout(x)
+
+
+@builtin
+def assert_same_layout(lhs, rhs, _semantic=None, _generator=None) -> None:
+    """Check at compile time that ``lhs`` and ``rhs`` end up in the same layout: two register tensors of one
+    shape (once Triton's layout optimizations and the pins have run, compared as linear layouts: converting
+    one into the other moves no data), two buffers (their shared layouts), or ``lhs`` and a layout ``rhs``
+    (``tlx.layout(...)`` or another TLX layout). An error at this line when they differ.
+
+    Hardware: none; no code is emitted. (The check runs when the kernel compiles.)
+    """
+    TLXSemantic(_semantic, _generator).assert_same_layout(lhs, rhs)
 
 
 @builtin

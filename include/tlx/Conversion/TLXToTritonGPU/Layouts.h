@@ -45,6 +45,10 @@ bool isBlockScaleBuffer(BufferType buffer);
 FailureOr<triton::gpu::MemDescType>
 getBlockScaleView(triton::gpu::MemDescType buffer, int64_t rows, int64_t cols);
 
+/// The default shared layout of a buffer of `shape` x `elementType` (that of
+/// a tlx.local_alloc without `layout`).
+Attribute getDefaultBlockLayout(ArrayRef<int64_t> shape, Type elementType);
+
 /// The unswizzled 1-D shared layout: 1-D buffers, reinterpreted unswizzled
 /// buffers and mbarriers (one 64-bit word each) have it.
 triton::gpu::SwizzledSharedEncodingAttr
@@ -104,16 +108,22 @@ using TMAUseFn =
 /// (null when it comes from registers) and of `b`.
 using DotUseFn = function_ref<LogicalResult(Operation *dot, Attribute aLayout,
                                             Attribute bLayout)>;
+/// Called for every assert_same_layout of buffers: the layout of `lhs`, and
+/// that of `rhs` or the expected one.
+using AssertFn = function_ref<LogicalResult(
+    AssertSameLayoutOp, Attribute lhsLayout, Attribute rhsLayout)>;
 
 /// Walks `module` in order and gives every buffer value a layout: an
 /// allocation the one `allocLayout` returns, a view the one getViewLayout
 /// derives from its source (an error at each view that has none). Calls
-/// `onTMAUse` for every TMA load and store, and `onDotUse`, when given, for
-/// every async_dot and tcgen05_mma_scaled. Keeps going after an error, so
+/// `onTMAUse` for every TMA load and store, `onAssert`, when given, for every
+/// assertion on buffers, and `onDotUse`, when given, for every async_dot and
+/// tcgen05_mma_scaled. Keeps going after an error, so
 /// that one run reports them all.
 LogicalResult propagateBufferLayouts(ModuleOp module, AllocLayoutFn allocLayout,
                                      TMAUseFn onTMAUse,
-                                     DotUseFn onDotUse = nullptr);
+                                     DotUseFn onDotUse = nullptr,
+                                     AssertFn onAssert = nullptr);
 
 /// The warps that run `op`: its function's or module's "ttg.num-warps" (4
 /// where none says). Tensor ops in an async task run on that many warps too:
@@ -133,6 +143,21 @@ RankedTensorType getWgmmaAccumulatorType(AsyncDotOp dot);
 
 /// A mutable descriptor of `shape` elements in shared memory, covering its
 /// whole allocation.
+/// Whether `layout` lays a tensor out over threads (blocked, linear, slice,
+/// NVIDIA MMA, MMA operand).
+bool isRegisterLayout(Attribute layout);
+
+/// An error at `op` unless `layout` is a register layout for tensors of
+/// `type`'s rank over the warps `op` runs on (a linear layout: of its shape).
+LogicalResult verifyRegisterLayout(Operation *op, Attribute layout,
+                                   RankedTensorType type);
+
+/// `root` has just taken a register layout (its type), and its users still
+/// expect `rootOldType`: the values computed elementwise from it, and the
+/// values scf.for loops carry for them, take the layout too (their other
+/// operands converted to it), every other user is given the type it had.
+void propagateRegisterLayout(Value root, Type rootOldType);
+
 triton::gpu::MemDescType getSharedMemDesc(ArrayRef<int64_t> shape,
                                           Type elementType, Attribute layout);
 

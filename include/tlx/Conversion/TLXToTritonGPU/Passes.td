@@ -52,4 +52,32 @@ def TLXLowerToTritonGPU : Pass<"tlx-lower-to-ttg", "::mlir::ModuleOp"> {
   ];
 }
 
+def TLXApplyLayoutPins : Pass<"tlx-apply-layout-pins", "::mlir::ModuleOp"> {
+  let summary = "Apply the pinned register layouts again after Triton's layout optimizations";
+  let description = [{
+    Runs on the final TTGIR of a TLX kernel, once Triton's layout passes have
+    run. Each pin marker that `tlx.require_layout(..., pin=True)` left (an
+    opaque `tt.elementwise_inline_asm` with `tlx.layout_marker = "pin"` and
+    its layout in `tlx.layout`) becomes a `ttg.convert_layout` of its operand
+    to that layout, which the tensors computed elementwise from it (and the
+    values loops carry for them) take too
+    (their other operands are converted to it); every other user keeps the
+    layout Triton gave it, through a conversion. Release markers become the
+    conversion back to the layout Triton chose after them. An assertion of
+    an expected layout gets its other side: the value converted to that
+    layout, for the check of the final layouts.
+  }];
+  let dependentDialects = ["::mlir::triton::gpu::TritonGPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TLXEraseLayoutAsserts : Pass<"tlx-erase-layout-asserts", "::mlir::ModuleOp"> {
+  let summary = "Erase the layout assertion markers once they are checked";
+  let description = [{
+    The markers of `tlx.assert_same_layout` on tensors (and the conversions
+    to an expected layout that feed them) emit no code: once the layouts are
+    compared, they go.
+  }];
+}
+
 #endif // TLX_CONVERSION_TLXTOTRITONGPU_PASSES_TD

@@ -64,8 +64,17 @@ void populateCLCOpToTritonGPUPatterns(RewritePatternSet &patterns);
 /// async_dot, async_dot_wait -> ttng.warp_group_dot and its wait.
 void populateMMAOpToTritonGPUPatterns(RewritePatternSet &patterns);
 
-/// Compile-time reports (dump_layout): a remark, no code.
+/// Compile-time reports (dump_layout, assert_same_layout of buffers): a
+/// remark or an error, no code.
 void populateDebugOpToTritonGPUPatterns(RewritePatternSet &patterns);
+
+/// require_layout -> ttg.convert_layout to the layout, which the tensors
+/// computed elementwise from it take too, and with `pin` a marker that
+/// tlx-apply-layout-pins applies again after Triton's layout optimizations;
+/// release_layout and assert_same_layout of tensors -> markers. A layout that
+/// is not a register layout of the tensor is an error at the op. Runs before
+/// the other patterns.
+LogicalResult lowerLayoutRequirements(ModuleOp module);
 
 /// async_tasks (with its async_task and async_task_replica_id ops) ->
 /// ttg.warp_specialize. Runs once the task bodies hold TritonGPU ops only.

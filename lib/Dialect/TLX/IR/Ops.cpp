@@ -844,3 +844,101 @@ LogicalResult LocalAllocOp::verify() {
          << needed << " bytes, more than the " << available
          << " bytes of the buffers it reuses";
 }
+
+//===----------------------------------------------------------------------===//
+// TMA descriptors in slots of the kernel's own
+//===----------------------------------------------------------------------===//
+
+/// A descriptor slot is global memory addressed bytewise.
+static LogicalResult verifyDescriptorSlot(Operation *op, Type type,
+                                          StringRef what) {
+  auto pointer = dyn_cast<triton::PointerType>(type);
+  if (!pointer || pointer.getAddressSpace() != 1 ||
+      !pointer.getPointeeType().isInteger(8))
+    return op->emitOpError()
+           << what << " must be a global !tt.ptr<i8> (a "
+           << "slot of tlx.allocate_tensor_descriptor), got " << type;
+  return success();
+}
+
+/// TMA copies blocks of 1 to 5 dimensions.
+static LogicalResult verifyDescriptorRank(Operation *op, int64_t rank) {
+  if (rank < 1 || rank > 5)
+    return op->emitOpError("TMA descriptors have 1 to 5 dimensions, got ")
+           << rank;
+  return success();
+}
+
+LogicalResult AllocateTensorDescriptorOp::verify() {
+  // The scratch size is an i32 of ttg.global_scratch_alloc.
+  if (getNum() > (1 << 23))
+    return emitOpError("at most ")
+           << (1 << 23) << " descriptors of 128 bytes, got " << getNum();
+  return verifyDescriptorSlot(*this, getResult().getType(), "the result");
+}
+
+LogicalResult MakeTensorDescriptorOp::verify() {
+  if (failed(verifyDescriptorSlot(*this, getDescPtr().getType(), "descPtr")))
+    return failure();
+  ArrayRef<int32_t> block = getBlockShape();
+  if (failed(verifyDescriptorRank(*this, block.size())))
+    return failure();
+  if (getShape().size() != block.size() || getStrides().size() != block.size())
+    return emitOpError("needs one size and one stride per block dimension: ")
+           << block.size() << " expected, " << getShape().size()
+           << " sizes and " << getStrides().size() << " strides given";
+  if (llvm::any_of(block, [](int32_t size) { return size <= 0; }))
+    return emitOpError("block dimensions must be positive, got [")
+           << block << "]";
+  auto base = cast<triton::PointerType>(getBase().getType());
+  Type element = base.getPointeeType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0 ||
+      element.getIntOrFloatBitWidth() > 64)
+    return emitOpError("base must point to elements of 1, 2, 4 or 8 bytes, "
+                       "got ")
+           << element;
+  int64_t rowBytes =
+      int64_t(block.back()) * element.getIntOrFloatBitWidth() / 8;
+  if (rowBytes < 16)
+    return emitOpError("the block's last dimension must span at least 16 "
+                       "bytes, got ")
+           << block.back() << " x " << element;
+  if (getPadding() == triton::PaddingOption::PAD_NAN &&
+      !isa<FloatType>(element))
+    return emitOpError("padding with NaN needs floating-point elements, got ")
+           << element;
+  return success();
+}
+
+LogicalResult ReinterpretTensorDescriptorOp::verify() {
+  if (failed(verifyDescriptorSlot(*this, getDescPtr().getType(), "descPtr")))
+    return failure();
+  return verifyDescriptorRank(*this,
+                              getResult().getType().getBlockType().getRank());
+}
+
+//===----------------------------------------------------------------------===//
+// Register layouts
+//===----------------------------------------------------------------------===//
+
+LogicalResult AssertSameLayoutOp::verify() {
+  if (static_cast<bool>(getRhs()) == static_cast<bool>(getExpectedAttr()))
+    return emitOpError("compares `lhs` with either `rhs` or an `expected` "
+                       "layout");
+  if (!getRhs())
+    return success();
+  Type lhs = getLhs().getType(), rhs = getRhs().getType();
+  if (isa<RankedTensorType>(lhs) != isa<RankedTensorType>(rhs))
+    return emitOpError("compares a register tensor with a buffer: register "
+                       "and shared layouts are never the same");
+  auto shapeOf = [](Type type) -> ArrayRef<int64_t> {
+    if (auto tensor = dyn_cast<RankedTensorType>(type))
+      return tensor.getShape();
+    return cast<BufferType>(type).getShape();
+  };
+  if (shapeOf(lhs) != shapeOf(rhs))
+    return emitOpError("compares layouts of two shapes, [")
+           << shapeOf(lhs) << "] and [" << shapeOf(rhs)
+           << "]: a layout is the same only over one shape";
+  return success();
+}

@@ -67,7 +67,7 @@ bool isModelled(AllocBarriersOp alloc) {
     for (Operation *barrierUser : view.getResult().getUsers())
       if (!isa<BarrierWaitOp, BarrierArriveOp, BarrierExpectBytesOp,
                AsyncDescriptorLoadOp, AsyncBulkLoadOp, CLCTryCancelOp>(
-                   barrierUser))
+              barrierUser))
         return false;
   }
   return true;

@@ -545,6 +545,84 @@ def TLX_AsyncBulkLoadOp : TLX_Op<"async_bulk_load"> {
 }
 
 //===----------------------------------------------------------------------===//
+// TMA descriptors in slots of the kernel's own
+//===----------------------------------------------------------------------===//
+
+def TLX_AllocateTensorDescriptorOp : TLX_Op<"allocate_tensor_descriptor",
+    [MemoryEffects<[MemAlloc<TT_GlobalMemory>]>]> {
+  let summary = "global scratch for `num` 128-byte TMA descriptors";
+  let description = [{
+    `tlx.allocate_tensor_descriptor(num)` in Python: `num` slots of 128 bytes,
+    128-byte aligned, in the program's own global scratch
+    (`ttg.global_scratch_alloc`; the launcher allocates it per program
+    through `triton.set_allocator`). Slot `i` is the pointer plus `128 * i`
+    (`desc_ptrs[i]`, a `tt.addptr`); `tlx.make_tensor_descriptor` fills a
+    slot and `tlx.reinterpret_tensor_descriptor` reads one as a descriptor.
+
+    ```mlir
+    %slots = tlx.allocate_tensor_descriptor {num = 2 : i32} : !tt.ptr<i8>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntPositive]>:$num);
+  let results = (outs TT_Ptr:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def TLX_MakeTensorDescriptorOp : TLX_Op<"make_tensor_descriptor", [
+    AttrSizedOperandSegments,
+    MemoryEffects<[MemRead<TT_GlobalMemory>, MemWrite<TT_GlobalMemory>]>]> {
+  let summary = "fill a descriptor slot with the TMA descriptor of a tensor";
+  let description = [{
+    `tlx.make_tensor_descriptor(desc_ptr=slot, base, shape, strides,
+    block_shape, padding_option)` in Python: the TMA descriptor of the
+    row-major `shape` tensor at `base` (`strides` in elements, the last 1),
+    copied in blocks of `blockShape`, is written into the 128-byte slot
+    `descPtr` (`tensormap.replace` in shared memory, then
+    `tensormap.cp_fenceproxy` to the slot) and acquired for TMA
+    (`fence.proxy.tensormap::generic.acquire`). `layout` is the shared
+    layout of the buffers the descriptor fills (its swizzle), chosen by
+    `tlx-assign-layouts` from the descriptors read from the same slots.
+
+    ```mlir
+    tlx.make_tensor_descriptor %slot, %a, [%m, %k], [%sk, %c1] {blockShape = array<i32: 64, 64>, padding = 1 : i32} : !tt.ptr<i8>, !tt.ptr<f16>
+    ```
+  }];
+  let arguments = (ins
+    TT_Ptr:$descPtr, TT_Ptr:$base, Variadic<I32>:$shape, Variadic<I64>:$strides,
+    DenseI32ArrayAttr:$blockShape,
+    DefaultValuedAttr<TT_PaddingOptionAttr, "::mlir::triton::PaddingOption::PAD_ZERO">:$padding,
+    OptionalAttr<AnyAttr>:$layout);
+  let assemblyFormat = [{
+    $descPtr `,` $base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:`
+    qualified(type($descPtr)) `,` qualified(type($base))
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_ReinterpretTensorDescriptorOp
+    : TLX_Op<"reinterpret_tensor_descriptor", [Pure]> {
+  let summary = "the TMA descriptor held by a descriptor slot";
+  let description = [{
+    `tlx.reinterpret_tensor_descriptor(desc_ptr=slot, block_shape, dtype)` in
+    Python: the descriptor a `tlx.make_tensor_descriptor` wrote into the
+    slot, for TMA copies of `block_shape` blocks of `dtype`
+    (`ttng.reinterpret_tensor_descriptor`). Its block takes the layout of the
+    buffers it copies, like any descriptor.
+
+    ```mlir
+    %d = tlx.reinterpret_tensor_descriptor %slot : !tt.ptr<i8> to !tt.tensordesc<tensor<64x64xf16>>
+    ```
+  }];
+  let arguments = (ins TT_Ptr:$descPtr);
+  let results = (outs TT_TensorDesc:$result);
+  let assemblyFormat = [{
+    $descPtr attr-dict `:` qualified(type($descPtr)) `to` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // cp.async
 //===----------------------------------------------------------------------===//
 
@@ -821,6 +899,77 @@ def TLX_DumpLayoutOp : TLX_Op<"dump_layout"> {
   }];
   let arguments = (ins AnyTypeOf<[TT_Tensor, TLX_BufferType]>:$value);
   let assemblyFormat = "$value attr-dict `:` qualified(type($value))";
+}
+
+//===----------------------------------------------------------------------===//
+// Register layouts
+//===----------------------------------------------------------------------===//
+
+def TLX_RequireLayoutOp : TLX_Op<"require_layout",
+    [Pure, SameOperandsAndResultType]> {
+  let summary = "give a register tensor a register layout";
+  let description = [{
+    `tlx.require_layout(x, layout, pin, late_address_compute)` in Python: the
+    value of `x` in the register layout `layout` (`ttg.convert_layout`), which
+    the tensors computed elementwise from it (and the values a loop carries
+    for them) take too. With `pin`, the layout
+    holds through Triton's layout optimizations: TLX applies it again once
+    they have run (`tlx-apply-layout-pins`); without, they may change it.
+    `late_address_compute` is accepted and has no effect here (Triton 3.6
+    derives the addresses of a conversion through shared memory where it
+    lowers it).
+
+    ```mlir
+    %y = tlx.require_layout %x {layout = #ttg.linear<{register = [[0, 1]], lane = [[0, 2], [0, 4], [0, 8], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]], block = []}>, pin} : tensor<16x16xf32>
+    ```
+  }];
+  let arguments = (ins TT_Tensor:$src, AnyAttr:$layout, UnitAttr:$pin,
+                       UnitAttr:$late_address_compute);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+}
+
+def TLX_ReleaseLayoutOp : TLX_Op<"release_layout",
+    [Pure, SameOperandsAndResultType]> {
+  let summary = "end a pinned layout: what follows may take any layout";
+  let description = [{
+    `tlx.release_layout(x)` in Python: the value of `x`, whose layout a pin
+    (`tlx.require_layout`) no longer extends to: Triton's layout
+    optimizations choose it, and TLX converts at this point when the two
+    differ.
+
+    ```mlir
+    %y = tlx.release_layout %x : tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins TT_Tensor:$src);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+}
+
+def TLX_AssertSameLayoutOp : TLX_Op<"assert_same_layout"> {
+  let summary = "compile-time check that two values end up in one layout";
+  let description = [{
+    `tlx.assert_same_layout(lhs, rhs)` in Python: two register tensors (once
+    Triton's layout optimizations and TLX's pins have run, compared as
+    linear layouts: a conversion between them must move no data) or two
+    buffers (their shared layouts), or one of them and `expected`, a layout
+    (`rhs` a `tlx.layout` or other TLX layout object). An error at this line
+    when they differ; no code.
+
+    ```mlir
+    tlx.assert_same_layout %a, %b : tensor<64x64xf32>, tensor<64x64xf32>
+    tlx.assert_same_layout %a {expected = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>} : tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[TT_Tensor, TLX_BufferType]>:$lhs,
+                       Optional<AnyTypeOf<[TT_Tensor, TLX_BufferType]>>:$rhs,
+                       OptionalAttr<AnyAttr>:$expected);
+  let assemblyFormat = [{
+    $lhs (`,` $rhs^)? attr-dict `:` qualified(type($lhs))
+    (`,` qualified(type($rhs))^)?
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
