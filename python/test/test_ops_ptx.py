@@ -393,6 +393,7 @@ def test_cluster_launch_control_in_a_cluster_multicasts_from_cta_0():
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
 
 
+@triton.jit
 def block_scaled_dot(
     a_desc,
     b_desc,

@@ -431,3 +431,14 @@ func.func @register_layouts(%x: tensor<64x64xf32>, %b: !tlx.buffer<64x64xf16, sm
   tlx.assert_same_layout %b, %b : !tlx.buffer<64x64xf16, smem>, !tlx.buffer<64x64xf16, smem>
   return %r : tensor<64x64xf32>
 }
+
+// Triton types integer descriptor blocks with their signedness; the buffer's
+// integers are signless.
+// CHECK-LABEL: func.func @signed_descriptor_blocks
+// CHECK:      tlx.async_descriptor_load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} : !tt.tensordesc<tensor<64x64xsi32>>, !tlx.buffer<64x64xi32, smem>
+// CHECK:      tlx.async_descriptor_store %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : !tt.tensordesc<tensor<64x64xui8>>, !tlx.buffer<64x64xi8, smem>
+func.func @signed_descriptor_blocks(%d: !tt.tensordesc<tensor<64x64xsi32>>, %u: !tt.tensordesc<tensor<64x64xui8>>, %b: !tlx.buffer<64x64xi32, smem>, %c: !tlx.buffer<64x64xi8, smem>, %m: !tlx.mbarrier, %x: i32) {
+  tlx.async_descriptor_load %d[%x, %x], %b, %m : !tt.tensordesc<tensor<64x64xsi32>>, !tlx.buffer<64x64xi32, smem>
+  tlx.async_descriptor_store %u[%x, %x], %c : !tt.tensordesc<tensor<64x64xui8>>, !tlx.buffer<64x64xi8, smem>
+  return
+}

@@ -94,11 +94,12 @@ static LogicalResult verifyTMA(Operation *op, triton::TensorDescType desc,
   if (numOffsets != static_cast<size_t>(block.getRank()))
     return op->emitOpError("needs one offset per descriptor dimension: ")
            << block.getRank() << " expected, " << numOffsets << " given";
-  // Triton types the blocks of unsigned descriptors (a uint8 tensor's) ui8;
-  // the bytes are the buffer's i8 all the same.
+  // Triton types the blocks of integer descriptors with their signedness (a
+  // uint8 tensor's ui8, an int32 tensor's si32); the bytes are the buffer's
+  // signless integers all the same.
   Type element = block.getElementType();
   if (auto integer = dyn_cast<IntegerType>(element);
-      integer && integer.isUnsigned())
+      integer && !integer.isSignless())
     element = IntegerType::get(op->getContext(), integer.getWidth());
   return verifyMatchesBuffer(op, buffer, block.getShape(), element,
                              "descriptor block");
