@@ -163,7 +163,7 @@ def test_signature_lists_are_consistent():
 
 def test_the_docs_table_says_what_each_name_does():
     """docs/public-api.md has one row per public name, its status the one this suite checks."""
-    from tlx.language import amd, blackwell
+    from tlx.language import amd
 
     table = (Path(__file__).resolve().parents[2] / "docs" / "public-api.md").read_text()
     rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", table, flags=re.M))
@@ -173,8 +173,6 @@ def test_the_docs_table_says_what_each_name_does():
             expected = "not "
         elif name in amd.__all__:
             expected = "error: AMD only"
-        elif name in blackwell.__all__:
-            expected = "error: Blackwell"
         else:
             expected = "works"
         assert status.startswith(expected), f"docs/public-api.md: `{name}` is '{status.strip()}', not '{expected}...'"
