@@ -43,7 +43,7 @@ import triton
 import triton.language as tl
 
 import tlx
-from tlx.tutorials.blackwell_ws_gemm import _tile_offsets
+from tlx.tutorials.blackwell_ws_gemm import _tile_offsets, gemm_operands
 from tlx.warp_spec import get_bufidx_phase
 
 
@@ -218,21 +218,7 @@ def run(a: Any, b: Any, config: dict | None = None, out: Any = None, cluster: in
 
     The same conventions as ``blackwell_ws_gemm.run``; ``cluster`` CTAs per cluster (1 or 2). The grid is
     one CTA per output tile: no SM count is needed. Compile-verified only: never run here."""
-    import torch
-    from triton.tools.tensor_descriptor import TensorDescriptor
-
-    if a.dtype != b.dtype or a.dtype not in (torch.float16, torch.bfloat16):
-        raise ValueError(f"a and b must both be float16 or bfloat16, got {a.dtype} and {b.dtype}")
-    cfg = {**CONFIG, **(config or {})}
-    m, k = a.shape
-    _, n = b.shape
-    c = torch.full((m, n), float("nan"), device=a.device, dtype=a.dtype) if out is None else out
-    if c.shape != (m, n) or c.dtype != a.dtype or not c.is_contiguous():
-        raise ValueError(f"out must be a contiguous {m}x{n} tensor of {a.dtype}")
-    slice_n = cfg["BLOCK_N"] // cfg["EPILOGUE_SUBTILE"]
-    a_desc = TensorDescriptor.from_tensor(a, [cfg["BLOCK_M"], cfg["BLOCK_K"]])
-    b_desc = TensorDescriptor.from_tensor(b, [cfg["BLOCK_K"], cfg["BLOCK_N"]])
-    c_desc = TensorDescriptor.from_tensor(c, [cfg["BLOCK_M"], slice_n])
+    cfg, m, n, k, c, a_desc, b_desc, c_desc = gemm_operands(a, b, CONFIG, config, out)
     tiles = triton.cdiv(m, cfg["BLOCK_M"]) * triton.cdiv(n, cfg["BLOCK_N"])
     grid = (triton.cdiv(tiles, cluster) * cluster,)
     options = {"ctas_per_cga": (cluster, 1, 1)} if cluster > 1 else {}

@@ -202,18 +202,16 @@ SPEC = _spec(CONFIG)
 SPEC_BF16_N128 = _spec({**CONFIG, "BLOCK_N": 128, "NUM_STAGES": 4, "EPILOGUE_SUBTILE": 2}, dtype="bf16")
 
 
-def run(a: Any, b: Any, config: dict | None = None, out: Any = None, num_sms: int | None = None) -> Any:
-    """c = a @ b for row-major fp16 or bf16 CUDA tensors (K and N multiples of 8) on a Blackwell GPU.
-
-    The same conventions as ``ws_gemm.run``: the result goes to ``out`` when given (contiguous M x N of
-    a's dtype), else to a new NaN-filled tensor; ``num_sms`` caps the persistent grid (default: every SM).
-    Compile-verified only: never run here (no Blackwell GPU)."""
+def gemm_operands(a: Any, b: Any, defaults: dict, config: dict | None, out: Any) -> tuple:
+    """The host side of a Blackwell GEMM's ``run``: the checked inputs, the config (``defaults`` updated by
+    ``config``), the output (``out`` or a new NaN-filled tensor) and the three TMA descriptors (C in
+    ``EPILOGUE_SUBTILE`` column slices). Returns ``(cfg, m, n, k, c, a_desc, b_desc, c_desc)``."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
     if a.dtype != b.dtype or a.dtype not in (torch.float16, torch.bfloat16):
         raise ValueError(f"a and b must both be float16 or bfloat16, got {a.dtype} and {b.dtype}")
-    cfg = {**CONFIG, **(config or {})}
+    cfg = {**defaults, **(config or {})}
     m, k = a.shape
     _, n = b.shape
     c = torch.full((m, n), float("nan"), device=a.device, dtype=a.dtype) if out is None else out
@@ -223,6 +221,18 @@ def run(a: Any, b: Any, config: dict | None = None, out: Any = None, num_sms: in
     a_desc = TensorDescriptor.from_tensor(a, [cfg["BLOCK_M"], cfg["BLOCK_K"]])
     b_desc = TensorDescriptor.from_tensor(b, [cfg["BLOCK_K"], cfg["BLOCK_N"]])
     c_desc = TensorDescriptor.from_tensor(c, [cfg["BLOCK_M"], slice_n])
+    return cfg, m, n, k, c, a_desc, b_desc, c_desc
+
+
+def run(a: Any, b: Any, config: dict | None = None, out: Any = None, num_sms: int | None = None) -> Any:
+    """c = a @ b for row-major fp16 or bf16 CUDA tensors (K and N multiples of 8) on a Blackwell GPU.
+
+    The same conventions as ``ws_gemm.run``: the result goes to ``out`` when given (contiguous M x N of
+    a's dtype), else to a new NaN-filled tensor; ``num_sms`` caps the persistent grid (default: every SM).
+    Compile-verified only: never run here (no Blackwell GPU)."""
+    import torch
+
+    cfg, m, n, k, c, a_desc, b_desc, c_desc = gemm_operands(a, b, CONFIG, config, out)
     num_sms = num_sms or torch.cuda.get_device_properties(a.device).multi_processor_count
     tiles = triton.cdiv(m, cfg["BLOCK_M"]) * triton.cdiv(n, cfg["BLOCK_N"])
     grid = (min(num_sms, tiles),)
