@@ -135,6 +135,18 @@ def test_bad_inputs_are_refused_on_the_host(implementation: str, args: tuple, kw
         module.run(*args, **kwargs)
 
 
+@pytest.mark.parametrize(
+    "offsets, kwargs, message",
+    [
+        (OFFSETS, {"pingpong": False, "persistent": True}, "persistent kernel always runs its consumers ping-pong"),
+        (_Meta(1026, dtype="torch.int32"), {"persistent": True}, "takes up to 1024 sequences, got 1025"),
+    ],
+)
+def test_persistent_options_are_refused_on_the_host(offsets, kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        gdpa.run(*QKV, offsets, 256, **kwargs)
+
+
 def test_stock_candidates_refuse_an_unknown_head_dim() -> None:
     with pytest.raises(ValueError, match="head_dim must be one of"):
         stock_gdpa.candidates(96)
@@ -189,13 +201,14 @@ def _check(out, ref, starts: list[int]) -> None:
 
 
 def _run(implementation: str, inputs: dict, **kwargs):
-    module = gdpa if implementation == "tlx" else stock_gdpa
-    return module.run(**inputs, **kwargs)
+    if implementation == "stock":
+        return stock_gdpa.run(**inputs, **kwargs)
+    return gdpa.run(**inputs, **kwargs, persistent=implementation == "tlx-persistent")
 
 
 @pytest.mark.gpu
 @gpu
-@pytest.mark.parametrize("implementation", ["tlx", "stock"])
+@pytest.mark.parametrize("implementation", ["tlx", "tlx-persistent", "stock"])
 @pytest.mark.parametrize("lengths", sorted(LENGTHS))
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("activation", gdpa.ACTIVATIONS)
@@ -230,6 +243,23 @@ def test_tlx_without_pingpong_on_gpu(causal: bool, head_dim: int) -> None:
 @pytest.mark.gpu
 @gpu
 @pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_persistent_walk_over_many_tiles_on_gpu(causal: bool, head_dim: int) -> None:
+    """Thousands of tiles for 132 CTAs, 200 sequences (a 256-wide sequence table), empty ones among them."""
+    import torch
+
+    sizes = gdpa.jagged_lengths(200, mean=500, high=2048, seed=int.from_bytes(os.urandom(4)))
+    sizes[7] = sizes[150] = 0
+    inputs = gdpa.make_inputs(
+        len(sizes), 4, head_dim, sizes, torch.bfloat16, "cuda", seed=int.from_bytes(os.urandom(4))
+    )
+    out = gdpa.run(**inputs, activation="gelu", causal=causal, persistent=True)
+    _check(out, gdpa.reference(**inputs, activation="gelu", causal=causal), inputs["offsets"].tolist())
+
+
+@pytest.mark.gpu
+@gpu
+@pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("head_dim, config", TRIED, ids=[f"d{d}-{stock_gdpa.describe(c)}" for d, c in TRIED])
 def test_every_stock_config_on_gpu(head_dim: int, config: dict, causal: bool) -> None:
     import torch
@@ -244,7 +274,7 @@ def test_every_stock_config_on_gpu(head_dim: int, config: dict, causal: bool) ->
 
 @pytest.mark.gpu
 @gpu
-@pytest.mark.parametrize("implementation", ["tlx", "stock"])
+@pytest.mark.parametrize("implementation", ["tlx", "tlx-persistent", "stock"])
 @pytest.mark.parametrize("causal", [False, True])
 def test_rows_outside_every_sequence_are_left_alone(implementation: str, causal: bool) -> None:
     import torch

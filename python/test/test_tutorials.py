@@ -154,5 +154,22 @@ def test_ws_attention_on_gpu(shape, dtype, head_dim, causal, pingpong):
 
     batch, heads, n = shape
     q, k, v = (torch.randn(batch, heads, n, head_dim, device="cuda", dtype=getattr(torch, dtype)) for _ in range(3))
-    out = ws_attention.run(q, k, v, causal=causal, pingpong=pingpong)
+    out = ws_attention.run(q, k, v, causal=causal, pingpong=pingpong, persistent=False)
+    assert _relative_error(out, _attention_reference(q, k, v, causal)) < 1e-2
+
+
+@pytest.mark.gpu
+@gpu
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+# Fewer tiles than SMs; many tiles per SM, with the last group of heads partial (60 heads, 42 per group at
+# D=128); one head longer than the L2 plan.
+@pytest.mark.parametrize("shape", [(2, 3, 384), (3, 20, 1152), (1, 1, 8192)])
+def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal):
+    import torch
+
+    batch, heads, n = shape
+    q, k, v = (torch.randn(batch, heads, n, head_dim, device="cuda", dtype=getattr(torch, dtype)) for _ in range(3))
+    out = ws_attention.run(q, k, v, causal=causal, persistent=True)
     assert _relative_error(out, _attention_reference(q, k, v, causal)) < 1e-2

@@ -90,7 +90,12 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
     // CHECK-NEXT: %[[BITS:.*]] = tt.bitcast %{{.*}} : tensor<128xf32, #blocked> -> tensor<128xi32, #blocked>
     // CHECK-NEXT: tt.elementwise_inline_asm "st.shared::cluster.b32 [$1], $2; mov.u32 $0, 0;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = false} %[[ADDR]], %[[BITS]]
     tlx.remote_shmem_store %v, %buf remote %rank : tensor<128xf32, #blocked>, !tlx.buffer<128xf32, smem>
-    // CHECK: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [$1], [$2], $3, [$4];
+    // A bulk copy of the buffer the threads just stored: a barrier of the task first.
+    // CHECK:      ttng.init_barrier
+    // CHECK:      nvvm.mapa
+    // CHECK:      nvvm.mapa
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$0 cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [$1], [$2], $3, [$4];"
     %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
     %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
     %other = tlx.local_view %bufs[%rank] : !tlx.buffers<2, 128xf32, smem>

@@ -196,7 +196,7 @@ struct AsyncRemoteShmemStoreOpConversion
 };
 
 /// async_remote_shmem_copy: one bulk copy into the peer, completing on the
-/// peer's mbarrier.
+/// peer's mbarrier, issued after a barrier of the task.
 struct AsyncRemoteShmemCopyOpConversion
     : OpConversionPattern<AsyncRemoteShmemCopyOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -218,15 +218,17 @@ struct AsyncRemoteShmemCopyOpConversion
     Value from = (*addresses)[0], to = (*addresses)[1],
           barrier = (*addresses)[2];
     Value rank = adaptor.getRemoteCTARank();
-    int64_t bytes = getByteSize(source);
+    SmallVector<Value> operands = {
+        getIssuerPredicate(rewriter, loc, Value()),
+        mapToCTA(rewriter, loc, to, rank), from,
+        arith::ConstantIntOp::create(rewriter, loc, getByteSize(source), 32),
+        mapToCTA(rewriter, loc, barrier, rank)};
+    // The source may have just been written by every thread of the task.
+    createBarrierBeforeAsyncCopy(rewriter, loc);
     createPtx(rewriter, loc,
               "@$0 cp.async.bulk.shared::cluster.shared::cta.mbarrier::"
               "complete_tx::bytes [$1], [$2], $3, [$4];",
-              "b,r,r,r,r",
-              {getIssuerPredicate(rewriter, loc, Value()),
-               mapToCTA(rewriter, loc, to, rank), from,
-               arith::ConstantIntOp::create(rewriter, loc, bytes, 32),
-               mapToCTA(rewriter, loc, barrier, rank)});
+              "b,r,r,r,r", operands);
     rewriter.eraseOp(op);
     return success();
   }

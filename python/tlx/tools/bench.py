@@ -127,8 +127,8 @@ SECTIONS: dict[str, dict[str, Any]] = {
     },
     "attention": {
         "title": "Attention forward",
-        "providers": ["cuDNN", "flash", "FA3", "TLX"],
-        "tlx": ["TLX"],
+        "providers": ["cuDNN", "flash", "FA3", "TLX", "TLX persistent"],
+        "tlx": ["TLX", "TLX persistent"],
         "ratios": {"cuDNN": "TLX/cuDNN", "flash": "TLX/flash", "FA3": "TLX/FA3"},
         "metric": "tflops",
     },
@@ -148,8 +148,8 @@ SECTIONS: dict[str, dict[str, Any]] = {
     },
     "gdpa": {
         "title": "GDPA forward (jagged, activation in place of softmax)",
-        "providers": ["torch", "Triton", "TLX"],
-        "tlx": ["TLX"],
+        "providers": ["torch", "Triton", "TLX", "TLX persistent"],
+        "tlx": ["TLX", "TLX persistent"],
         "ratios": {"torch": "TLX/torch", "Triton": "TLX/Triton"},
         "metric": "tflops",
     },
@@ -1156,9 +1156,15 @@ def gdpa_case(runner: Runner, case: dict) -> dict[str, dict]:
     providers["Triton"]["candidates"] = {
         label: {k: v for k, v in r.items() if k != "detail"} for label, r in tried.items()
     }
-    providers["TLX"] = runner.measure(
-        "TLX", lambda: Call(module.run, (q, k, v, offsets, max_len), common), check, flops, tol, out_factory
-    )
+    for label, persistent in (("TLX", False), ("TLX persistent", True)):
+        providers[label] = runner.measure(
+            label,
+            lambda p=persistent: Call(module.run, (q, k, v, offsets, max_len), {**common, "persistent": p}),
+            check,
+            flops,
+            tol,
+            out_factory,
+        )
     return providers
 
 
@@ -1300,8 +1306,9 @@ def attention_case(runner: Runner, case: dict) -> dict[str, dict]:
     def sdpa(backend: str) -> Call:
         return Call(_sdpa, (q, k, v, causal, scale, backend))
 
-    def tlx_attention() -> Call:
-        return Call(tutorial_function("ws_attention"), (q, k, v), {"causal": causal, "sm_scale": scale})
+    def tlx_attention(persistent: bool) -> Call:
+        options = {"causal": causal, "sm_scale": scale, "persistent": persistent}
+        return Call(tutorial_function("ws_attention"), (q, k, v), options)
 
     def fa3() -> Call:
         try:
@@ -1317,7 +1324,10 @@ def attention_case(runner: Runner, case: dict) -> dict[str, dict]:
     for label, backend in (("cuDNN", "CUDNN_ATTENTION"), ("flash", "FLASH_ATTENTION")):
         providers[label] = runner.measure(label, functools.partial(sdpa, backend), check, flops, tol)
     providers["FA3"] = runner.measure("FA3", fa3, check, flops, tol)
-    providers["TLX"] = runner.measure("TLX", tlx_attention, check, flops, tol, out_factory)
+    providers["TLX"] = runner.measure("TLX", functools.partial(tlx_attention, False), check, flops, tol, out_factory)
+    providers["TLX persistent"] = runner.measure(
+        "TLX persistent", functools.partial(tlx_attention, True), check, flops, tol, out_factory
+    )
     return providers
 
 

@@ -161,6 +161,47 @@ def time_gemm(rows: list) -> None:
                 rows.append((f"{name} {variant}", f"{flops / ms * 1e-9:.0f} TFLOP/s  {cublas / ms:.3f}x cuBLAS"))
 
 
+#: Configurations of the multicast GEMM that ``--sweep`` times against cuBLAS (each on top of ``CONFIG``).
+SWEEP = (
+    {},
+    {"NUM_STAGES": 4, "EPILOGUE_SPLIT": 2},
+    {"NUM_STAGES": 4, "EPILOGUE_SPLIT": 2, "GROUP_M": 16},
+    {"NUM_STAGES": 4, "EPILOGUE_SPLIT": 2, "GROUP_M": 4},
+    {"GROUP_M": 4},
+)
+
+
+def sweep_gemm(rows: list, rounds: int = 3) -> None:
+    """Device time (CUDA graph replays) of cuBLAS and the multicast GEMM's configurations, interleaved over
+    ``rounds`` rounds so that clock and thermal drift hit every provider alike; the median per provider."""
+    for size in (4096, 8192):
+        for dtype in (torch.float16, torch.bfloat16):
+            a = torch.randn(size, size, device="cuda", dtype=dtype)
+            b = torch.randn(size, size, device="cuda", dtype=dtype)
+            c = torch.empty(size, size, device="cuda", dtype=dtype)
+            ref = a.double() @ b.double()
+            calls = {"cuBLAS": functools.partial(torch.matmul, a, b, out=c)}
+            for config in SWEEP:
+                label = ",".join(f"{k}={v}" for k, v in config.items()) or "default"
+                calls[label] = functools.partial(cluster_gemm.run, a, b, True, config=config, out=c)
+            times: dict[str, list[float]] = {label: [] for label in calls}
+            for label, fn in calls.items():
+                c.fill_(float("nan"))
+                fn()
+                torch.cuda.synchronize()
+                if relative_error(c, ref) > 1e-2:
+                    raise AssertionError(f"{size}^3 {dtype} {label}: wrong result")
+            for _ in range(rounds):
+                for label, fn in calls.items():
+                    times[label].append(triton.testing.do_bench_cudagraph(fn, rep=300, return_mode="median"))
+            flops = 2 * size**3
+            best = {label: sorted(ms)[len(ms) // 2] for label, ms in times.items()}
+            name = f"{size}^3 {str(dtype)[6:]}"
+            for label, ms in best.items():
+                ratio = best["cuBLAS"] / ms
+                rows.append((f"sweep {name} {label}", f"{flops / ms * 1e-9:.0f} TFLOP/s  {ratio:.3f}x cuBLAS"))
+
+
 def time_layernorm(rows: list) -> None:
     for rows_, cols in ((4096, 8192), (1024, 32768), (256, 65536)):
         x = torch.randn(rows_, cols, device="cuda", dtype=torch.bfloat16)
@@ -189,8 +230,14 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as error:  # report and go on: one broken feature must not hide the others
             rows.append((step.__name__, f"ERROR {type(error).__name__}: {str(error)[:300]}"))
             ok = False
-    if "--no-time" not in argv:
-        for step in (time_gemm, time_layernorm):
+    if "--sweep" in argv:
+        steps = (sweep_gemm,)
+    elif "--no-time" in argv:
+        steps = ()
+    else:
+        steps = (time_gemm, time_layernorm)
+    if steps:
+        for step in steps:
             try:
                 step(rows)
             except Exception as error:

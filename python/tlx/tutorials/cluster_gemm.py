@@ -58,6 +58,7 @@ def cluster_gemm_kernel(
     MULTICAST: tl.constexpr,
     EPILOGUE_SPLIT: tl.constexpr,
 ):
+    tl.static_assert(EPILOGUE_SPLIT == 1 or EPILOGUE_SPLIT == 2, "EPILOGUE_SPLIT must be 1 or 2")
     dtype = tlx.dtype_of(a_desc)
     HALF_M: tl.constexpr = BLOCK_M // 2
     # Multicast: each CTA loads half of the B tile (its columns), for both CTAs.

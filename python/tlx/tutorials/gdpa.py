@@ -47,6 +47,13 @@ The kernel, top to bottom:
   is overwritten, and rows past every sequence (``out`` may be longer than ``offsets[B]``) are left as
   they are.
 
+``gdpa_persistent_kernel`` runs the same pipeline as a persistent walk (one CTA per SM) over the real
+tiles only: each task reads the offsets once, builds a prefix sum of the sequences' tiles and finds
+each work unit's sequence in it, so no CTA is launched for the tiles past a sequence's end (``max_seq_len``
+over-provisions the grid of ``gdpa_kernel``). Q is double-buffered per consumer (the next tile's Q lands
+while the current one runs; the output is staged in the buffer its tile no longer reads), and causal
+tiles go in pairs of equal work. ``run`` uses it for up to ``PERSISTENT_MAX_BATCH`` sequences.
+
 Requirements (``run`` raises ValueError otherwise): q, k, v contiguous (total_tokens, H, D) CUDA tensors,
 all fp16 or all bf16, D 64 or 128; ``offsets`` a 1-D int32 tensor on the same device with B + 1 entries,
 non-decreasing from 0 to at most total_tokens; ``max_seq_len`` at least every sequence's length (rows
@@ -139,18 +146,20 @@ def _p_block(s, j, rows, seq_len, mask_from, sm_scale, dtype: tl.constexpr, BLOC
 
 @triton.jit
 def _store_rows(o_desc, o_ptr, o_tile, acc, row_in_seq, seq_start, seq_len, col, row_stride,
-                HALF_M: tl.constexpr, HEAD_DIM: tl.constexpr):  # fmt: skip
+                HALF_M: tl.constexpr, HEAD_DIM: tl.constexpr, WAIT: tl.constexpr = True):  # fmt: skip
     """Store one consumer's ``HALF_M x HEAD_DIM`` output rows starting at ``row_in_seq`` of the sequence.
 
     Rows wholly inside the sequence: registers -> this consumer's Q buffer -> TMA store
-    (``cp.async.bulk.tensor``). The sequence's last, partial tile: ``st.global`` masked at the sequence
-    end, since the host descriptor would write the next sequence's rows."""
+    (``cp.async.bulk.tensor``), waited for unless ``WAIT`` is False (the caller waits before reusing
+    ``o_tile``). The sequence's last, partial tile: ``st.global`` masked at the sequence end, since the
+    host descriptor would write the next sequence's rows."""
     out = acc.to(tlx.dtype_of(o_desc))
     if row_in_seq + HALF_M <= seq_len:
         tlx.local_store(o_tile, out)
         tlx.fence_async_shared()
         tlx.async_descriptor_store(o_desc, o_tile, [seq_start + row_in_seq, col])
-        tlx.async_descriptor_store_wait(0)
+        if WAIT:
+            tlx.async_descriptor_store_wait(0)
     else:
         rows = row_in_seq + tl.arange(0, HALF_M)
         cols = tl.arange(0, HEAD_DIM)
@@ -273,6 +282,191 @@ def gdpa_kernel(
                             HALF_M, HEAD_DIM)  # fmt: skip
 
 
+@triton.jit
+def _sequence_table(offsets_ptr, B, H, BLOCK_M: tl.constexpr, BLOCK_B: tl.constexpr, CAUSAL: tl.constexpr):
+    """Per sequence (a ``BLOCK_B``-wide vector, ``B`` of it used): first row, length, and the end of its
+    work units in the persistent walk (an inclusive prefix sum of ``H`` times its units per head, see
+    ``_walk_unit``)."""
+    index = tl.arange(0, BLOCK_B)
+    starts = tl.load(offsets_ptr + index, mask=index < B, other=0)
+    lengths = tl.load(offsets_ptr + index + 1, mask=index < B, other=0) - starts
+    m_tiles = (lengths + BLOCK_M - 1) // BLOCK_M
+    units = (m_tiles + 1) // 2 if CAUSAL else m_tiles
+    return starts, lengths, tl.cumsum(H * units, 0)
+
+
+@triton.jit
+def _walk_unit(unit, starts, lengths, unit_ends, H, BLOCK_M: tl.constexpr, BLOCK_B: tl.constexpr,
+               HEAD_DIM: tl.constexpr, CAUSAL: tl.constexpr):  # fmt: skip
+    """``(seq_start, seq_len, first_m, second_m, tiles, col)`` of the walk's ``unit``-th work unit: sequence
+    by sequence, head by head. A unit is one query tile; causal units pair tile ``m_tiles - 1 - p`` with
+    tile ``p`` (the middle tile alone), so the units of a sequence read equally many key blocks; the
+    longer tile goes first. ``first_m``/``second_m`` are first rows of the tiles in the sequence."""
+    pick = tl.arange(0, BLOCK_B) == tl.sum((unit_ends <= unit).to(tl.int32), 0)
+    seq_start = tl.sum(tl.where(pick, starts, 0), 0)
+    seq_len = tl.sum(tl.where(pick, lengths, 0), 0)
+    m_tiles = tl.cdiv(seq_len, BLOCK_M)
+    units = (m_tiles + 1) // 2 if CAUSAL else m_tiles
+    rest = unit - (tl.sum(tl.where(pick, unit_ends, 0), 0) - H * units)
+    head = rest // units
+    p = rest - head * units
+    if CAUSAL:
+        tiles = 2 - (2 * p + 1 == m_tiles)
+        return seq_start, seq_len, (m_tiles - 1 - p) * BLOCK_M, p * BLOCK_M, tiles, head * HEAD_DIM
+    else:
+        return seq_start, seq_len, p * BLOCK_M, 0, 1, head * HEAD_DIM
+
+
+@triton.jit
+def gdpa_persistent_kernel(
+    q_desc,
+    k_desc,
+    v_desc,
+    o_desc,
+    o_ptr,
+    offsets_ptr,
+    B,
+    H,
+    sm_scale,
+    HEAD_DIM: tl.constexpr,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    NUM_STAGES: tl.constexpr,
+    ACTIVATION: tl.constexpr,
+    CAUSAL: tl.constexpr,
+    BLOCK_B: tl.constexpr,
+):
+    """``gdpa_kernel`` as a persistent walk: one CTA per SM takes every ``num_programs``-th work unit of
+    the sequences' real tiles (``_walk_unit``; no CTA for the tiles past a sequence's end, which the grid
+    of ``gdpa_kernel`` launches and retires at once). Every task reads the B + 1 offsets once and finds
+    each unit's sequence by a prefix sum (``_sequence_table``, ``B <= BLOCK_B``).
+
+    Each consumer has two Q buffers: the next tile's Q loads while the current tile runs, and a tile's
+    output is staged for its TMA store in its own Q buffer, handed back to the producer once the store
+    has read it (checked after the next tile's first ``Q @ K^T``). The key/value ring and the consumers'
+    turns continue from tile to tile."""
+    dtype = tlx.dtype_of(q_desc)
+    HALF_M: tl.constexpr = BLOCK_M // 2
+    KV_BYTES: tl.constexpr = BLOCK_N * HEAD_DIM * 2
+
+    q_tiles = tlx.local_alloc((HALF_M, HEAD_DIM), dtype, 4)  # consumer c, tile t: q_tiles[2 * c + t % 2]
+    k_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, NUM_STAGES)
+    v_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, NUM_STAGES)
+    q_full = tlx.alloc_barriers(4)
+    q_empty = tlx.alloc_barriers(4)
+    k_full = tlx.alloc_barriers(NUM_STAGES)
+    v_full = tlx.alloc_barriers(NUM_STAGES)
+    k_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=2)  # both consumers read every block
+    v_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=2)
+
+    first_unit = tl.program_id(0)
+    num_programs = tl.num_programs(0)
+
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            starts, lengths, unit_ends = _sequence_table(offsets_ptr, B, H, BLOCK_M, BLOCK_B, CAUSAL)
+            num_units = tl.max(unit_ends, 0)
+            t = 0  # tiles so far: which Q buffer, and its phase
+            kv = 0  # key/value blocks so far: the ring's position
+            for unit in range(first_unit, num_units, num_programs):
+                seq_start, seq_len, first_m, second_m, tiles, col = _walk_unit(
+                    unit, starts, lengths, unit_ends, H, BLOCK_M, BLOCK_B, HEAD_DIM, CAUSAL
+                )
+                for w in range(tiles):
+                    start_m = first_m if w == 0 else second_m
+                    n_blocks, _ = gdpa_key_blocks(start_m, seq_len, BLOCK_M, BLOCK_N, CAUSAL)
+                    slot = t % 2
+                    for half in tl.static_range(2):
+                        q = 2 * half + slot
+                        tlx.barrier_wait(q_empty[q], ((t // 2) & 1) ^ 1)
+                        tlx.barrier_expect_bytes(q_full[q], HALF_M * HEAD_DIM * 2)
+                        tlx.async_descriptor_load(
+                            q_desc, q_tiles[q], [seq_start + start_m + half * HALF_M, col], q_full[q]
+                        )
+                    for j in range(n_blocks):
+                        s = kv % NUM_STAGES
+                        free_phase = ((kv // NUM_STAGES) & 1) ^ 1  # the first pass finds every stage free
+                        row = seq_start + j * BLOCK_N
+                        tlx.barrier_wait(k_empty[s], free_phase)
+                        tlx.barrier_expect_bytes(k_full[s], KV_BYTES)
+                        tlx.async_descriptor_load(k_desc, k_tiles[s], [row, col], k_full[s])
+                        tlx.barrier_wait(v_empty[s], free_phase)
+                        tlx.barrier_expect_bytes(v_full[s], KV_BYTES)
+                        tlx.async_descriptor_load(v_desc, v_tiles[s], [row, col], v_full[s])
+                        kv += 1
+                    t += 1
+
+        with tlx.async_task(num_warps=4, registers=232, replicate=2):
+            cid = tlx.async_task_replica_id()
+            starts, lengths, unit_ends = _sequence_table(offsets_ptr, B, H, BLOCK_M, BLOCK_B, CAUSAL)
+            num_units = tl.max(unit_ends, 0)
+            t = 0
+            kv = 0
+            for unit in range(first_unit, num_units, num_programs):
+                seq_start, seq_len, first_m, second_m, tiles, col = _walk_unit(
+                    unit, starts, lengths, unit_ends, H, BLOCK_M, BLOCK_B, HEAD_DIM, CAUSAL
+                )
+                last_unit = unit + num_programs >= num_units
+                for w in range(tiles):
+                    start_m = first_m if w == 0 else second_m
+                    n_blocks, mask_from = gdpa_key_blocks(start_m, seq_len, BLOCK_M, BLOCK_N, CAUSAL)
+                    q = 2 * cid + t % 2
+                    q_tile = q_tiles[q]
+                    row_in_seq = start_m + cid * HALF_M
+                    rows = row_in_seq + tl.arange(0, HALF_M)
+                    acc = tl.zeros((HALF_M, HEAD_DIM), dtype=tl.float32)
+                    tlx.barrier_wait(q_full[q], (t // 2) & 1)
+
+                    # Block 0: S and P only. The consumers alternate issuing across tiles too; consumer 0 opens.
+                    if cid == 1 or t > 0:
+                        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+                    s = kv % NUM_STAGES
+                    tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
+                    s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[s]), use_acc=False)
+                    tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
+                    s_ij = tlx.async_dot_wait(0, s_ij)
+                    tlx.barrier_arrive(k_empty[s])
+                    if t > 0:
+                        # The previous tile's output store has read its Q buffer: the producer may refill it.
+                        tlx.async_descriptor_store_wait(0)
+                        tlx.barrier_arrive(q_empty[q ^ 1])
+                    p = _p_block(s_ij, 0, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL)
+                    kv += 1
+
+                    for j in range(1, n_blocks):
+                        s = kv % NUM_STAGES
+                        prev = (kv - 1) % NUM_STAGES
+                        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+                        tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
+                        s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[s]), use_acc=False)
+                        tlx.barrier_wait(v_full[prev], ((kv - 1) // NUM_STAGES) & 1)
+                        acc = tlx.async_dot(p, v_tiles[prev], acc)
+                        tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
+                        s_ij = tlx.async_dot_wait(1, s_ij)
+                        tlx.barrier_arrive(k_empty[s])
+                        p = _p_block(s_ij, j, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL)
+                        acc = tlx.async_dot_wait(0, acc)
+                        tlx.barrier_arrive(v_empty[prev])
+                        kv += 1
+
+                    last = (kv - 1) % NUM_STAGES
+                    tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+                    tlx.barrier_wait(v_full[last], ((kv - 1) // NUM_STAGES) & 1)
+                    acc = tlx.async_dot(p, v_tiles[last], acc)
+                    # Consumer 1's last turn of the walk opens none.
+                    if cid == 0 or not last_unit or w + 1 < tiles:
+                        tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
+                    acc = tlx.async_dot_wait(0, acc)
+                    tlx.barrier_arrive(v_empty[last])
+
+                    if row_in_seq < seq_len:
+                        # No Q @ K^T reads this tile's Q buffer any more: it stages the output.
+                        _store_rows(o_desc, o_ptr, q_tile, acc, row_in_seq, seq_start, seq_len, col, H * HEAD_DIM,
+                                    HALF_M, HEAD_DIM, False)  # fmt: skip
+                    t += 1
+            tlx.async_descriptor_store_wait(0)
+
+
 #: Tiles per head dimension. Shared memory: Q 2 x 64 rows, K and V NUM_STAGES x BLOCK_N rows each, plus
 #: Triton's 2 x 8 KiB for the masked store's layout change: 176 KiB at D = 128, 128 KiB at D = 64.
 CONFIGS = {
@@ -322,10 +516,28 @@ def _spec(head_dim: int, activation: str, causal: bool, dtype: str = "fp16", pin
     }
 
 
+def _persistent_spec(head_dim: int, activation: str, causal: bool, dtype: str = "fp16") -> dict:
+    spec = _spec(head_dim, activation, causal, dtype)
+    signature = {}
+    for name, kind in spec["signature"].items():
+        if name == "H":
+            signature["B"] = "i32"
+        if name != "PINGPONG":
+            signature[name] = kind
+    constexprs = {name: value for name, value in spec["constexprs"].items() if name != "PINGPONG"}
+    return {**spec, "kernel": gdpa_persistent_kernel, "signature": {**signature, "BLOCK_B": "constexpr"},
+            "constexprs": {**constexprs, "BLOCK_B": 64}}  # fmt: skip
+
+
 SPEC = _spec(128, "gelu", causal=False)
 SPEC_SILU_CAUSAL_D64 = _spec(64, "silu", causal=True)
 SPEC_NONE_BF16_D128 = _spec(128, "none", causal=True, dtype="bf16")
 SPEC_GELU_D64_NO_PINGPONG = _spec(64, "gelu", causal=False, dtype="bf16", pingpong=False)
+SPEC_PERSISTENT = _persistent_spec(128, "gelu", causal=False)
+SPEC_PERSISTENT_SILU_CAUSAL_D64 = _persistent_spec(64, "silu", causal=True, dtype="bf16")
+
+#: The persistent walk keeps the sequence table in registers: up to this many sequences.
+PERSISTENT_MAX_BATCH = 1024
 
 
 def _check_inputs(what: str, q: Any, k: Any, v: Any, offsets: Any, max_seq_len: int, activation: str) -> None:
@@ -385,6 +597,7 @@ def run(
     out: Any = None,
     pingpong: bool = True,
     config: dict | None = None,
+    persistent: bool | None = None,
 ) -> Any:
     """GDPA forward: ``out[rows of b, h] = act(q @ k^T * sm_scale) @ v`` per sequence b and head h.
 
@@ -392,11 +605,19 @@ def run(
     cumulative sequence starts on q's device; ``max_seq_len``: at least the longest sequence's length;
     ``activation``: "gelu" (tanh form), "silu" or "none"; ``sm_scale`` defaults to 1 / sqrt(D). The
     result goes to ``out`` when given (rows outside every sequence are left as they are), else to a
-    new NaN-filled tensor. ``config`` overrides entries of ``CONFIGS[D]`` (BLOCK_N, NUM_STAGES)."""
+    new NaN-filled tensor. ``config`` overrides entries of ``CONFIGS[D]`` (BLOCK_N, NUM_STAGES).
+    ``persistent`` picks ``gdpa_persistent_kernel`` (ping-pong only; B up to ``PERSISTENT_MAX_BATCH``) or
+    ``gdpa_kernel``'s grid; by default the persistent one wherever it applies."""
     _check_inputs("gdpa", q, k, v, offsets, max_seq_len, activation)
+    batch = offsets.numel() - 1
+    if persistent is None:
+        persistent = pingpong and batch <= PERSISTENT_MAX_BATCH
+    if persistent and not pingpong:
+        raise ValueError("gdpa: the persistent kernel always runs its consumers ping-pong: pass pingpong=True")
+    if persistent and batch > PERSISTENT_MAX_BATCH:
+        raise ValueError(f"gdpa: the persistent kernel takes up to {PERSISTENT_MAX_BATCH} sequences, got {batch}")
     o = _output("gdpa", q, out)
     total, heads, d = q.shape
-    batch = offsets.numel() - 1
     if total == 0 or batch == 0 or max_seq_len == 0:
         return o
     from triton.tools.tensor_descriptor import TensorDescriptor
@@ -409,6 +630,28 @@ def run(
     k_desc = TensorDescriptor.from_tensor(k2, [cfg["BLOCK_N"], d])
     v_desc = TensorDescriptor.from_tensor(v2, [cfg["BLOCK_N"], d])
     o_desc = TensorDescriptor.from_tensor(o2, [half, d])
+    if persistent:
+        import torch
+
+        num_sms = torch.cuda.get_device_properties(q.device).multi_processor_count
+        gdpa_persistent_kernel[(min(num_sms, triton.cdiv(max_seq_len, cfg["BLOCK_M"]) * batch * heads),)](
+            q_desc,
+            k_desc,
+            v_desc,
+            o_desc,
+            o,
+            offsets,
+            batch,
+            heads,
+            sm_scale,
+            HEAD_DIM=d,
+            ACTIVATION=activation,
+            CAUSAL=causal,
+            BLOCK_B=max(16, triton.next_power_of_2(batch)),
+            num_warps=NUM_WARPS,
+            **cfg,
+        )
+        return o
     grid = (triton.cdiv(max_seq_len, cfg["BLOCK_M"]), batch * heads)
     gdpa_kernel[grid](
         q_desc,

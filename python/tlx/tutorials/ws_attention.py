@@ -17,6 +17,12 @@ One CTA owns ``BLOCK_M = 128`` query rows of one (batch, head) and walks the key
   so the tensor cores always have two GEMMs queued while the softmax of block j runs.
 
 Causal attention masks the diagonal block and stops at it; CTAs start with the longest rows.
+
+``ws_attention_persistent_kernel`` is the same pipeline as a persistent walk (one CTA per SM): each
+consumer double-buffers its Q, so the next tile's Q lands while the current one runs, and the output is
+staged in the Q buffer its tile no longer reads; causal tiles go in pairs of equal total work (the
+longest query block with the shortest), so a static round-robin over the pairs stays balanced. It wins
+where a CTA's life is short (N up to 4096) and for causal attention; ``run`` picks it there.
 """
 
 import triton
@@ -164,6 +170,173 @@ def ws_attention_kernel(
             tlx.async_descriptor_store_wait(0)
 
 
+@triton.jit
+def _work_unit(unit, num_m, CAUSAL: tl.constexpr):
+    """``(head, first_m, second_m, tiles)`` of a work unit of the persistent walk.
+
+    Units go head by head (the CTAs working at once share a few heads' keys and values in L2). A
+    non-causal unit is one query block. A causal unit pairs query block ``num_m - 1 - p`` with block ``p``
+    (the middle block alone when ``num_m`` is odd), so every unit reads ``num_m + 1`` key blocks and a
+    static round-robin over units is balanced; the longer tile goes first."""
+    if CAUSAL:
+        units_per_head = (num_m + 1) // 2
+        head = unit // units_per_head
+        p = unit - head * units_per_head
+        return head, num_m - 1 - p, p, 2 - (2 * p + 1 == num_m)
+    else:
+        head = unit // num_m
+        return head, unit - head * num_m, 0, 1
+
+
+@triton.jit
+def ws_attention_persistent_kernel(
+    q_desc,
+    k_desc,
+    v_desc,
+    o_desc,
+    N,
+    BH,
+    qk_scale,  # sm_scale * log2(e): the softmax runs on exp2
+    HEAD_DIM: tl.constexpr,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    NUM_STAGES: tl.constexpr,
+    CAUSAL: tl.constexpr,
+):
+    """The ping-pong kernel above, persistent: one CTA per SM walks work units (``_work_unit``).
+
+    What the walk buys is the seam between tiles. Each consumer has two Q buffers: the producer loads
+    the next tile's Q while the current tile runs, and the current tile's output is staged for its TMA
+    store in its own Q buffer, which its last ``Q @ K^T`` left free; that buffer is handed back to the
+    producer once the store has read it (checked after the next tile's first ``Q @ K^T``). The
+    key/value ring, its phases and the consumers' turns continue from tile to tile."""
+    dtype = tlx.dtype_of(q_desc)
+    HALF_M: tl.constexpr = BLOCK_M // 2
+    KV_BYTES: tl.constexpr = BLOCK_N * HEAD_DIM * 2
+
+    q_tiles = tlx.local_alloc((HALF_M, HEAD_DIM), dtype, 4)  # consumer c, tile t: q_tiles[2 * c + t % 2]
+    k_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, NUM_STAGES)
+    v_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, NUM_STAGES)
+    q_full = tlx.alloc_barriers(4)
+    q_empty = tlx.alloc_barriers(4)
+    k_full = tlx.alloc_barriers(NUM_STAGES)
+    v_full = tlx.alloc_barriers(NUM_STAGES)
+    k_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=2)  # both consumers read every block
+    v_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=2)
+
+    num_m = tl.cdiv(N, BLOCK_M)
+    num_units = BH * ((num_m + 1) // 2) if CAUSAL else BH * num_m
+    first_unit = tl.program_id(0)
+    num_programs = tl.num_programs(0)
+
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            t = 0  # tiles so far: which Q buffer, and its phase
+            kv = 0  # key/value blocks so far: the ring's position
+            for unit in range(first_unit, num_units, num_programs):
+                head, first_m, second_m, tiles = _work_unit(unit, num_m, CAUSAL)
+                for w in range(tiles):
+                    start_m = (first_m if w == 0 else second_m) * BLOCK_M
+                    row0 = head * N
+                    slot = t % 2
+                    for half in tl.static_range(2):
+                        q = 2 * half + slot
+                        tlx.barrier_wait(q_empty[q], ((t // 2) & 1) ^ 1)
+                        tlx.barrier_expect_bytes(q_full[q], HALF_M * HEAD_DIM * 2)
+                        tlx.async_descriptor_load(q_desc, q_tiles[q], [row0 + start_m + half * HALF_M, 0], q_full[q])
+                    for j in range(_kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL)):
+                        s = kv % NUM_STAGES
+                        free_phase = ((kv // NUM_STAGES) & 1) ^ 1  # the first pass finds every stage free
+                        tlx.barrier_wait(k_empty[s], free_phase)
+                        tlx.barrier_expect_bytes(k_full[s], KV_BYTES)
+                        tlx.async_descriptor_load(k_desc, k_tiles[s], [row0 + j * BLOCK_N, 0], k_full[s])
+                        tlx.barrier_wait(v_empty[s], free_phase)
+                        tlx.barrier_expect_bytes(v_full[s], KV_BYTES)
+                        tlx.async_descriptor_load(v_desc, v_tiles[s], [row0 + j * BLOCK_N, 0], v_full[s])
+                        kv += 1
+                    t += 1
+
+        with tlx.async_task(num_warps=4, registers=232, replicate=2):
+            cid = tlx.async_task_replica_id()
+            t = 0
+            kv = 0
+            for unit in range(first_unit, num_units, num_programs):
+                head, first_m, second_m, tiles = _work_unit(unit, num_m, CAUSAL)
+                last_unit = unit + num_programs >= num_units
+                for w in range(tiles):
+                    start_m = (first_m if w == 0 else second_m) * BLOCK_M
+                    n_blocks = _kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL)
+                    q = 2 * cid + t % 2
+                    q_tile = q_tiles[q]
+                    rows = start_m + cid * HALF_M + tl.arange(0, HALF_M)
+                    acc = tl.zeros((HALF_M, HEAD_DIM), dtype=tl.float32)
+                    tlx.barrier_wait(q_full[q], (t // 2) & 1)
+
+                    # Block 0: S only. The consumers alternate issuing across tiles too; consumer 0 opens.
+                    if cid == 1 or t > 0:
+                        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+                    s = kv % NUM_STAGES
+                    tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
+                    s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[s]), use_acc=False)
+                    tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
+                    s_ij = tlx.async_dot_wait(0, s_ij)
+                    tlx.barrier_arrive(k_empty[s])
+                    if t > 0:
+                        # The previous tile's output store has read its Q buffer: the producer may refill it.
+                        tlx.async_descriptor_store_wait(0)
+                        tlx.barrier_arrive(q_empty[q ^ 1])
+                    if CAUSAL:
+                        if start_m < BLOCK_N:  # the diagonal runs through block 0
+                            cols = tl.arange(0, BLOCK_N)
+                            s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
+                    m_i = tl.max(s_ij, 1) * qk_scale
+                    p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
+                    l_i = tl.sum(p, 1)
+                    kv += 1
+
+                    for j in range(1, n_blocks):
+                        s = kv % NUM_STAGES
+                        prev = (kv - 1) % NUM_STAGES
+                        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+                        tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
+                        s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[s]), use_acc=False)
+                        tlx.barrier_wait(v_full[prev], ((kv - 1) // NUM_STAGES) & 1)
+                        acc = tlx.async_dot(p.to(dtype), v_tiles[prev], acc)
+                        tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
+                        s_ij = tlx.async_dot_wait(1, s_ij)
+                        tlx.barrier_arrive(k_empty[s])
+                        if CAUSAL:
+                            if (j + 1) * BLOCK_N > start_m:  # the diagonal runs through block j
+                                cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
+                                s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
+                        m_new = tl.maximum(m_i, tl.max(s_ij, 1) * qk_scale)
+                        alpha = tl.math.exp2(m_i - m_new)
+                        p = tl.math.exp2(s_ij * qk_scale - m_new[:, None])
+                        l_i = l_i * alpha + tl.sum(p, 1)
+                        m_i = m_new
+                        acc = tlx.async_dot_wait(0, acc)
+                        tlx.barrier_arrive(v_empty[prev])
+                        acc = acc * alpha[:, None]
+                        kv += 1
+
+                    last = (kv - 1) % NUM_STAGES
+                    tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+                    tlx.barrier_wait(v_full[last], ((kv - 1) // NUM_STAGES) & 1)
+                    acc = tlx.async_dot(p.to(dtype), v_tiles[last], acc)
+                    # Consumer 1's last turn of the walk opens none.
+                    if cid == 0 or not last_unit or w + 1 < tiles:
+                        tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
+                    acc = tlx.async_dot_wait(0, acc)
+                    tlx.barrier_arrive(v_empty[last])
+
+                    # No Q @ K^T reads this tile's Q buffer any more: it stages the output.
+                    tlx.local_store(q_tile, (acc / l_i[:, None]).to(dtype))
+                    tlx.fence_async_shared()
+                    tlx.async_descriptor_store(o_desc, q_tile, [head * N + start_m + cid * HALF_M, 0])
+                    t += 1
+            tlx.async_descriptor_store_wait(0)
+
+
 CONFIGS = {
     64: {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 2},
     128: {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 2},
@@ -211,8 +384,31 @@ SPEC = _spec(128, causal=False)
 SPEC_CAUSAL_D64 = _spec(64, causal=True)
 
 
-def run(q, k, v, causal: bool = False, sm_scale: float | None = None, pingpong: bool = True, out=None):
+def _persistent_spec(head_dim: int, causal: bool) -> dict:
+    spec = _spec(head_dim, causal)
+    signature = {}
+    for name, kind in spec["signature"].items():
+        if name == "qk_scale":
+            signature["BH"] = "i32"
+        if name != "PINGPONG":
+            signature[name] = kind
+    constexprs = {name: value for name, value in spec["constexprs"].items() if name != "PINGPONG"}
+    return {**spec, "kernel": ws_attention_persistent_kernel, "signature": signature, "constexprs": constexprs}
+
+
+SPEC_PERSISTENT = _persistent_spec(128, causal=False)
+SPEC_PERSISTENT_CAUSAL_D64 = _persistent_spec(64, causal=True)
+
+
+def run(
+    q, k, v, causal: bool = False, sm_scale: float | None = None, pingpong: bool = True, out=None,
+    persistent: bool | None = None,
+):  # fmt: skip
     """Attention forward, softmax(q @ k^T * sm_scale) @ v, for (B, H, N, D) fp16/bf16 CUDA tensors.
+
+    ``persistent`` picks the persistent kernel (one CTA per SM, ping-pong only) or the one-CTA-per-tile
+    grid; by default the persistent one for causal attention and for N up to 4096, where it measured
+    faster on the H200 (the grid won by about 2% at D=128, N >= 8192, non-causal).
 
     N must be a multiple of 128 and D 64 or 128. The result goes to ``out`` when given (contiguous, q's
     shape and dtype), else to a new NaN-filled tensor.
@@ -223,6 +419,10 @@ def run(q, k, v, causal: bool = False, sm_scale: float | None = None, pingpong: 
     from triton.tools.tensor_descriptor import TensorDescriptor
 
     batch, heads, n, d = q.shape
+    if persistent is None:
+        persistent = pingpong and (causal or n <= 4096)
+    if persistent and not pingpong:
+        raise ValueError("the persistent kernel always runs its consumers ping-pong: pass pingpong=True")
     if d not in CONFIGS:
         raise ValueError(f"head dim must be one of {sorted(CONFIGS)}, got {d}")
     if n % 128:
@@ -240,6 +440,24 @@ def run(q, k, v, causal: bool = False, sm_scale: float | None = None, pingpong: 
     k_desc = TensorDescriptor.from_tensor(flat[1], [cfg["BLOCK_N"], d])
     v_desc = TensorDescriptor.from_tensor(flat[2], [cfg["BLOCK_N"], d])
     o_desc = TensorDescriptor.from_tensor(o.view(batch * heads * n, d), [half, d])
+    if persistent:
+        num_sms = torch.cuda.get_device_properties(q.device).multi_processor_count
+        num_m = triton.cdiv(n, cfg["BLOCK_M"])
+        units = batch * heads * ((num_m + 1) // 2 if causal else num_m)
+        ws_attention_persistent_kernel[(min(num_sms, units),)](
+            q_desc,
+            k_desc,
+            v_desc,
+            o_desc,
+            n,
+            batch * heads,
+            sm_scale * 1.4426950408889634,
+            HEAD_DIM=d,
+            CAUSAL=causal,
+            num_warps=NUM_WARPS,
+            **cfg,
+        )
+        return o
     grid = (triton.cdiv(n, cfg["BLOCK_M"]), batch * heads)
     ws_attention_kernel[grid](
         q_desc,
