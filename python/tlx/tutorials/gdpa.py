@@ -69,6 +69,7 @@ import triton
 import triton.language as tl
 
 import tlx
+from tlx.tutorials.ws_attention import load_kv_block, load_q_double_buffered
 
 _TURN_BARRIER = tl.constexpr(8)  # named barriers 8 and 9: the ping-pong turns (Triton's own use low ids)
 _LOG2E = tl.constexpr(1.4426950408889634)
@@ -216,15 +217,8 @@ def gdpa_kernel(
                     q_desc, q_tiles[half], [seq_start + start_m + half * HALF_M, col], q_full[half]
                 )
             for j in range(n_blocks):
-                s = j % NUM_STAGES
-                free_phase = ((j // NUM_STAGES) & 1) ^ 1  # the first pass finds every stage free
-                row = seq_start + j * BLOCK_N
-                tlx.barrier_wait(k_empty[s], free_phase)
-                tlx.barrier_expect_bytes(k_full[s], KV_BYTES)
-                tlx.async_descriptor_load(k_desc, k_tiles[s], [row, col], k_full[s])
-                tlx.barrier_wait(v_empty[s], free_phase)
-                tlx.barrier_expect_bytes(v_full[s], KV_BYTES)
-                tlx.async_descriptor_load(v_desc, v_tiles[s], [row, col], v_full[s])
+                load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, j,
+                              seq_start + j * BLOCK_N, col, NUM_STAGES, KV_BYTES)  # fmt: skip
 
         with tlx.async_task(num_warps=4, registers=232, replicate=2):
             cid = tlx.async_task_replica_id()
@@ -375,24 +369,12 @@ def gdpa_persistent_kernel(
                 for w in range(tiles):
                     start_m = first_m if w == 0 else second_m
                     n_blocks, _ = gdpa_key_blocks(start_m, seq_len, BLOCK_M, BLOCK_N, CAUSAL)
-                    slot = t % 2
-                    for half in tl.static_range(2):
-                        q = 2 * half + slot
-                        tlx.barrier_wait(q_empty[q], ((t // 2) & 1) ^ 1)
-                        tlx.barrier_expect_bytes(q_full[q], HALF_M * HEAD_DIM * 2)
-                        tlx.async_descriptor_load(
-                            q_desc, q_tiles[q], [seq_start + start_m + half * HALF_M, col], q_full[q]
-                        )
+                    load_q_double_buffered(
+                        q_desc, q_tiles, q_full, q_empty, t, seq_start + start_m, col, HALF_M, HEAD_DIM
+                    )
                     for j in range(n_blocks):
-                        s = kv % NUM_STAGES
-                        free_phase = ((kv // NUM_STAGES) & 1) ^ 1  # the first pass finds every stage free
-                        row = seq_start + j * BLOCK_N
-                        tlx.barrier_wait(k_empty[s], free_phase)
-                        tlx.barrier_expect_bytes(k_full[s], KV_BYTES)
-                        tlx.async_descriptor_load(k_desc, k_tiles[s], [row, col], k_full[s])
-                        tlx.barrier_wait(v_empty[s], free_phase)
-                        tlx.barrier_expect_bytes(v_full[s], KV_BYTES)
-                        tlx.async_descriptor_load(v_desc, v_tiles[s], [row, col], v_full[s])
+                        load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, kv,
+                                      seq_start + j * BLOCK_N, col, NUM_STAGES, KV_BYTES)  # fmt: skip
                         kv += 1
                     t += 1
 

@@ -43,6 +43,45 @@ def _kv_blocks(start_m, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL:
 
 
 @triton.jit
+def load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, step, row, col,
+                  NUM_STAGES: tl.constexpr, KV_BYTES: tl.constexpr):  # fmt: skip
+    """The producer's step ``step`` of the key/value ring: once both consumers freed the stage (the first
+    pass finds every stage free), K and V of rows ``row..`` (columns ``col..``) by TMA, each completing
+    its own ``full`` mbarrier, so the consumers start ``Q @ K^T`` while V is still landing."""
+    s = step % NUM_STAGES
+    free_phase = ((step // NUM_STAGES) & 1) ^ 1
+    tlx.barrier_wait(k_empty[s], free_phase)
+    tlx.barrier_expect_bytes(k_full[s], KV_BYTES)
+    tlx.async_descriptor_load(k_desc, k_tiles[s], [row, col], k_full[s])
+    tlx.barrier_wait(v_empty[s], free_phase)
+    tlx.barrier_expect_bytes(v_full[s], KV_BYTES)
+    tlx.async_descriptor_load(v_desc, v_tiles[s], [row, col], v_full[s])
+
+
+@triton.jit
+def load_q_double_buffered(q_desc, q_tiles, q_full, q_empty, t, row, col, HALF_M: tl.constexpr,
+                           HEAD_DIM: tl.constexpr):  # fmt: skip
+    """The producer's load of tile ``t``'s Q in a persistent walk: consumer c's half (rows
+    ``row + c * HALF_M..``) into its buffer ``q_tiles[2 * c + t % 2]``, once the consumer handed that
+    buffer back (the first pass over each finds it free)."""
+    for half in tl.static_range(2):
+        q = 2 * half + t % 2
+        tlx.barrier_wait(q_empty[q], ((t // 2) & 1) ^ 1)
+        tlx.barrier_expect_bytes(q_full[q], HALF_M * HEAD_DIM * 2)
+        tlx.async_descriptor_load(q_desc, q_tiles[q], [row + half * HALF_M, col], q_full[q])
+
+
+@triton.jit
+def _online_softmax(s_ij, m_i, l_i, qk_scale):
+    """One key block of the online softmax: ``(p, alpha, m_new, l_new)``, with P unnormalized, ``alpha``
+    the factor the accumulator and the row sums shrink by, all on exp2 (``qk_scale`` holds log2 e)."""
+    m_new = tl.maximum(m_i, tl.max(s_ij, 1) * qk_scale)
+    alpha = tl.math.exp2(m_i - m_new)
+    p = tl.math.exp2(s_ij * qk_scale - m_new[:, None])
+    return p, alpha, m_new, l_i * alpha + tl.sum(p, 1)
+
+
+@triton.jit
 def ws_attention_kernel(
     q_desc,
     k_desc,
@@ -85,14 +124,8 @@ def ws_attention_kernel(
                 tlx.barrier_expect_bytes(q_full[half], HALF_M * HEAD_DIM * 2)
                 tlx.async_descriptor_load(q_desc, q_tiles[half], [row0 + start_m + half * HALF_M, 0], q_full[half])
             for j in range(n_blocks):
-                s = j % NUM_STAGES
-                free_phase = ((j // NUM_STAGES) & 1) ^ 1  # the first pass finds every stage free
-                tlx.barrier_wait(k_empty[s], free_phase)
-                tlx.barrier_expect_bytes(k_full[s], KV_BYTES)
-                tlx.async_descriptor_load(k_desc, k_tiles[s], [row0 + j * BLOCK_N, 0], k_full[s])
-                tlx.barrier_wait(v_empty[s], free_phase)
-                tlx.barrier_expect_bytes(v_full[s], KV_BYTES)
-                tlx.async_descriptor_load(v_desc, v_tiles[s], [row0 + j * BLOCK_N, 0], v_full[s])
+                load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, j,
+                              row0 + j * BLOCK_N, 0, NUM_STAGES, KV_BYTES)  # fmt: skip
 
         with tlx.async_task(num_warps=4, registers=232, replicate=2):
             cid = tlx.async_task_replica_id()
@@ -141,11 +174,7 @@ def ws_attention_kernel(
                     if j == n_blocks - 1:
                         cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
                         s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
-                m_new = tl.maximum(m_i, tl.max(s_ij, 1) * qk_scale)
-                alpha = tl.math.exp2(m_i - m_new)
-                p = tl.math.exp2(s_ij * qk_scale - m_new[:, None])
-                l_i = l_i * alpha + tl.sum(p, 1)
-                m_i = m_new
+                p, alpha, m_i, l_i = _online_softmax(s_ij, m_i, l_i, qk_scale)
                 acc = tlx.async_dot_wait(0, acc)
                 tlx.barrier_arrive(v_empty[prev])
                 acc = acc * alpha[:, None]
@@ -238,21 +267,10 @@ def ws_attention_persistent_kernel(
                 for w in range(tiles):
                     start_m = (first_m if w == 0 else second_m) * BLOCK_M
                     row0 = head * N
-                    slot = t % 2
-                    for half in tl.static_range(2):
-                        q = 2 * half + slot
-                        tlx.barrier_wait(q_empty[q], ((t // 2) & 1) ^ 1)
-                        tlx.barrier_expect_bytes(q_full[q], HALF_M * HEAD_DIM * 2)
-                        tlx.async_descriptor_load(q_desc, q_tiles[q], [row0 + start_m + half * HALF_M, 0], q_full[q])
+                    load_q_double_buffered(q_desc, q_tiles, q_full, q_empty, t, row0 + start_m, 0, HALF_M, HEAD_DIM)
                     for j in range(_kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL)):
-                        s = kv % NUM_STAGES
-                        free_phase = ((kv // NUM_STAGES) & 1) ^ 1  # the first pass finds every stage free
-                        tlx.barrier_wait(k_empty[s], free_phase)
-                        tlx.barrier_expect_bytes(k_full[s], KV_BYTES)
-                        tlx.async_descriptor_load(k_desc, k_tiles[s], [row0 + j * BLOCK_N, 0], k_full[s])
-                        tlx.barrier_wait(v_empty[s], free_phase)
-                        tlx.barrier_expect_bytes(v_full[s], KV_BYTES)
-                        tlx.async_descriptor_load(v_desc, v_tiles[s], [row0 + j * BLOCK_N, 0], v_full[s])
+                        load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, kv,
+                                      row0 + j * BLOCK_N, 0, NUM_STAGES, KV_BYTES)  # fmt: skip
                         kv += 1
                     t += 1
 
@@ -309,11 +327,7 @@ def ws_attention_persistent_kernel(
                             if (j + 1) * BLOCK_N > start_m:  # the diagonal runs through block j
                                 cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
                                 s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
-                        m_new = tl.maximum(m_i, tl.max(s_ij, 1) * qk_scale)
-                        alpha = tl.math.exp2(m_i - m_new)
-                        p = tl.math.exp2(s_ij * qk_scale - m_new[:, None])
-                        l_i = l_i * alpha + tl.sum(p, 1)
-                        m_i = m_new
+                        p, alpha, m_i, l_i = _online_softmax(s_ij, m_i, l_i, qk_scale)
                         acc = tlx.async_dot_wait(0, acc)
                         tlx.barrier_arrive(v_empty[prev])
                         acc = acc * alpha[:, None]
