@@ -69,7 +69,7 @@ import triton
 import triton.language as tl
 
 import tlx
-from tlx.tutorials.ws_attention import load_kv_block, load_q_double_buffered
+from tlx.tutorials.ws_attention import first_scores, last_pv, load_kv_block, load_q_double_buffered, scores_beside_pv
 
 _TURN_BARRIER = tl.constexpr(8)  # named barriers 8 and 9: the ping-pong turns (Triton's own use low ids)
 _LOG2E = tl.constexpr(1.4426950408889634)
@@ -399,47 +399,22 @@ def gdpa_persistent_kernel(
                     acc = tl.zeros((HALF_M, HEAD_DIM), dtype=tl.float32)
                     tlx.barrier_wait(q_full[q], (t // 2) & 1)
 
-                    # Block 0: S and P only. The consumers alternate issuing across tiles too; consumer 0 opens.
-                    if cid == 1 or t > 0:
-                        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
-                    s = kv % NUM_STAGES
-                    tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
-                    s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[s]), use_acc=False)
-                    tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
-                    s_ij = tlx.async_dot_wait(0, s_ij)
-                    tlx.barrier_arrive(k_empty[s])
-                    if t > 0:
-                        # The previous tile's output store has read its Q buffer: the producer may refill it.
-                        tlx.async_descriptor_store_wait(0)
-                        tlx.barrier_arrive(q_empty[q ^ 1])
+                    # Block 0: S and P only. The consumers alternate issuing across tiles too.
+                    s_ij = first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES)
                     p = _p_block(s_ij, 0, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL)
                     kv += 1
 
                     for j in range(1, n_blocks):
-                        s = kv % NUM_STAGES
-                        prev = (kv - 1) % NUM_STAGES
-                        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
-                        tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
-                        s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[s]), use_acc=False)
-                        tlx.barrier_wait(v_full[prev], ((kv - 1) // NUM_STAGES) & 1)
-                        acc = tlx.async_dot(p, v_tiles[prev], acc)
-                        tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
-                        s_ij = tlx.async_dot_wait(1, s_ij)
-                        tlx.barrier_arrive(k_empty[s])
+                        s_ij, acc = scores_beside_pv(q_tile, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv,
+                                                     cid, NUM_STAGES)  # fmt: skip
                         p = _p_block(s_ij, j, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL)
+                        # P @ V of block j-1 read the previous P's registers and V stage: both are free after it.
                         acc = tlx.async_dot_wait(0, acc)
-                        tlx.barrier_arrive(v_empty[prev])
+                        tlx.barrier_arrive(v_empty[(kv - 1) % NUM_STAGES])
                         kv += 1
 
-                    last = (kv - 1) % NUM_STAGES
-                    tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
-                    tlx.barrier_wait(v_full[last], ((kv - 1) // NUM_STAGES) & 1)
-                    acc = tlx.async_dot(p, v_tiles[last], acc)
-                    # Consumer 1's last turn of the walk opens none.
-                    if cid == 0 or not last_unit or w + 1 < tiles:
-                        tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
-                    acc = tlx.async_dot_wait(0, acc)
-                    tlx.barrier_arrive(v_empty[last])
+                    pass_turn = cid == 0 or not last_unit or w + 1 < tiles
+                    acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES)
 
                     if row_in_seq < seq_len:
                         # No Q @ K^T reads this tile's Q buffer any more: it stages the output.

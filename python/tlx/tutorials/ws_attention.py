@@ -200,6 +200,59 @@ def ws_attention_kernel(
 
 
 @triton.jit
+def first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES: tl.constexpr):
+    """A consumer's first GEMM of tile ``t`` in a persistent walk: ``S = Q @ K^T`` of key block ``kv``
+    (ring position) on its turn (consumer 0 opens the walk), waited for; then the key stage goes back,
+    and so does the Q buffer of tile ``t - 1`` (``q ^ 1``) once that tile's output store has read it."""
+    if cid == 1 or t > 0:
+        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+    s = kv % NUM_STAGES
+    tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
+    s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[s]), use_acc=False)
+    tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
+    s_ij = tlx.async_dot_wait(0, s_ij)
+    tlx.barrier_arrive(k_empty[s])
+    if t > 0:
+        tlx.async_descriptor_store_wait(0)
+        tlx.barrier_arrive(q_empty[q ^ 1])
+    return s_ij
+
+
+@triton.jit
+def scores_beside_pv(q_tile, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv, cid,
+                     NUM_STAGES: tl.constexpr):  # fmt: skip
+    """On the consumer's turn, ``S = Q @ K^T`` of key block ``kv`` and ``acc += P @ V`` of block ``kv - 1``
+    (P in registers) go to the tensor cores together; returns S once it is done (its key stage goes
+    back) and the accumulator with ``P @ V`` possibly still running: the caller's softmax overlaps it."""
+    s = kv % NUM_STAGES
+    prev = (kv - 1) % NUM_STAGES
+    tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+    tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
+    s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[s]), use_acc=False)
+    tlx.barrier_wait(v_full[prev], ((kv - 1) // NUM_STAGES) & 1)
+    acc = tlx.async_dot(p, v_tiles[prev], acc)
+    tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
+    s_ij = tlx.async_dot_wait(1, s_ij)
+    tlx.barrier_arrive(k_empty[s])
+    return s_ij, acc
+
+
+@triton.jit
+def last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES: tl.constexpr):
+    """The tile's last ``acc += P @ V`` (block ``kv - 1``) on the consumer's turn, waited for; the turn
+    passes on unless ``pass_turn`` is false (consumer 1's last turn of the walk: nobody waits for it)."""
+    last = (kv - 1) % NUM_STAGES
+    tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+    tlx.barrier_wait(v_full[last], ((kv - 1) // NUM_STAGES) & 1)
+    acc = tlx.async_dot(p, v_tiles[last], acc)
+    if pass_turn:
+        tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
+    acc = tlx.async_dot_wait(0, acc)
+    tlx.barrier_arrive(v_empty[last])
+    return acc
+
+
+@triton.jit
 def _work_unit(unit, num_m, CAUSAL: tl.constexpr):
     """``(head, first_m, second_m, tiles)`` of a work unit of the persistent walk.
 
@@ -290,19 +343,8 @@ def ws_attention_persistent_kernel(
                     acc = tl.zeros((HALF_M, HEAD_DIM), dtype=tl.float32)
                     tlx.barrier_wait(q_full[q], (t // 2) & 1)
 
-                    # Block 0: S only. The consumers alternate issuing across tiles too; consumer 0 opens.
-                    if cid == 1 or t > 0:
-                        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
-                    s = kv % NUM_STAGES
-                    tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
-                    s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[s]), use_acc=False)
-                    tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
-                    s_ij = tlx.async_dot_wait(0, s_ij)
-                    tlx.barrier_arrive(k_empty[s])
-                    if t > 0:
-                        # The previous tile's output store has read its Q buffer: the producer may refill it.
-                        tlx.async_descriptor_store_wait(0)
-                        tlx.barrier_arrive(q_empty[q ^ 1])
+                    # Block 0: S only. The consumers alternate issuing across tiles too.
+                    s_ij = first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES)
                     if CAUSAL:
                         if start_m < BLOCK_N:  # the diagonal runs through block 0
                             cols = tl.arange(0, BLOCK_N)
@@ -313,35 +355,20 @@ def ws_attention_persistent_kernel(
                     kv += 1
 
                     for j in range(1, n_blocks):
-                        s = kv % NUM_STAGES
-                        prev = (kv - 1) % NUM_STAGES
-                        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
-                        tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
-                        s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[s]), use_acc=False)
-                        tlx.barrier_wait(v_full[prev], ((kv - 1) // NUM_STAGES) & 1)
-                        acc = tlx.async_dot(p.to(dtype), v_tiles[prev], acc)
-                        tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
-                        s_ij = tlx.async_dot_wait(1, s_ij)
-                        tlx.barrier_arrive(k_empty[s])
+                        s_ij, acc = scores_beside_pv(q_tile, k_tiles, v_tiles, k_full, v_full, k_empty, p.to(dtype),
+                                                     acc, kv, cid, NUM_STAGES)  # fmt: skip
                         if CAUSAL:
                             if (j + 1) * BLOCK_N > start_m:  # the diagonal runs through block j
                                 cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
                                 s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
                         p, alpha, m_i, l_i = _online_softmax(s_ij, m_i, l_i, qk_scale)
                         acc = tlx.async_dot_wait(0, acc)
-                        tlx.barrier_arrive(v_empty[prev])
+                        tlx.barrier_arrive(v_empty[(kv - 1) % NUM_STAGES])
                         acc = acc * alpha[:, None]
                         kv += 1
 
-                    last = (kv - 1) % NUM_STAGES
-                    tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
-                    tlx.barrier_wait(v_full[last], ((kv - 1) // NUM_STAGES) & 1)
-                    acc = tlx.async_dot(p.to(dtype), v_tiles[last], acc)
-                    # Consumer 1's last turn of the walk opens none.
-                    if cid == 0 or not last_unit or w + 1 < tiles:
-                        tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
-                    acc = tlx.async_dot_wait(0, acc)
-                    tlx.barrier_arrive(v_empty[last])
+                    pass_turn = cid == 0 or not last_unit or w + 1 < tiles
+                    acc = last_pv(v_tiles, v_full, v_empty, p.to(dtype), acc, kv, cid, pass_turn, NUM_STAGES)
 
                     # No Q @ K^T reads this tile's Q buffer any more: it stages the output.
                     tlx.local_store(q_tile, (acc / l_i[:, None]).to(dtype))
