@@ -10,6 +10,7 @@ of length 0, 1, off the tile grid and long, and rows outside every sequence left
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import math
 import os
@@ -145,6 +146,16 @@ def test_bad_inputs_are_refused_on_the_host(implementation: str, args: tuple, kw
 def test_persistent_options_are_refused_on_the_host(offsets, kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         gdpa.run(*QKV, offsets, 256, **kwargs)
+
+
+def test_the_grid_limit_binds_the_grid_kernel_only() -> None:
+    """999 sequences x 128 heads: more programs than the grid's second dimension takes (the persistent
+    walk has no such limit, so only the grid launch is refused)."""
+    qkv = [_Meta(300, 128, 64) for _ in range(3)]
+    offsets = _Meta(1000, dtype="torch.int32")
+    for run in (functools.partial(gdpa.run, persistent=False), stock_gdpa.run):
+        with pytest.raises(ValueError, match="B \\* H = 127872 exceeds 65535"):
+            run(*qkv, offsets, 256)
 
 
 def test_stock_candidates_refuse_an_unknown_head_dim() -> None:

@@ -497,7 +497,9 @@ SPEC_PERSISTENT_SILU_CAUSAL_D64 = _persistent_spec(64, "silu", causal=True, dtyp
 PERSISTENT_MAX_BATCH = 1024
 
 
-def _check_inputs(what: str, q: Any, k: Any, v: Any, offsets: Any, max_seq_len: int, activation: str) -> None:
+def _check_inputs(
+    what: str, q: Any, k: Any, v: Any, offsets: Any, max_seq_len: int, activation: str, grid: bool = True
+) -> None:
     """Shapes, dtypes and placement only: ``offsets`` stays on the device (no host synchronization).
 
     Works on anything with ``shape``, ``dtype``, ``device``, ``dim()``, ``numel()`` and ``is_contiguous()``
@@ -528,9 +530,14 @@ def _check_inputs(what: str, q: Any, k: Any, v: Any, offsets: Any, max_seq_len: 
         raise ValueError(f"{what}: offsets must have B + 1 >= 1 entries (offsets[0] = 0), got none")
     if isinstance(max_seq_len, bool) or not isinstance(max_seq_len, int) or max_seq_len < 0:
         raise ValueError(f"{what}: max_seq_len must be a non-negative int, got {max_seq_len!r}")
-    programs = (offsets.numel() - 1) * q.shape[1]
-    if programs > 65535:
-        raise ValueError(f"{what}: B * H = {programs} exceeds 65535, the grid's limit on its second dimension")
+    if grid:
+        _check_grid(what, offsets.numel() - 1, q.shape[1])
+
+
+def _check_grid(what: str, batch: int, heads: int) -> None:
+    """The (query tiles, B * H) grid's limit; a persistent launch has no second dimension."""
+    if batch * heads > 65535:
+        raise ValueError(f"{what}: B * H = {batch * heads} exceeds 65535, the grid's limit on its second dimension")
 
 
 def _output(what: str, q: Any, out: Any) -> Any:
@@ -565,10 +572,12 @@ def run(
     new NaN-filled tensor. ``config`` overrides entries of ``CONFIGS[D]`` (BLOCK_N, NUM_STAGES).
     ``persistent`` picks ``gdpa_persistent_kernel`` (ping-pong only; B up to ``PERSISTENT_MAX_BATCH``) or
     ``gdpa_kernel``'s grid; by default the persistent one wherever it applies."""
-    _check_inputs("gdpa", q, k, v, offsets, max_seq_len, activation)
+    _check_inputs("gdpa", q, k, v, offsets, max_seq_len, activation, grid=False)
     batch = offsets.numel() - 1
     if persistent is None:
         persistent = pingpong and batch <= PERSISTENT_MAX_BATCH
+    if not persistent:
+        _check_grid("gdpa", batch, q.shape[1])
     if persistent and not pingpong:
         raise ValueError("gdpa: the persistent kernel always runs its consumers ping-pong: pass pingpong=True")
     if persistent and batch > PERSISTENT_MAX_BATCH:
