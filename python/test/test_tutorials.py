@@ -49,6 +49,27 @@ def test_tutorial_compiles_to_cubin_with_promised_ptx(module, spec):
     assert "tlx." not in compiled.asm["ttgir"], "a TLX op or carrier survived into the final TTGIR"
 
 
+class _Shape:
+    """A stand-in for a (B, H, N, D) tensor: the checks ``ws_attention.run`` makes before it needs PyTorch."""
+
+    def __init__(self, *shape: int):
+        self.shape = shape
+
+
+@pytest.mark.parametrize(
+    "shape, options, message",
+    [
+        ((1, 2, 256, 64), {"pingpong": False, "persistent": True}, "always runs its consumers ping-pong"),
+        ((1, 2, 256, 96), {}, "head dim must be one of"),
+        ((1, 2, 200, 64), {"persistent": False}, "multiple of 128, got 200"),
+    ],
+)
+def test_ws_attention_refuses_bad_calls_on_the_host(shape, options, message):
+    q = _Shape(*shape)
+    with pytest.raises(ValueError, match=message):
+        ws_attention.run(q, q, q, **options)
+
+
 def _cuda_available() -> bool:
     if importlib.util.find_spec("torch") is None:
         return False

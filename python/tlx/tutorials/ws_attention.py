@@ -456,9 +456,6 @@ def run(
     """
     import math
 
-    import torch
-    from triton.tools.tensor_descriptor import TensorDescriptor
-
     batch, heads, n, d = q.shape
     if persistent is None:
         persistent = pingpong and (causal or n <= 4096)
@@ -468,6 +465,10 @@ def run(
         raise ValueError(f"head dim must be one of {sorted(CONFIGS)}, got {d}")
     if n % 128:
         raise ValueError(f"sequence length must be a multiple of 128, got {n}")
+
+    import torch
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
     if not (q.dtype == k.dtype == v.dtype) or q.dtype not in (torch.float16, torch.bfloat16):
         raise ValueError("q, k and v must all be float16 or all bfloat16")
     cfg = CONFIGS[d]
