@@ -69,7 +69,15 @@ import triton
 import triton.language as tl
 
 import tlx
-from tlx.tutorials.ws_attention import first_scores, last_pv, load_kv_block, load_q_double_buffered, scores_beside_pv
+from tlx.tutorials.ws_attention import (
+    first_scores,
+    last_pv,
+    load_kv_block,
+    load_q_double_buffered,
+    scores_beside_pv,
+    units_per_head,
+    work_unit,
+)
 
 _TURN_BARRIER = tl.constexpr(8)  # named barriers 8 and 9: the ping-pong turns (Triton's own use low ids)
 _LOG2E = tl.constexpr(1.4426950408889634)
@@ -284,31 +292,22 @@ def _sequence_table(offsets_ptr, B, H, BLOCK_M: tl.constexpr, BLOCK_B: tl.conste
     index = tl.arange(0, BLOCK_B)
     starts = tl.load(offsets_ptr + index, mask=index < B, other=0)
     lengths = tl.load(offsets_ptr + index + 1, mask=index < B, other=0) - starts
-    m_tiles = (lengths + BLOCK_M - 1) // BLOCK_M
-    units = (m_tiles + 1) // 2 if CAUSAL else m_tiles
-    return starts, lengths, tl.cumsum(H * units, 0)
+    return starts, lengths, tl.cumsum(H * units_per_head((lengths + BLOCK_M - 1) // BLOCK_M, CAUSAL), 0)
 
 
 @triton.jit
 def _walk_unit(unit, starts, lengths, unit_ends, H, BLOCK_M: tl.constexpr, BLOCK_B: tl.constexpr,
                HEAD_DIM: tl.constexpr, CAUSAL: tl.constexpr):  # fmt: skip
     """``(seq_start, seq_len, first_m, second_m, tiles, col)`` of the walk's ``unit``-th work unit: sequence
-    by sequence, head by head. A unit is one query tile; causal units pair tile ``m_tiles - 1 - p`` with
-    tile ``p`` (the middle tile alone), so the units of a sequence read equally many key blocks; the
-    longer tile goes first. ``first_m``/``second_m`` are first rows of the tiles in the sequence."""
+    by sequence, and within a sequence as attention's persistent walk (``ws_attention.work_unit``: causal
+    tiles in pairs of equal work). ``first_m``/``second_m`` are first rows of the tiles in the sequence."""
     pick = tl.arange(0, BLOCK_B) == tl.sum((unit_ends <= unit).to(tl.int32), 0)
     seq_start = tl.sum(tl.where(pick, starts, 0), 0)
     seq_len = tl.sum(tl.where(pick, lengths, 0), 0)
     m_tiles = tl.cdiv(seq_len, BLOCK_M)
-    units = (m_tiles + 1) // 2 if CAUSAL else m_tiles
-    rest = unit - (tl.sum(tl.where(pick, unit_ends, 0), 0) - H * units)
-    head = rest // units
-    p = rest - head * units
-    if CAUSAL:
-        tiles = 2 - (2 * p + 1 == m_tiles)
-        return seq_start, seq_len, (m_tiles - 1 - p) * BLOCK_M, p * BLOCK_M, tiles, head * HEAD_DIM
-    else:
-        return seq_start, seq_len, p * BLOCK_M, 0, 1, head * HEAD_DIM
+    first_unit = tl.sum(tl.where(pick, unit_ends, 0), 0) - H * units_per_head(m_tiles, CAUSAL)
+    head, first_m, second_m, tiles = work_unit(unit - first_unit, m_tiles, CAUSAL)
+    return seq_start, seq_len, first_m * BLOCK_M, second_m * BLOCK_M, tiles, head * HEAD_DIM
 
 
 @triton.jit

@@ -253,21 +253,27 @@ def last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES: tl
 
 
 @triton.jit
-def _work_unit(unit, num_m, CAUSAL: tl.constexpr):
-    """``(head, first_m, second_m, tiles)`` of a work unit of the persistent walk.
+def units_per_head(num_m, CAUSAL: tl.constexpr):
+    """Work units of a head of ``num_m`` query blocks in a persistent walk (see ``work_unit``)."""
+    return (num_m + 1) // 2 if CAUSAL else num_m
+
+
+@triton.jit
+def work_unit(unit, num_m, CAUSAL: tl.constexpr):
+    """``(head, first_m, second_m, tiles)`` of a work unit of the persistent walk over heads of ``num_m``
+    query blocks: the query blocks it takes, in order, and how many (1 or 2).
 
     Units go head by head (the CTAs working at once share a few heads' keys and values in L2). A
     non-causal unit is one query block. A causal unit pairs query block ``num_m - 1 - p`` with block ``p``
     (the middle block alone when ``num_m`` is odd), so every unit reads ``num_m + 1`` key blocks and a
     static round-robin over units is balanced; the longer tile goes first."""
+    per_head = units_per_head(num_m, CAUSAL)
+    head = unit // per_head
+    p = unit - head * per_head
     if CAUSAL:
-        units_per_head = (num_m + 1) // 2
-        head = unit // units_per_head
-        p = unit - head * units_per_head
         return head, num_m - 1 - p, p, 2 - (2 * p + 1 == num_m)
     else:
-        head = unit // num_m
-        return head, unit - head * num_m, 0, 1
+        return head, p, 0, 1
 
 
 @triton.jit
@@ -285,7 +291,7 @@ def ws_attention_persistent_kernel(
     NUM_STAGES: tl.constexpr,
     CAUSAL: tl.constexpr,
 ):
-    """The ping-pong kernel above, persistent: one CTA per SM walks work units (``_work_unit``).
+    """The ping-pong kernel above, persistent: one CTA per SM walks work units (``work_unit``).
 
     What the walk buys is the seam between tiles. Each consumer has two Q buffers: the producer loads
     the next tile's Q while the current tile runs, and the current tile's output is staged for its TMA
@@ -307,7 +313,7 @@ def ws_attention_persistent_kernel(
     v_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=2)
 
     num_m = tl.cdiv(N, BLOCK_M)
-    num_units = BH * ((num_m + 1) // 2) if CAUSAL else BH * num_m
+    num_units = BH * units_per_head(num_m, CAUSAL)
     first_unit = tl.program_id(0)
     num_programs = tl.num_programs(0)
 
@@ -316,7 +322,7 @@ def ws_attention_persistent_kernel(
             t = 0  # tiles so far: which Q buffer, and its phase
             kv = 0  # key/value blocks so far: the ring's position
             for unit in range(first_unit, num_units, num_programs):
-                head, first_m, second_m, tiles = _work_unit(unit, num_m, CAUSAL)
+                head, first_m, second_m, tiles = work_unit(unit, num_m, CAUSAL)
                 for w in range(tiles):
                     start_m = (first_m if w == 0 else second_m) * BLOCK_M
                     row0 = head * N
@@ -332,7 +338,7 @@ def ws_attention_persistent_kernel(
             t = 0
             kv = 0
             for unit in range(first_unit, num_units, num_programs):
-                head, first_m, second_m, tiles = _work_unit(unit, num_m, CAUSAL)
+                head, first_m, second_m, tiles = work_unit(unit, num_m, CAUSAL)
                 last_unit = unit + num_programs >= num_units
                 for w in range(tiles):
                     start_m = (first_m if w == 0 else second_m) * BLOCK_M
