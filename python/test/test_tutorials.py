@@ -194,3 +194,18 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal):
     q, k, v = (torch.randn(batch, heads, n, head_dim, device="cuda", dtype=getattr(torch, dtype)) for _ in range(3))
     out = ws_attention.run(q, k, v, causal=causal, persistent=True)
     assert _relative_error(out, _attention_reference(q, k, v, causal)) < 1e-2
+
+
+@pytest.mark.gpu
+@gpu
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+# N below BLOCK_M = 192 (two consumers take over); a last tile overlapping the one before; 120 tiles.
+@pytest.mark.parametrize("shape", [(1, 1, 128), (2, 3, 640), (3, 20, 1152)])
+def test_ws_attention_three_consumers_on_gpu(shape, dtype, causal):
+    import torch
+
+    batch, heads, n = shape
+    q, k, v = (torch.randn(batch, heads, n, 64, device="cuda", dtype=getattr(torch, dtype)) for _ in range(3))
+    out = ws_attention.run(q, k, v, causal=causal, persistent=True, config=ws_attention.THREE_CONSUMERS)
+    assert _relative_error(out, _attention_reference(q, k, v, causal)) < 1e-2

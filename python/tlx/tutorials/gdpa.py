@@ -369,7 +369,7 @@ def gdpa_persistent_kernel(
                     start_m = first_m if w == 0 else second_m
                     n_blocks, _ = gdpa_key_blocks(start_m, seq_len, BLOCK_M, BLOCK_N, CAUSAL)
                     load_q_double_buffered(
-                        q_desc, q_tiles, q_full, q_empty, t, seq_start + start_m, col, HALF_M, HEAD_DIM
+                        q_desc, q_tiles, q_full, q_empty, t, seq_start + start_m, col, HALF_M, HEAD_DIM, 2
                     )
                     for j in range(n_blocks):
                         load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, kv,
@@ -399,13 +399,13 @@ def gdpa_persistent_kernel(
                     tlx.barrier_wait(q_full[q], (t // 2) & 1)
 
                     # Block 0: S and P only. The consumers alternate issuing across tiles too.
-                    s_ij = first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES)
+                    s_ij = first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES, 2)
                     p = _p_block(s_ij, 0, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL)
                     kv += 1
 
                     for j in range(1, n_blocks):
                         s_ij, acc = scores_beside_pv(q_tile, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv,
-                                                     cid, NUM_STAGES)  # fmt: skip
+                                                     cid, NUM_STAGES, 2)  # fmt: skip
                         p = _p_block(s_ij, j, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL)
                         # P @ V of block j-1 read the previous P's registers and V stage: both are free after it.
                         acc = tlx.async_dot_wait(0, acc)
@@ -413,7 +413,7 @@ def gdpa_persistent_kernel(
                         kv += 1
 
                     pass_turn = cid == 0 or not last_unit or w + 1 < tiles
-                    acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES)
+                    acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES, 2)
 
                     if row_in_seq < seq_len:
                         # No Q @ K^T reads this tile's Q buffer any more: it stages the output.

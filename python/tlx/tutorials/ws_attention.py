@@ -21,8 +21,12 @@ Causal attention masks the diagonal block and stops at it; CTAs start with the l
 ``ws_attention_persistent_kernel`` is the same pipeline as a persistent walk (one CTA per SM): each
 consumer double-buffers its Q, so the next tile's Q lands while the current one runs, and the output is
 staged in the Q buffer its tile no longer reads; causal tiles go in pairs of equal total work (the
-longest query block with the shortest), so a static round-robin over the pairs stays balanced. It wins
-where a CTA's life is short (N up to 4096) and for causal attention; ``run`` picks it there.
+longest query block with the shortest), so a static round-robin over the pairs stays balanced. It
+measured faster than the grid on the H200 but for causal attention at D=128 and N >= 16384; ``run``
+picks it elsewhere. At D=64 (non-causal, N >= 4096) it runs three consumers, 192 query rows a tile: the
+softmax of 64 x 128 scores costs as much multi-function-unit time as that block's two GEMMs cost tensor
+time, and a third consumer keeps the tensor cores fed. Three consumers get 160 registers each, too few to
+hold P beside the scores, so P reaches ``P @ V`` through shared memory (``stmatrix``).
 """
 
 import triton
@@ -59,16 +63,16 @@ def load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_e
 
 
 @triton.jit
-def load_q_double_buffered(q_desc, q_tiles, q_full, q_empty, t, row, col, HALF_M: tl.constexpr,
-                           HEAD_DIM: tl.constexpr):  # fmt: skip
-    """The producer's load of tile ``t``'s Q in a persistent walk: consumer c's half (rows
-    ``row + c * HALF_M..``) into its buffer ``q_tiles[2 * c + t % 2]``, once the consumer handed that
+def load_q_double_buffered(q_desc, q_tiles, q_full, q_empty, t, row, col, SUB_M: tl.constexpr,
+                           HEAD_DIM: tl.constexpr, CONSUMERS: tl.constexpr):  # fmt: skip
+    """The producer's load of tile ``t``'s Q in a persistent walk: consumer c's rows
+    (``row + c * SUB_M..``) into its buffer ``q_tiles[2 * c + t % 2]``, once the consumer handed that
     buffer back (the first pass over each finds it free)."""
-    for half in tl.static_range(2):
-        q = 2 * half + t % 2
+    for c in tl.static_range(CONSUMERS):
+        q = 2 * c + t % 2
         tlx.barrier_wait(q_empty[q], ((t // 2) & 1) ^ 1)
-        tlx.barrier_expect_bytes(q_full[q], HALF_M * HEAD_DIM * 2)
-        tlx.async_descriptor_load(q_desc, q_tiles[q], [row + half * HALF_M, col], q_full[q])
+        tlx.barrier_expect_bytes(q_full[q], SUB_M * HEAD_DIM * 2)
+        tlx.async_descriptor_load(q_desc, q_tiles[q], [row + c * SUB_M, col], q_full[q])
 
 
 @triton.jit
@@ -200,16 +204,23 @@ def ws_attention_kernel(
 
 
 @triton.jit
-def first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES: tl.constexpr):
+def _next_turn(cid, CONSUMERS: tl.constexpr):
+    """The named barrier that hands the tensor cores from consumer ``cid`` to the next, round-robin."""
+    return _TURN_BARRIER + (cid + 1) % CONSUMERS
+
+
+@triton.jit
+def first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES: tl.constexpr,
+                 CONSUMERS: tl.constexpr):  # fmt: skip
     """A consumer's first GEMM of tile ``t`` in a persistent walk: ``S = Q @ K^T`` of key block ``kv``
     (ring position) on its turn (consumer 0 opens the walk), waited for; then the key stage goes back,
     and so does the Q buffer of tile ``t - 1`` (``q ^ 1``) once that tile's output store has read it."""
-    if cid == 1 or t > 0:
+    if cid > 0 or t > 0:
         tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
     s = kv % NUM_STAGES
     tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
     s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[s]), use_acc=False)
-    tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
+    tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
     s_ij = tlx.async_dot_wait(0, s_ij)
     tlx.barrier_arrive(k_empty[s])
     if t > 0:
@@ -220,10 +231,11 @@ def first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_S
 
 @triton.jit
 def scores_beside_pv(q_tile, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv, cid,
-                     NUM_STAGES: tl.constexpr):  # fmt: skip
+                     NUM_STAGES: tl.constexpr, CONSUMERS: tl.constexpr):  # fmt: skip
     """On the consumer's turn, ``S = Q @ K^T`` of key block ``kv`` and ``acc += P @ V`` of block ``kv - 1``
-    (P in registers) go to the tensor cores together; returns S once it is done (its key stage goes
-    back) and the accumulator with ``P @ V`` possibly still running: the caller's softmax overlaps it."""
+    (P in registers or a shared-memory buffer) go to the tensor cores together; returns S once it is
+    done (its key stage goes back) and the accumulator with ``P @ V`` possibly still running: the
+    caller's softmax overlaps it."""
     s = kv % NUM_STAGES
     prev = (kv - 1) % NUM_STAGES
     tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
@@ -231,25 +243,35 @@ def scores_beside_pv(q_tile, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, 
     s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[s]), use_acc=False)
     tlx.barrier_wait(v_full[prev], ((kv - 1) // NUM_STAGES) & 1)
     acc = tlx.async_dot(p, v_tiles[prev], acc)
-    tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
+    tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
     s_ij = tlx.async_dot_wait(1, s_ij)
     tlx.barrier_arrive(k_empty[s])
     return s_ij, acc
 
 
 @triton.jit
-def last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES: tl.constexpr):
+def last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES: tl.constexpr,
+            CONSUMERS: tl.constexpr):  # fmt: skip
     """The tile's last ``acc += P @ V`` (block ``kv - 1``) on the consumer's turn, waited for; the turn
-    passes on unless ``pass_turn`` is false (consumer 1's last turn of the walk: nobody waits for it)."""
+    passes on unless ``pass_turn`` is false (the last consumer's last turn of the walk: nobody waits for
+    it)."""
     last = (kv - 1) % NUM_STAGES
     tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
     tlx.barrier_wait(v_full[last], ((kv - 1) // NUM_STAGES) & 1)
     acc = tlx.async_dot(p, v_tiles[last], acc)
     if pass_turn:
-        tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
+        tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
     acc = tlx.async_dot_wait(0, acc)
     tlx.barrier_arrive(v_empty[last])
     return acc
+
+
+@triton.jit
+def _tile_start(m, N, BLOCK_M: tl.constexpr):
+    """The first row of query block ``m``. When BLOCK_M does not divide N, the last block ends at N and
+    overlaps the one before it (those rows are computed twice, identically), so no tile reads or writes
+    another head's rows."""
+    return tl.minimum(m * BLOCK_M, N - BLOCK_M)
 
 
 @triton.jit
@@ -290,6 +312,9 @@ def ws_attention_persistent_kernel(
     BLOCK_N: tl.constexpr,
     NUM_STAGES: tl.constexpr,
     CAUSAL: tl.constexpr,
+    CONSUMERS: tl.constexpr,
+    REGISTERS: tl.constexpr,
+    P_IN_SMEM: tl.constexpr,
 ):
     """The ping-pong kernel above, persistent: one CTA per SM walks work units (``work_unit``).
 
@@ -297,20 +322,27 @@ def ws_attention_persistent_kernel(
     the next tile's Q while the current tile runs, and the current tile's output is staged for its TMA
     store in its own Q buffer, which its last ``Q @ K^T`` left free; that buffer is handed back to the
     producer once the store has read it (checked after the next tile's first ``Q @ K^T``). The
-    key/value ring, its phases and the consumers' turns continue from tile to tile."""
+    key/value ring, its phases and the consumers' turns continue from tile to tile.
+
+    ``CONSUMERS`` consumers of 64 query rows each take turns (``BLOCK_M = 64 * CONSUMERS``). With
+    ``P_IN_SMEM`` a consumer hands P to ``P @ V`` through a shared-memory tile of its own instead of
+    registers, which is what lets three consumers hold a 64 x ``BLOCK_N`` block of scores each in the
+    160 registers that 16 warps leave them."""
     dtype = tlx.dtype_of(q_desc)
-    HALF_M: tl.constexpr = BLOCK_M // 2
+    SUB_M: tl.constexpr = BLOCK_M // CONSUMERS
     KV_BYTES: tl.constexpr = BLOCK_N * HEAD_DIM * 2
 
-    q_tiles = tlx.local_alloc((HALF_M, HEAD_DIM), dtype, 4)  # consumer c, tile t: q_tiles[2 * c + t % 2]
+    q_tiles = tlx.local_alloc((SUB_M, HEAD_DIM), dtype, 2 * CONSUMERS)  # consumer c, tile t: [2 * c + t % 2]
     k_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, NUM_STAGES)
     v_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, NUM_STAGES)
-    q_full = tlx.alloc_barriers(4)
-    q_empty = tlx.alloc_barriers(4)
+    q_full = tlx.alloc_barriers(2 * CONSUMERS)
+    q_empty = tlx.alloc_barriers(2 * CONSUMERS)
     k_full = tlx.alloc_barriers(NUM_STAGES)
     v_full = tlx.alloc_barriers(NUM_STAGES)
-    k_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=2)  # both consumers read every block
-    v_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=2)
+    k_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=CONSUMERS)  # every consumer reads every block
+    v_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=CONSUMERS)
+    if P_IN_SMEM:
+        p_tiles = tlx.local_alloc((SUB_M, BLOCK_N), dtype, CONSUMERS)
 
     num_m = tl.cdiv(N, BLOCK_M)
     num_units = BH * units_per_head(num_m, CAUSAL)
@@ -324,33 +356,38 @@ def ws_attention_persistent_kernel(
             for unit in range(first_unit, num_units, num_programs):
                 head, first_m, second_m, tiles = work_unit(unit, num_m, CAUSAL)
                 for w in range(tiles):
-                    start_m = (first_m if w == 0 else second_m) * BLOCK_M
+                    start_m = _tile_start(first_m if w == 0 else second_m, N, BLOCK_M)
                     row0 = head * N
-                    load_q_double_buffered(q_desc, q_tiles, q_full, q_empty, t, row0 + start_m, 0, HALF_M, HEAD_DIM)
+                    load_q_double_buffered(
+                        q_desc, q_tiles, q_full, q_empty, t, row0 + start_m, 0, SUB_M, HEAD_DIM, CONSUMERS
+                    )
                     for j in range(_kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL)):
                         load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, kv,
                                       row0 + j * BLOCK_N, 0, NUM_STAGES, KV_BYTES)  # fmt: skip
                         kv += 1
                     t += 1
 
-        with tlx.async_task(num_warps=4, registers=232, replicate=2):
+        with tlx.async_task(num_warps=4, registers=REGISTERS, replicate=CONSUMERS):
             cid = tlx.async_task_replica_id()
+            if P_IN_SMEM:
+                p_tile = p_tiles[cid]
             t = 0
             kv = 0
             for unit in range(first_unit, num_units, num_programs):
                 head, first_m, second_m, tiles = work_unit(unit, num_m, CAUSAL)
                 last_unit = unit + num_programs >= num_units
                 for w in range(tiles):
-                    start_m = (first_m if w == 0 else second_m) * BLOCK_M
+                    start_m = _tile_start(first_m if w == 0 else second_m, N, BLOCK_M)
                     n_blocks = _kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL)
                     q = 2 * cid + t % 2
                     q_tile = q_tiles[q]
-                    rows = start_m + cid * HALF_M + tl.arange(0, HALF_M)
-                    acc = tl.zeros((HALF_M, HEAD_DIM), dtype=tl.float32)
+                    rows = start_m + cid * SUB_M + tl.arange(0, SUB_M)
+                    acc = tl.zeros((SUB_M, HEAD_DIM), dtype=tl.float32)
                     tlx.barrier_wait(q_full[q], (t // 2) & 1)
 
                     # Block 0: S only. The consumers alternate issuing across tiles too.
-                    s_ij = first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES)
+                    s_ij = first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES,
+                                        CONSUMERS)  # fmt: skip
                     if CAUSAL:
                         if start_m < BLOCK_N:  # the diagonal runs through block 0
                             cols = tl.arange(0, BLOCK_N)
@@ -359,10 +396,14 @@ def ws_attention_persistent_kernel(
                     p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
                     l_i = tl.sum(p, 1)
                     kv += 1
+                    if P_IN_SMEM:  # the previous tile's last P @ V is done with the buffer
+                        tlx.local_store(p_tile, p.to(dtype))
+                        tlx.fence_async_shared()
 
                     for j in range(1, n_blocks):
-                        s_ij, acc = scores_beside_pv(q_tile, k_tiles, v_tiles, k_full, v_full, k_empty, p.to(dtype),
-                                                     acc, kv, cid, NUM_STAGES)  # fmt: skip
+                        p_operand = p_tile if P_IN_SMEM else p.to(dtype)
+                        s_ij, acc = scores_beside_pv(q_tile, k_tiles, v_tiles, k_full, v_full, k_empty, p_operand,
+                                                     acc, kv, cid, NUM_STAGES, CONSUMERS)  # fmt: skip
                         if CAUSAL:
                             if (j + 1) * BLOCK_N > start_m:  # the diagonal runs through block j
                                 cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
@@ -370,16 +411,21 @@ def ws_attention_persistent_kernel(
                         p, alpha, m_i, l_i = _online_softmax(s_ij, m_i, l_i, qk_scale)
                         acc = tlx.async_dot_wait(0, acc)
                         tlx.barrier_arrive(v_empty[(kv - 1) % NUM_STAGES])
+                        if P_IN_SMEM:  # P @ V of block j-1 has read the buffer
+                            tlx.local_store(p_tile, p.to(dtype))
+                            tlx.fence_async_shared()
                         acc = acc * alpha[:, None]
                         kv += 1
 
-                    pass_turn = cid == 0 or not last_unit or w + 1 < tiles
-                    acc = last_pv(v_tiles, v_full, v_empty, p.to(dtype), acc, kv, cid, pass_turn, NUM_STAGES)
+                    p_operand = p_tile if P_IN_SMEM else p.to(dtype)
+                    pass_turn = cid < CONSUMERS - 1 or not last_unit or w + 1 < tiles
+                    acc = last_pv(v_tiles, v_full, v_empty, p_operand, acc, kv, cid, pass_turn, NUM_STAGES,
+                                  CONSUMERS)  # fmt: skip
 
                     # No Q @ K^T reads this tile's Q buffer any more: it stages the output.
                     tlx.local_store(q_tile, (acc / l_i[:, None]).to(dtype))
                     tlx.fence_async_shared()
-                    tlx.async_descriptor_store(o_desc, q_tile, [head * N + start_m + cid * HALF_M, 0])
+                    tlx.async_descriptor_store(o_desc, q_tile, [head * N + start_m + cid * SUB_M, 0])
                     t += 1
             tlx.async_descriptor_store_wait(0)
 
@@ -388,6 +434,20 @@ CONFIGS = {
     64: {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 2},
     128: {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 2},
 }
+#: The persistent kernel's configurations: two consumers with P in registers, or three (16 warps leave
+#: each 160 registers) handing P over in shared memory. At D=128 a third consumer's Q buffers and P tile
+#: do not fit in shared memory beside the rest.
+TWO_CONSUMERS = {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 2, "CONSUMERS": 2, "REGISTERS": 232, "P_IN_SMEM": False}
+THREE_CONSUMERS = {"BLOCK_M": 192, "BLOCK_N": 128, "NUM_STAGES": 3, "CONSUMERS": 3, "REGISTERS": 160, "P_IN_SMEM": True}
+
+
+def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
+    """The persistent kernel's configuration for a problem, as measured on the H200 (bf16): three
+    consumers won at D=64, non-causal, N >= 4096 (by 2-6%), and lost at N = 1024 (by 8%) and on causal
+    attention (by 35% at N = 1024, up to 17% above), where a 192-row tile's diagonal crosses two key blocks."""
+    return THREE_CONSUMERS if head_dim == 64 and not causal and n >= 4096 else TWO_CONSUMERS
+
+
 NUM_WARPS = 4  # the producer; each consumer brings 4 more
 
 
@@ -431,40 +491,56 @@ SPEC = _spec(128, causal=False)
 SPEC_CAUSAL_D64 = _spec(64, causal=True)
 
 
-def _persistent_spec(head_dim: int, causal: bool) -> dict:
+def _persistent_spec(head_dim: int, causal: bool, cfg: dict) -> dict:
     spec = _spec(head_dim, causal)
+    rows = {"q_desc": cfg["BLOCK_M"] // cfg["CONSUMERS"], "k_desc": cfg["BLOCK_N"], "v_desc": cfg["BLOCK_N"]}
+    rows["o_desc"] = rows["q_desc"]
     signature = {}
     for name, kind in spec["signature"].items():
         if name == "qk_scale":
             signature["BH"] = "i32"
+        if name in rows:
+            kind = f"tensordesc<fp16[{rows[name]}, {head_dim}]>"
         if name != "PINGPONG":
             signature[name] = kind
-    constexprs = {name: value for name, value in spec["constexprs"].items() if name != "PINGPONG"}
-    return {**spec, "kernel": ws_attention_persistent_kernel, "signature": signature, "constexprs": constexprs}
+    signature.update(dict.fromkeys(("CONSUMERS", "REGISTERS", "P_IN_SMEM"), "constexpr"))
+    constexprs = {"HEAD_DIM": head_dim, "CAUSAL": causal, **cfg}
+    ptx = spec["ptx"]
+    if cfg["P_IN_SMEM"]:  # P goes to shared memory by stmatrix, then to the async proxy
+        ptx += ("stmatrix.sync.aligned", "fence.proxy.async.shared::cta")
+    return {
+        **spec,
+        "kernel": ws_attention_persistent_kernel,
+        "signature": signature,
+        "constexprs": constexprs,
+        "ptx": ptx,
+    }
 
 
-SPEC_PERSISTENT = _persistent_spec(128, causal=False)
-SPEC_PERSISTENT_CAUSAL_D64 = _persistent_spec(64, causal=True)
+SPEC_PERSISTENT = _persistent_spec(128, causal=False, cfg=TWO_CONSUMERS)
+SPEC_PERSISTENT_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=TWO_CONSUMERS)
+SPEC_PERSISTENT_THREE_CONSUMERS_D64 = _persistent_spec(64, causal=False, cfg=THREE_CONSUMERS)
 
 
 def run(
     q, k, v, causal: bool = False, sm_scale: float | None = None, pingpong: bool = True, out=None,
-    persistent: bool | None = None,
+    persistent: bool | None = None, config: dict | None = None,
 ):  # fmt: skip
     """Attention forward, softmax(q @ k^T * sm_scale) @ v, for (B, H, N, D) fp16/bf16 CUDA tensors.
 
     ``persistent`` picks the persistent kernel (one CTA per SM, ping-pong only) or the one-CTA-per-tile
-    grid; by default the persistent one for causal attention and for N up to 4096, where it measured
-    faster on the H200 (the grid won by about 2% at D=128, N >= 8192, non-causal).
+    grid; by default the persistent one (with ping-pong), which measured faster on the H200 everywhere
+    but causal D=128 at N >= 16384 (the grid by 1-5%); at D=64, N >= 8192 it won by 5-9%.
 
     N must be a multiple of 128 and D 64 or 128. The result goes to ``out`` when given (contiguous, q's
-    shape and dtype), else to a new NaN-filled tensor.
+    shape and dtype), else to a new NaN-filled tensor. ``config`` (``TWO_CONSUMERS``, ``THREE_CONSUMERS``
+    or a variant) replaces the persistent kernel's ``persistent_config``.
     """
     import math
 
     batch, heads, n, d = q.shape
     if persistent is None:
-        persistent = pingpong and (causal or n <= 4096)
+        persistent = pingpong and not (causal and d == 128 and n >= 16384)
     if persistent and not pingpong:
         raise ValueError("the persistent kernel always runs its consumers ping-pong: pass pingpong=True")
     if d not in CONFIGS:
@@ -477,17 +553,23 @@ def run(
 
     if not (q.dtype == k.dtype == v.dtype) or q.dtype not in (torch.float16, torch.bfloat16):
         raise ValueError("q, k and v must all be float16 or all bfloat16")
-    cfg = CONFIGS[d]
+    if persistent:
+        cfg = config or persistent_config(d, causal, n)
+        if n < cfg["BLOCK_M"]:  # two consumers of 64 rows fit any N that is a multiple of 128
+            cfg = TWO_CONSUMERS
+        rows = cfg["BLOCK_M"] // cfg["CONSUMERS"]
+    else:
+        cfg = CONFIGS[d]
+        rows = cfg["BLOCK_M"] // 2
     sm_scale = 1.0 / math.sqrt(d) if sm_scale is None else sm_scale
     o = torch.full_like(q, float("nan")) if out is None else out
     if o.shape != q.shape or o.dtype != q.dtype or not o.is_contiguous():
         raise ValueError("out must be a contiguous tensor of q's shape and dtype")
     flat = [t.contiguous().view(batch * heads * n, d) for t in (q, k, v)]
-    half = cfg["BLOCK_M"] // 2
-    q_desc = TensorDescriptor.from_tensor(flat[0], [half, d])
+    q_desc = TensorDescriptor.from_tensor(flat[0], [rows, d])
     k_desc = TensorDescriptor.from_tensor(flat[1], [cfg["BLOCK_N"], d])
     v_desc = TensorDescriptor.from_tensor(flat[2], [cfg["BLOCK_N"], d])
-    o_desc = TensorDescriptor.from_tensor(o.view(batch * heads * n, d), [half, d])
+    o_desc = TensorDescriptor.from_tensor(o.view(batch * heads * n, d), [rows, d])
     if persistent:
         num_sms = torch.cuda.get_device_properties(q.device).multi_processor_count
         num_m = triton.cdiv(n, cfg["BLOCK_M"])
