@@ -339,7 +339,8 @@ def gdpa_persistent_kernel(
     has read it (checked after the next tile's first ``Q @ K^T``). The key/value ring and the consumers'
     turns continue from tile to tile."""
     dtype = tlx.dtype_of(q_desc)
-    HALF_M: tl.constexpr = BLOCK_M // 2
+    CONSUMERS: tl.constexpr = 2
+    HALF_M: tl.constexpr = BLOCK_M // CONSUMERS
     KV_BYTES: tl.constexpr = BLOCK_N * HEAD_DIM * 2
 
     q_tiles = tlx.local_alloc((HALF_M, HEAD_DIM), dtype, 4)  # consumer c, tile t: q_tiles[2 * c + t % 2]
@@ -369,7 +370,7 @@ def gdpa_persistent_kernel(
                     start_m = first_m if w == 0 else second_m
                     n_blocks, _ = gdpa_key_blocks(start_m, seq_len, BLOCK_M, BLOCK_N, CAUSAL)
                     load_q_double_buffered(
-                        q_desc, q_tiles, q_full, q_empty, t, seq_start + start_m, col, HALF_M, HEAD_DIM, 2
+                        q_desc, q_tiles, q_full, q_empty, t, seq_start + start_m, col, HALF_M, HEAD_DIM, CONSUMERS
                     )
                     for j in range(n_blocks):
                         load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, kv,
@@ -377,7 +378,7 @@ def gdpa_persistent_kernel(
                         kv += 1
                     t += 1
 
-        with tlx.async_task(num_warps=4, registers=232, replicate=2):
+        with tlx.async_task(num_warps=4, registers=232, replicate=CONSUMERS):
             cid = tlx.async_task_replica_id()
             starts, lengths, unit_ends = _sequence_table(offsets_ptr, B, H, BLOCK_M, BLOCK_B, CAUSAL)
             num_units = tl.max(unit_ends, 0)
@@ -399,13 +400,13 @@ def gdpa_persistent_kernel(
                     tlx.barrier_wait(q_full[q], (t // 2) & 1)
 
                     # Block 0: S and P only. The consumers alternate issuing across tiles too.
-                    s_ij = first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES, 2)
+                    s_ij = first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES, CONSUMERS)
                     p = _p_block(s_ij, 0, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL)
                     kv += 1
 
                     for j in range(1, n_blocks):
                         s_ij, acc = scores_beside_pv(q_tile, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv,
-                                                     cid, NUM_STAGES, 2)  # fmt: skip
+                                                     cid, NUM_STAGES, CONSUMERS)  # fmt: skip
                         p = _p_block(s_ij, j, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL)
                         # P @ V of block j-1 read the previous P's registers and V stage: both are free after it.
                         acc = tlx.async_dot_wait(0, acc)
@@ -413,7 +414,7 @@ def gdpa_persistent_kernel(
                         kv += 1
 
                     pass_turn = cid == 0 or not last_unit or w + 1 < tiles
-                    acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES, 2)
+                    acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES, CONSUMERS)
 
                     if row_in_seq < seq_len:
                         # No Q @ K^T reads this tile's Q buffer any more: it stages the output.
