@@ -343,15 +343,15 @@ def gdpa_persistent_kernel(
     HALF_M: tl.constexpr = BLOCK_M // CONSUMERS
     KV_BYTES: tl.constexpr = BLOCK_N * HEAD_DIM * 2
 
-    q_tiles = tlx.local_alloc((HALF_M, HEAD_DIM), dtype, 4)  # consumer c, tile t: q_tiles[2 * c + t % 2]
+    q_tiles = tlx.local_alloc((HALF_M, HEAD_DIM), dtype, 2 * CONSUMERS)  # consumer c, tile t: [2 * c + t % 2]
     k_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, NUM_STAGES)
     v_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, NUM_STAGES)
-    q_full = tlx.alloc_barriers(4)
-    q_empty = tlx.alloc_barriers(4)
+    q_full = tlx.alloc_barriers(2 * CONSUMERS)
+    q_empty = tlx.alloc_barriers(2 * CONSUMERS)
     k_full = tlx.alloc_barriers(NUM_STAGES)
     v_full = tlx.alloc_barriers(NUM_STAGES)
-    k_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=2)  # both consumers read every block
-    v_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=2)
+    k_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=CONSUMERS)  # every consumer reads every block
+    v_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=CONSUMERS)
 
     first_unit = tl.program_id(0)
     num_programs = tl.num_programs(0)
@@ -413,7 +413,7 @@ def gdpa_persistent_kernel(
                         tlx.barrier_arrive(v_empty[(kv - 1) % NUM_STAGES])
                         kv += 1
 
-                    pass_turn = cid == 0 or not last_unit or w + 1 < tiles
+                    pass_turn = cid < CONSUMERS - 1 or not last_unit or w + 1 < tiles
                     acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES, CONSUMERS)
 
                     if row_in_seq < seq_len:
