@@ -251,6 +251,53 @@ def test_attention_takes_p_from_registers(spec_name):
         assert "#blocked" not in convert, convert
 
 
+def _ptxas_spill_bytes(ptx: str, tmp_path: Path) -> list[int]:
+    """Spill store and load bytes ptxas reports for every function of ``ptx`` (sm_90a)."""
+    import subprocess
+
+    from triton import knobs
+
+    source = tmp_path / "kernel.ptx"
+    source.write_text(ptx)
+    report = subprocess.run(
+        [knobs.nvidia.ptxas.path, "-arch=sm_90a", "-v", str(source), "-o", str(tmp_path / "kernel.cubin")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stderr
+    return [int(n) for n in re.findall(r"(\d+) bytes spill (?:stores|loads)", report)]
+
+
+@pytest.mark.needs_tlx_passes
+@pytest.mark.parametrize(
+    "spec_name, q_from_registers",
+    [
+        ("SPEC_PERSISTENT", True),
+        ("SPEC_PERSISTENT_CAUSAL_D64", False),
+        ("SPEC_PERSISTENT_THREE_CONSUMERS_D64", False),
+    ],
+)
+def test_persistent_attention_keeps_its_operands_in_registers_without_spilling(spec_name, q_from_registers, tmp_path):
+    from tlx.tutorials import compile_tutorial, ws_attention
+
+    spec = getattr(ws_attention, spec_name)
+    compiled = compile_tutorial(spec)
+    head_dim = spec["constexprs"]["HEAD_DIM"]
+    dots = [line for line in compiled.asm["ttgir"].splitlines() if "ttng.warp_group_dot " in line]
+    a_operands = [line.split("} : ", 1)[1] for line in dots]  # after the attributes: the types, A first
+    p_dots = [a for a in a_operands if a.startswith("tensor<64x128xf16, #ttg.dot_op")]
+    q_dots = [a for a in a_operands if a not in p_dots]
+    if q_from_registers:  # Q (64 x 128 too) is a register operand like P: every wgmma reads A from registers
+        assert len(p_dots) == len(a_operands) > 0, a_operands
+    else:
+        assert p_dots and len(q_dots) == len(p_dots), a_operands
+        assert all(a.startswith(f"!ttg.memdesc<64x{head_dim}xf16") for a in q_dots), q_dots
+    # Each consumer holds a 64 x 128 block of scores, P in the input dtype and the accumulator: with three
+    # consumers in 160 registers that fits only with P carried in 16 bits.
+    spills = _ptxas_spill_bytes(compiled.asm["ptx"], tmp_path)
+    assert spills and not any(spills), spills
+
+
 # ------------------------------------------------------------------------------------------------ misuse
 
 

@@ -22,11 +22,14 @@ Causal attention masks the diagonal block and stops at it; CTAs start with the l
 consumer double-buffers its Q, so the next tile's Q lands while the current one runs, and the output is
 staged in the Q buffer its tile no longer reads; causal tiles go in pairs of equal total work (the
 longest query block with the shortest), so a static round-robin over the pairs stays balanced. It
-measured faster than the grid on the H200 but for causal attention at D=128 and N >= 16384; ``run``
-picks it elsewhere. At D=64 (non-causal, N >= 4096) it runs three consumers, 192 query rows a tile: the
-softmax of 64 x 128 scores costs as much multi-function-unit time as that block's two GEMMs cost tensor
-time, and a third consumer keeps the tensor cores fed. Three consumers get 160 registers each, too few to
-hold P beside the scores, so P reaches ``P @ V`` through shared memory (``stmatrix``).
+measured as fast as the grid or faster on every shape of the H200 suite, and ``run`` picks it. At D=64 it
+runs three consumers, 192 query rows a tile (non-causal from N = 2048, causal from N = 8192): the softmax
+of 64 x 128 scores costs as much multi-function-unit time as that block's two GEMMs cost tensor time,
+and a third consumer keeps the tensor cores fed. Three consumers get 160 registers each; P fits beside
+the scores because it crosses from one block to the next in the input dtype (converted once ``P @ V`` of
+the block before has read the previous P), not in float32. At D=128 Q is loaded into registers once per
+tile and ``Q @ K^T`` reads it from there (wgmma with A in registers), which measured 1-3% faster than
+reading it from shared memory.
 """
 
 import triton
@@ -210,16 +213,17 @@ def _next_turn(cid, CONSUMERS: tl.constexpr):
 
 
 @triton.jit
-def first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES: tl.constexpr,
+def first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES: tl.constexpr,
                  CONSUMERS: tl.constexpr):  # fmt: skip
     """A consumer's first GEMM of tile ``t`` in a persistent walk: ``S = Q @ K^T`` of key block ``kv``
-    (ring position) on its turn (consumer 0 opens the walk), waited for; then the key stage goes back,
-    and so does the Q buffer of tile ``t - 1`` (``q ^ 1``) once that tile's output store has read it."""
+    (ring position; ``q_operand`` is Q's shared-memory buffer ``q`` or Q in registers) on its turn
+    (consumer 0 opens the walk), waited for; then the key stage goes back, and so does the Q buffer of
+    tile ``t - 1`` (``q ^ 1``) once that tile's output store has read it."""
     if cid > 0 or t > 0:
         tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
     s = kv % NUM_STAGES
     tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
-    s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[s]), use_acc=False)
+    s_ij = tlx.async_dot(q_operand, tlx.local_trans(k_tiles[s]), use_acc=False)
     tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
     s_ij = tlx.async_dot_wait(0, s_ij)
     tlx.barrier_arrive(k_empty[s])
@@ -230,17 +234,17 @@ def first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_S
 
 
 @triton.jit
-def scores_beside_pv(q_tile, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv, cid,
+def scores_beside_pv(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv, cid,
                      NUM_STAGES: tl.constexpr, CONSUMERS: tl.constexpr):  # fmt: skip
     """On the consumer's turn, ``S = Q @ K^T`` of key block ``kv`` and ``acc += P @ V`` of block ``kv - 1``
-    (P in registers or a shared-memory buffer) go to the tensor cores together; returns S once it is
+    (Q in shared memory or registers, P in registers) go to the tensor cores together; returns S once it is
     done (its key stage goes back) and the accumulator with ``P @ V`` possibly still running: the
     caller's softmax overlaps it."""
     s = kv % NUM_STAGES
     prev = (kv - 1) % NUM_STAGES
     tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
     tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
-    s_ij = tlx.async_dot(q_tile, tlx.local_trans(k_tiles[s]), use_acc=False)
+    s_ij = tlx.async_dot(q_operand, tlx.local_trans(k_tiles[s]), use_acc=False)
     tlx.barrier_wait(v_full[prev], ((kv - 1) // NUM_STAGES) & 1)
     acc = tlx.async_dot(p, v_tiles[prev], acc)
     tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
@@ -314,7 +318,7 @@ def ws_attention_persistent_kernel(
     CAUSAL: tl.constexpr,
     CONSUMERS: tl.constexpr,
     REGISTERS: tl.constexpr,
-    P_IN_SMEM: tl.constexpr,
+    Q_IN_REGS: tl.constexpr,
 ):
     """The ping-pong kernel above, persistent: one CTA per SM walks work units (``work_unit``).
 
@@ -324,10 +328,10 @@ def ws_attention_persistent_kernel(
     producer once the store has read it (checked after the next tile's first ``Q @ K^T``). The
     key/value ring, its phases and the consumers' turns continue from tile to tile.
 
-    ``CONSUMERS`` consumers of 64 query rows each take turns (``BLOCK_M = 64 * CONSUMERS``). With
-    ``P_IN_SMEM`` a consumer hands P to ``P @ V`` through a shared-memory tile of its own instead of
-    registers, which is what lets three consumers hold a 64 x ``BLOCK_N`` block of scores each in the
-    160 registers that 16 warps leave them."""
+    ``CONSUMERS`` consumers of 64 query rows each take turns (``BLOCK_M = 64 * CONSUMERS``), with
+    ``REGISTERS`` registers per thread. P crosses from one key block to the next in the input dtype:
+    carried in float32, it cost three consumers (160 registers) 1.6 KB of spills per thread. With
+    ``Q_IN_REGS`` each tile's Q is loaded into registers once and ``Q @ K^T`` reads it from there."""
     dtype = tlx.dtype_of(q_desc)
     SUB_M: tl.constexpr = BLOCK_M // CONSUMERS
     KV_BYTES: tl.constexpr = BLOCK_N * HEAD_DIM * 2
@@ -341,8 +345,6 @@ def ws_attention_persistent_kernel(
     v_full = tlx.alloc_barriers(NUM_STAGES)
     k_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=CONSUMERS)  # every consumer reads every block
     v_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=CONSUMERS)
-    if P_IN_SMEM:
-        p_tiles = tlx.local_alloc((SUB_M, BLOCK_N), dtype, CONSUMERS)
 
     num_m = tl.cdiv(N, BLOCK_M)
     num_units = BH * units_per_head(num_m, CAUSAL)
@@ -369,8 +371,6 @@ def ws_attention_persistent_kernel(
 
         with tlx.async_task(num_warps=4, registers=REGISTERS, replicate=CONSUMERS):
             cid = tlx.async_task_replica_id()
-            if P_IN_SMEM:
-                p_tile = p_tiles[cid]
             t = 0
             kv = 0
             for unit in range(first_unit, num_units, num_programs):
@@ -384,9 +384,10 @@ def ws_attention_persistent_kernel(
                     rows = start_m + cid * SUB_M + tl.arange(0, SUB_M)
                     acc = tl.zeros((SUB_M, HEAD_DIM), dtype=tl.float32)
                     tlx.barrier_wait(q_full[q], (t // 2) & 1)
+                    q_operand = tlx.local_load(q_tile) if Q_IN_REGS else q_tile
 
                     # Block 0: S only. The consumers alternate issuing across tiles too.
-                    s_ij = first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES,
+                    s_ij = first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES,
                                         CONSUMERS)  # fmt: skip
                     if CAUSAL:
                         if start_m < BLOCK_N:  # the diagonal runs through block 0
@@ -395,15 +396,12 @@ def ws_attention_persistent_kernel(
                     m_i = tl.max(s_ij, 1) * qk_scale
                     p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
                     l_i = tl.sum(p, 1)
+                    p = p.to(dtype)
                     kv += 1
-                    if P_IN_SMEM:  # the previous tile's last P @ V is done with the buffer
-                        tlx.local_store(p_tile, p.to(dtype))
-                        tlx.fence_async_shared()
 
                     for j in range(1, n_blocks):
-                        p_operand = p_tile if P_IN_SMEM else p.to(dtype)
-                        s_ij, acc = scores_beside_pv(q_tile, k_tiles, v_tiles, k_full, v_full, k_empty, p_operand,
-                                                     acc, kv, cid, NUM_STAGES, CONSUMERS)  # fmt: skip
+                        s_ij, acc = scores_beside_pv(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv,
+                                                     cid, NUM_STAGES, CONSUMERS)  # fmt: skip
                         if CAUSAL:
                             if (j + 1) * BLOCK_N > start_m:  # the diagonal runs through block j
                                 cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
@@ -411,16 +409,12 @@ def ws_attention_persistent_kernel(
                         p, alpha, m_i, l_i = _online_softmax(s_ij, m_i, l_i, qk_scale)
                         acc = tlx.async_dot_wait(0, acc)
                         tlx.barrier_arrive(v_empty[(kv - 1) % NUM_STAGES])
-                        if P_IN_SMEM:  # P @ V of block j-1 has read the buffer
-                            tlx.local_store(p_tile, p.to(dtype))
-                            tlx.fence_async_shared()
+                        p = p.to(dtype)  # P @ V of block j-1 is done with the previous P's registers
                         acc = acc * alpha[:, None]
                         kv += 1
 
-                    p_operand = p_tile if P_IN_SMEM else p.to(dtype)
                     pass_turn = cid < CONSUMERS - 1 or not last_unit or w + 1 < tiles
-                    acc = last_pv(v_tiles, v_full, v_empty, p_operand, acc, kv, cid, pass_turn, NUM_STAGES,
-                                  CONSUMERS)  # fmt: skip
+                    acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES, CONSUMERS)
 
                     # No Q @ K^T reads this tile's Q buffer any more: it stages the output.
                     tlx.local_store(q_tile, (acc / l_i[:, None]).to(dtype))
@@ -434,18 +428,23 @@ CONFIGS = {
     64: {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 2},
     128: {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 2},
 }
-#: The persistent kernel's configurations: two consumers with P in registers, or three (16 warps leave
-#: each 160 registers) handing P over in shared memory. At D=128 a third consumer's Q buffers and P tile
-#: do not fit in shared memory beside the rest.
-TWO_CONSUMERS = {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 2, "CONSUMERS": 2, "REGISTERS": 232, "P_IN_SMEM": False}
-THREE_CONSUMERS = {"BLOCK_M": 192, "BLOCK_N": 128, "NUM_STAGES": 3, "CONSUMERS": 3, "REGISTERS": 160, "P_IN_SMEM": True}
+#: The persistent kernel's configurations: two consumers (232 registers each), or three (16 warps leave
+#: each 160 registers). Three do not fit at D=128: the scores, P and the accumulator alone would take all
+#: 160 registers. ``Q_IN_REGS``: 1-3% faster at D=128; at D=64 it measured within 2% either way with two
+#: consumers and half the speed with three.
+TWO_CONSUMERS = {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 2, "CONSUMERS": 2, "REGISTERS": 232, "Q_IN_REGS": False}
+THREE_CONSUMERS = {**TWO_CONSUMERS, "BLOCK_M": 192, "NUM_STAGES": 3, "CONSUMERS": 3, "REGISTERS": 160}
+TWO_CONSUMERS_Q_IN_REGS = {**TWO_CONSUMERS, "Q_IN_REGS": True}
 
 
 def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
-    """The persistent kernel's configuration for a problem, as measured on the H200 (bf16): three
-    consumers won at D=64, non-causal, N >= 4096 (by 2-6%), and lost at N = 1024 (by 8%) and on causal
-    attention (by 35% at N = 1024, up to 17% above), where a 192-row tile's diagonal crosses two key blocks."""
-    return THREE_CONSUMERS if head_dim == 64 and not causal and n >= 4096 else TWO_CONSUMERS
+    """The persistent kernel's configuration for a problem, as measured on the H200 (bf16, one process).
+    At D=64 three consumers won by 10% non-causal from N = 2048 (tied at 1024) and by 4-7% causal from
+    N = 8192; below that, causal lost (by 31% at N = 1024), where a 192-row tile's diagonal crosses two
+    key blocks. At D=128, Q in registers won by 1-3%."""
+    if head_dim == 128:
+        return TWO_CONSUMERS_Q_IN_REGS
+    return THREE_CONSUMERS if n >= (8192 if causal else 2048) else TWO_CONSUMERS
 
 
 NUM_WARPS = 4  # the producer; each consumer brings 4 more
@@ -503,11 +502,11 @@ def _persistent_spec(head_dim: int, causal: bool, cfg: dict) -> dict:
             kind = f"tensordesc<fp16[{rows[name]}, {head_dim}]>"
         if name != "PINGPONG":
             signature[name] = kind
-    signature.update(dict.fromkeys(("CONSUMERS", "REGISTERS", "P_IN_SMEM"), "constexpr"))
+    signature.update(dict.fromkeys(("CONSUMERS", "REGISTERS", "Q_IN_REGS"), "constexpr"))
     constexprs = {"HEAD_DIM": head_dim, "CAUSAL": causal, **cfg}
     ptx = spec["ptx"]
-    if cfg["P_IN_SMEM"]:  # P goes to shared memory by stmatrix, then to the async proxy
-        ptx += ("stmatrix.sync.aligned", "fence.proxy.async.shared::cta")
+    if cfg["Q_IN_REGS"]:  # Q goes from its shared-memory buffer to registers by ldmatrix
+        ptx += ("ldmatrix.sync.aligned",)
     return {
         **spec,
         "kernel": ws_attention_persistent_kernel,
@@ -517,7 +516,7 @@ def _persistent_spec(head_dim: int, causal: bool, cfg: dict) -> dict:
     }
 
 
-SPEC_PERSISTENT = _persistent_spec(128, causal=False, cfg=TWO_CONSUMERS)
+SPEC_PERSISTENT = _persistent_spec(128, causal=False, cfg=TWO_CONSUMERS_Q_IN_REGS)
 SPEC_PERSISTENT_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=TWO_CONSUMERS)
 SPEC_PERSISTENT_THREE_CONSUMERS_D64 = _persistent_spec(64, causal=False, cfg=THREE_CONSUMERS)
 
@@ -529,18 +528,18 @@ def run(
     """Attention forward, softmax(q @ k^T * sm_scale) @ v, for (B, H, N, D) fp16/bf16 CUDA tensors.
 
     ``persistent`` picks the persistent kernel (one CTA per SM, ping-pong only) or the one-CTA-per-tile
-    grid; by default the persistent one (with ping-pong), which measured faster on the H200 everywhere
-    but causal D=128 at N >= 16384 (the grid by 1-5%); at D=64, N >= 8192 it won by 5-9%.
+    grid; by default the persistent one (with ping-pong), which measured as fast or faster on the H200
+    everywhere (at D=64, N >= 8192 by 13-19%; tied at causal D=128, N = 16384).
 
     N must be a multiple of 128 and D 64 or 128. The result goes to ``out`` when given (contiguous, q's
-    shape and dtype), else to a new NaN-filled tensor. ``config`` (``TWO_CONSUMERS``, ``THREE_CONSUMERS``
-    or a variant) replaces the persistent kernel's ``persistent_config``.
+    shape and dtype), else to a new NaN-filled tensor. ``config`` (``TWO_CONSUMERS``, ``THREE_CONSUMERS``,
+    ``TWO_CONSUMERS_Q_IN_REGS`` or a variant) replaces the persistent kernel's ``persistent_config``.
     """
     import math
 
     batch, heads, n, d = q.shape
     if persistent is None:
-        persistent = pingpong and not (causal and d == 128 and n >= 16384)
+        persistent = pingpong
     if persistent and not pingpong:
         raise ValueError("the persistent kernel always runs its consumers ping-pong: pass pingpong=True")
     if d not in CONFIGS:
