@@ -70,6 +70,46 @@ def test_ws_attention_refuses_bad_calls_on_the_host(shape, options, message):
         ws_attention.run(q, q, q, **options)
 
 
+def _key_blocks(m: int, n: int, block_m: int, block_n: int = 128) -> int:
+    """Key blocks causal query tile ``m`` reads: up to its last row (the last tile ends at ``n``)."""
+    return -(-(min(m * block_m, n - block_m) + block_m) // block_n)
+
+
+def _per_cta_tiles(plan: list[int], programs: int) -> list[list[int]]:
+    assert plan[0] == programs + 1 and plan[programs] == len(plan)
+    assert all(a <= b for a, b in zip(plan[:programs], plan[1 : programs + 1], strict=True))
+    return [plan[plan[c] : plan[c + 1]] for c in range(programs)]
+
+
+@pytest.mark.parametrize(
+    "batch_heads, n, programs, block_m",
+    # the suite's shapes (B * N = 16384, H * D = 2048) at D=64 and D=128 on 132 SMs; fewer tiles than SMs;
+    # a last tile overlapping the one before (N = 8192 in 192-row tiles); one head.
+    [(64, 4096, 132, 128), (64, 8192, 132, 192), (32, 16384, 132, 192), (16, 16384, 132, 128),
+     (256, 1024, 132, 128), (6, 384, 132, 128), (60, 1152, 132, 128), (1, 8192, 132, 192), (3, 640, 7, 192)],
+)  # fmt: skip
+def test_causal_attention_schedule_covers_every_tile_once_and_balances_work(batch_heads, n, programs, block_m):
+    num_m = -(-n // block_m)
+    per_cta = _per_cta_tiles(ws_attention.causal_schedule(batch_heads, n, programs, block_m, 128), programs)
+    assert sorted(t for tiles in per_cta for t in tiles) == list(range(batch_heads * num_m))
+    work = [sum(_key_blocks(t % num_m, n, block_m) + 1 for t in tiles) for tiles in per_cta]
+    if batch_heads * num_m >= 8 * programs:  # many tiles: within 2% of a perfect split
+        assert max(work) <= 1.02 * sum(work) / programs, (max(work), sum(work) / programs)
+    else:  # no CTA ends more than one tile's work past the average
+        assert max(work) <= sum(work) / programs + max(_key_blocks(m, n, block_m) + 1 for m in range(num_m))
+
+
+def test_causal_attention_schedule_keeps_the_tiles_running_together_on_few_heads():
+    """The suite's D=64 N=16384 shape: the tiles each round of the SMs starts belong to a few heads, whose
+    keys and values fit in L2 together (4 MB a head), not to all 32."""
+    programs, n, block_m = 132, 16384, 192
+    num_m = -(-n // block_m)
+    per_cta = _per_cta_tiles(ws_attention.causal_schedule(32, n, programs, block_m, 128), programs)
+    for k in range(min(len(tiles) for tiles in per_cta)):
+        heads = {tiles[k] // num_m for tiles in per_cta}
+        assert len(heads) <= 8, (k, sorted(heads))
+
+
 def _cuda_available() -> bool:
     if importlib.util.find_spec("torch") is None:
         return False

@@ -75,8 +75,6 @@ from tlx.tutorials.ws_attention import (
     load_kv_block,
     load_q_double_buffered,
     scores_beside_pv,
-    units_per_head,
-    work_unit,
 )
 
 _TURN_BARRIER = tl.constexpr(8)  # named barriers 8 and 9: the ping-pong turns (Triton's own use low ids)
@@ -285,6 +283,30 @@ def gdpa_kernel(
 
 
 @triton.jit
+def units_per_head(num_m, CAUSAL: tl.constexpr):
+    """Work units of a head of ``num_m`` query blocks in the persistent walk of a sequence (see ``work_unit``)."""
+    return (num_m + 1) // 2 if CAUSAL else num_m
+
+
+@triton.jit
+def work_unit(unit, num_m, CAUSAL: tl.constexpr):
+    """``(head, first_m, second_m, tiles)`` of a work unit of a sequence's persistent walk over heads of
+    ``num_m`` query blocks: the query blocks it takes, in order, and how many (1 or 2).
+
+    Units go head by head (the CTAs working at once share a few heads' keys and values in L2). A
+    non-causal unit is one query block. A causal unit pairs query block ``num_m - 1 - p`` with block ``p``
+    (the middle block alone when ``num_m`` is odd), so every unit reads ``num_m + 1`` key blocks and a
+    static round-robin over units is balanced; the longer tile goes first."""
+    per_head = units_per_head(num_m, CAUSAL)
+    head = unit // per_head
+    p = unit - head * per_head
+    if CAUSAL:
+        return head, num_m - 1 - p, p, 2 - (2 * p + 1 == num_m)
+    else:
+        return head, p, 0, 1
+
+
+@triton.jit
 def _sequence_table(offsets_ptr, B, H, BLOCK_M: tl.constexpr, BLOCK_B: tl.constexpr, CAUSAL: tl.constexpr):
     """Per sequence (a ``BLOCK_B``-wide vector, ``B`` of it used): first row, length, and the end of its
     work units in the persistent walk (an inclusive prefix sum of ``H`` times its units per head, see
@@ -299,8 +321,8 @@ def _sequence_table(offsets_ptr, B, H, BLOCK_M: tl.constexpr, BLOCK_B: tl.conste
 def _walk_unit(unit, starts, lengths, unit_ends, H, BLOCK_M: tl.constexpr, BLOCK_B: tl.constexpr,
                HEAD_DIM: tl.constexpr, CAUSAL: tl.constexpr):  # fmt: skip
     """``(seq_start, seq_len, first_m, second_m, tiles, col)`` of the walk's ``unit``-th work unit: sequence
-    by sequence, and within a sequence as attention's persistent walk (``ws_attention.work_unit``: causal
-    tiles in pairs of equal work). ``first_m``/``second_m`` are first rows of the tiles in the sequence."""
+    by sequence, and within a sequence by ``work_unit`` (causal tiles in pairs of equal work).
+    ``first_m``/``second_m`` are first rows of the tiles in the sequence."""
     pick = tl.arange(0, BLOCK_B) == tl.sum((unit_ends <= unit).to(tl.int32), 0)
     seq_start = tl.sum(tl.where(pick, starts, 0), 0)
     seq_len = tl.sum(tl.where(pick, lengths, 0), 0)

@@ -20,17 +20,21 @@ Causal attention masks the diagonal block and stops at it; CTAs start with the l
 
 ``ws_attention_persistent_kernel`` is the same pipeline as a persistent walk (one CTA per SM): each
 consumer double-buffers its Q, so the next tile's Q lands while the current one runs, and the output is
-staged in the Q buffer its tile no longer reads; causal tiles go in pairs of equal total work (the
-longest query block with the shortest), so a static round-robin over the pairs stays balanced. It
-measured as fast as the grid or faster on every shape of the H200 suite, and ``run`` picks it. At D=64 it
-runs three consumers, 192 query rows a tile (non-causal from N = 2048, causal from N = 8192): the softmax
-of 64 x 128 scores costs as much multi-function-unit time as that block's two GEMMs cost tensor time,
-and a third consumer keeps the tensor cores fed. Three consumers get 160 registers each; P fits beside
-the scores because it crosses from one block to the next in the input dtype (converted once ``P @ V`` of
-the block before has read the previous P), not in float32. At D=128 Q is loaded into registers once per
-tile and ``Q @ K^T`` reads it from there (wgmma with A in registers), which measured 1-3% faster than
-reading it from shared memory.
+staged in the Q buffer its tile no longer reads. Causal tiles are planned on the host
+(``causal_schedule``) as a dynamic scheduler would hand them out: mostly in pairs of equal total work
+(the longest query block with the shortest), the last few heads' tiles one by one, longest first, so
+that every SM finishes within about one short tile of the others. It measured as fast as the grid or
+faster on every shape of the H200 suite, and ``run`` picks it. At D=64 it runs three consumers, 192
+query rows a tile (non-causal from N = 2048, causal from N = 8192): the softmax of 64 x 128 scores costs
+as much multi-function-unit time as that block's two GEMMs cost tensor time, and a third consumer keeps
+the tensor cores fed. Three consumers get 160 registers each; P fits beside the scores because it
+crosses from one block to the next in the input dtype (converted once ``P @ V`` of the block before has
+read the previous P), not in float32. At D=128 Q is loaded into registers once per tile and ``Q @ K^T``
+reads it from there (wgmma with A in registers), which measured 1-3% faster than reading it from shared
+memory.
 """
+
+import functools
 
 import triton
 import triton.language as tl
@@ -279,27 +283,12 @@ def _tile_start(m, N, BLOCK_M: tl.constexpr):
 
 
 @triton.jit
-def units_per_head(num_m, CAUSAL: tl.constexpr):
-    """Work units of a head of ``num_m`` query blocks in a persistent walk (see ``work_unit``)."""
-    return (num_m + 1) // 2 if CAUSAL else num_m
-
-
-@triton.jit
-def work_unit(unit, num_m, CAUSAL: tl.constexpr):
-    """``(head, first_m, second_m, tiles)`` of a work unit of the persistent walk over heads of ``num_m``
-    query blocks: the query blocks it takes, in order, and how many (1 or 2).
-
-    Units go head by head (the CTAs working at once share a few heads' keys and values in L2). A
-    non-causal unit is one query block. A causal unit pairs query block ``num_m - 1 - p`` with block ``p``
-    (the middle block alone when ``num_m`` is odd), so every unit reads ``num_m + 1`` key blocks and a
-    static round-robin over units is balanced; the longer tile goes first."""
-    per_head = units_per_head(num_m, CAUSAL)
-    head = unit // per_head
-    p = unit - head * per_head
+def _walk_tile(schedule, i, CAUSAL: tl.constexpr):
+    """Tile ``i`` of a CTA's walk (``head * num_m + m``): the host's plan when causal, else ``i`` itself."""
     if CAUSAL:
-        return head, num_m - 1 - p, p, 2 - (2 * p + 1 == num_m)
+        return tl.load(schedule + i)
     else:
-        return head, p, 0, 1
+        return i
 
 
 @triton.jit
@@ -308,6 +297,7 @@ def ws_attention_persistent_kernel(
     k_desc,
     v_desc,
     o_desc,
+    schedule,  # causal: int32, CTA c's tiles are schedule[schedule[c]:schedule[c + 1]], as head * num_m + m
     N,
     BH,
     qk_scale,  # sm_scale * log2(e): the softmax runs on exp2
@@ -320,7 +310,8 @@ def ws_attention_persistent_kernel(
     REGISTERS: tl.constexpr,
     Q_IN_REGS: tl.constexpr,
 ):
-    """The ping-pong kernel above, persistent: one CTA per SM walks work units (``work_unit``).
+    """The ping-pong kernel above, persistent: one CTA per SM walks query tiles, non-causal ones
+    round-robin, causal ones as the host planned them (``causal_schedule``).
 
     What the walk buys is the seam between tiles. Each consumer has two Q buffers: the producer loads
     the next tile's Q while the current tile runs, and the current tile's output is staged for its TMA
@@ -347,80 +338,85 @@ def ws_attention_persistent_kernel(
     v_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=CONSUMERS)
 
     num_m = tl.cdiv(N, BLOCK_M)
-    num_units = BH * units_per_head(num_m, CAUSAL)
-    first_unit = tl.program_id(0)
-    num_programs = tl.num_programs(0)
+    if CAUSAL:  # the host's plan: this CTA's tiles, one after the other
+        first_tile = tl.load(schedule + tl.program_id(0))
+        end_tile = tl.load(schedule + tl.program_id(0) + 1)
+        step = 1
+    else:  # equal tiles, head by head, round-robin
+        first_tile = tl.program_id(0)
+        end_tile = BH * num_m
+        step = tl.num_programs(0)
 
     with tlx.async_tasks():
         with tlx.async_task("default"):
             t = 0  # tiles so far: which Q buffer, and its phase
             kv = 0  # key/value blocks so far: the ring's position
-            for unit in range(first_unit, num_units, num_programs):
-                head, first_m, second_m, tiles = work_unit(unit, num_m, CAUSAL)
-                for w in range(tiles):
-                    start_m = _tile_start(first_m if w == 0 else second_m, N, BLOCK_M)
-                    row0 = head * N
-                    load_q_double_buffered(
-                        q_desc, q_tiles, q_full, q_empty, t, row0 + start_m, 0, SUB_M, HEAD_DIM, CONSUMERS
-                    )
-                    for j in range(_kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL)):
-                        load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, kv,
-                                      row0 + j * BLOCK_N, 0, NUM_STAGES, KV_BYTES)  # fmt: skip
-                        kv += 1
-                    t += 1
+            for i in range(first_tile, end_tile, step):
+                tile = _walk_tile(schedule, i, CAUSAL)
+                head = tile // num_m
+                start_m = _tile_start(tile - head * num_m, N, BLOCK_M)
+                row0 = head * N
+                load_q_double_buffered(
+                    q_desc, q_tiles, q_full, q_empty, t, row0 + start_m, 0, SUB_M, HEAD_DIM, CONSUMERS
+                )
+                for j in range(_kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL)):
+                    load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, kv,
+                                  row0 + j * BLOCK_N, 0, NUM_STAGES, KV_BYTES)  # fmt: skip
+                    kv += 1
+                t += 1
 
         with tlx.async_task(num_warps=4, registers=REGISTERS, replicate=CONSUMERS):
             cid = tlx.async_task_replica_id()
             t = 0
             kv = 0
-            for unit in range(first_unit, num_units, num_programs):
-                head, first_m, second_m, tiles = work_unit(unit, num_m, CAUSAL)
-                last_unit = unit + num_programs >= num_units
-                for w in range(tiles):
-                    start_m = _tile_start(first_m if w == 0 else second_m, N, BLOCK_M)
-                    n_blocks = _kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL)
-                    q = 2 * cid + t % 2
-                    q_tile = q_tiles[q]
-                    rows = start_m + cid * SUB_M + tl.arange(0, SUB_M)
-                    acc = tl.zeros((SUB_M, HEAD_DIM), dtype=tl.float32)
-                    tlx.barrier_wait(q_full[q], (t // 2) & 1)
-                    q_operand = tlx.local_load(q_tile) if Q_IN_REGS else q_tile
+            for i in range(first_tile, end_tile, step):
+                tile = _walk_tile(schedule, i, CAUSAL)
+                head = tile // num_m
+                start_m = _tile_start(tile - head * num_m, N, BLOCK_M)
+                n_blocks = _kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL)
+                q = 2 * cid + t % 2
+                q_tile = q_tiles[q]
+                rows = start_m + cid * SUB_M + tl.arange(0, SUB_M)
+                acc = tl.zeros((SUB_M, HEAD_DIM), dtype=tl.float32)
+                tlx.barrier_wait(q_full[q], (t // 2) & 1)
+                q_operand = tlx.local_load(q_tile) if Q_IN_REGS else q_tile
 
-                    # Block 0: S only. The consumers alternate issuing across tiles too.
-                    s_ij = first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES,
-                                        CONSUMERS)  # fmt: skip
+                # Block 0: S only. The consumers alternate issuing across tiles too.
+                s_ij = first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES,
+                                    CONSUMERS)  # fmt: skip
+                if CAUSAL:
+                    if start_m < BLOCK_N:  # the diagonal runs through block 0
+                        cols = tl.arange(0, BLOCK_N)
+                        s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
+                m_i = tl.max(s_ij, 1) * qk_scale
+                p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
+                l_i = tl.sum(p, 1)
+                p = p.to(dtype)
+                kv += 1
+
+                for j in range(1, n_blocks):
+                    s_ij, acc = scores_beside_pv(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv,
+                                                 cid, NUM_STAGES, CONSUMERS)  # fmt: skip
                     if CAUSAL:
-                        if start_m < BLOCK_N:  # the diagonal runs through block 0
-                            cols = tl.arange(0, BLOCK_N)
+                        if (j + 1) * BLOCK_N > start_m:  # the diagonal runs through block j
+                            cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
                             s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
-                    m_i = tl.max(s_ij, 1) * qk_scale
-                    p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
-                    l_i = tl.sum(p, 1)
-                    p = p.to(dtype)
+                    p, alpha, m_i, l_i = _online_softmax(s_ij, m_i, l_i, qk_scale)
+                    acc = tlx.async_dot_wait(0, acc)
+                    tlx.barrier_arrive(v_empty[(kv - 1) % NUM_STAGES])
+                    p = p.to(dtype)  # P @ V of block j-1 is done with the previous P's registers
+                    acc = acc * alpha[:, None]
                     kv += 1
 
-                    for j in range(1, n_blocks):
-                        s_ij, acc = scores_beside_pv(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv,
-                                                     cid, NUM_STAGES, CONSUMERS)  # fmt: skip
-                        if CAUSAL:
-                            if (j + 1) * BLOCK_N > start_m:  # the diagonal runs through block j
-                                cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
-                                s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
-                        p, alpha, m_i, l_i = _online_softmax(s_ij, m_i, l_i, qk_scale)
-                        acc = tlx.async_dot_wait(0, acc)
-                        tlx.barrier_arrive(v_empty[(kv - 1) % NUM_STAGES])
-                        p = p.to(dtype)  # P @ V of block j-1 is done with the previous P's registers
-                        acc = acc * alpha[:, None]
-                        kv += 1
+                # The last consumer's last turn of the walk passes to nobody.
+                pass_turn = cid < CONSUMERS - 1 or i + step < end_tile
+                acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES, CONSUMERS)
 
-                    pass_turn = cid < CONSUMERS - 1 or not last_unit or w + 1 < tiles
-                    acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES, CONSUMERS)
-
-                    # No Q @ K^T reads this tile's Q buffer any more: it stages the output.
-                    tlx.local_store(q_tile, (acc / l_i[:, None]).to(dtype))
-                    tlx.fence_async_shared()
-                    tlx.async_descriptor_store(o_desc, q_tile, [head * N + start_m + cid * SUB_M, 0])
-                    t += 1
+                # No Q @ K^T reads this tile's Q buffer any more: it stages the output.
+                tlx.local_store(q_tile, (acc / l_i[:, None]).to(dtype))
+                tlx.fence_async_shared()
+                tlx.async_descriptor_store(o_desc, q_tile, [head * N + start_m + cid * SUB_M, 0])
+                t += 1
             tlx.async_descriptor_store_wait(0)
 
 
@@ -445,6 +441,60 @@ def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
     if head_dim == 128:
         return TWO_CONSUMERS_Q_IN_REGS
     return THREE_CONSUMERS if n >= (8192 if causal else 2048) else TWO_CONSUMERS
+
+
+#: A causal schedule hands out its last heads' tiles one by one, longest first, enough of them for about
+#: this many rounds of the SMs; fewer heads at once keep their keys and values in L2.
+_BALANCING_ROUNDS = 4
+
+
+def causal_schedule(batch_heads: int, n: int, programs: int, block_m: int, block_n: int) -> list[int]:
+    """The persistent kernel's causal plan: which query tiles each of ``programs`` CTAs computes, in order.
+
+    Returns ``programs + 1`` offsets into the list itself, then the tiles, each as
+    ``head * num_m + m``: CTA ``c`` computes ``plan[plan[c]:plan[c + 1]]``. Tiles go, in order, to the
+    CTA with the least work so far (a tile's work: its key blocks, plus one for its prologue and
+    epilogue), as a dynamic scheduler would hand them out if every block took the same time.
+
+    Causal tiles differ in length by up to ``num_m`` times. Most heads go by pairs, query block
+    ``num_m - 1 - p`` with block ``p`` (every pair reads the same number of key blocks), head by head, so
+    that the CTAs working at once share a few heads' keys and values in L2; the last few heads go tile by
+    tile, longest first, so that the final round ends within about one short tile everywhere. By pairs
+    alone, the walk lasted until the last round of pairs ended: up to 6% past the average on the suite's
+    shapes (the share of SMs idle in that round). Non-causal tiles are all alike: the kernel walks them
+    round-robin without a plan."""
+    import heapq
+
+    num_m = -(-n // block_m)
+
+    def work(m: int) -> int:
+        return -(-(min(m * block_m, n - block_m) + block_m) // block_n) + 1
+
+    singles = min(batch_heads, -(-_BALANCING_ROUNDS * programs // num_m))
+    paired = batch_heads - singles
+    items = [
+        [h * num_m + m for m in dict.fromkeys((num_m - 1 - p, p))]
+        for h in range(paired)
+        for p in range((num_m + 1) // 2)
+    ]
+    items += [[h * num_m + m] for m in reversed(range(num_m)) for h in range(paired, batch_heads)]
+    tiles: list[list[int]] = [[] for _ in range(programs)]
+    loads = [(0, c) for c in range(programs)]
+    for item in items:
+        load, c = heapq.heappop(loads)
+        tiles[c] += item
+        heapq.heappush(loads, (load + sum(work(tile % num_m) for tile in item), c))
+    offsets = [programs + 1]
+    for mine in tiles:
+        offsets.append(offsets[-1] + len(mine))
+    return offsets + [tile for mine in tiles for tile in mine]
+
+
+@functools.lru_cache(maxsize=64)
+def _causal_schedule_on(device, *plan_args):
+    import torch
+
+    return torch.tensor(causal_schedule(*plan_args), dtype=torch.int32, device=device)
 
 
 NUM_WARPS = 4  # the producer; each consumer brings 4 more
@@ -496,6 +546,8 @@ def _persistent_spec(head_dim: int, causal: bool, cfg: dict) -> dict:
     rows["o_desc"] = rows["q_desc"]
     signature = {}
     for name, kind in spec["signature"].items():
+        if name == "N":
+            signature["schedule"] = "*i32" if causal else "constexpr"
         if name == "qk_scale":
             signature["BH"] = "i32"
         if name in rows:
@@ -504,6 +556,8 @@ def _persistent_spec(head_dim: int, causal: bool, cfg: dict) -> dict:
             signature[name] = kind
     signature.update(dict.fromkeys(("CONSUMERS", "REGISTERS", "Q_IN_REGS"), "constexpr"))
     constexprs = {"HEAD_DIM": head_dim, "CAUSAL": causal, **cfg}
+    if not causal:  # non-causal tiles are walked round-robin, without a plan
+        constexprs["schedule"] = None
     ptx = spec["ptx"]
     if cfg["Q_IN_REGS"]:  # Q goes from its shared-memory buffer to registers by ldmatrix
         ptx += ("ldmatrix.sync.aligned",)
@@ -571,13 +625,15 @@ def run(
     o_desc = TensorDescriptor.from_tensor(o.view(batch * heads * n, d), [rows, d])
     if persistent:
         num_sms = torch.cuda.get_device_properties(q.device).multi_processor_count
-        num_m = triton.cdiv(n, cfg["BLOCK_M"])
-        units = batch * heads * ((num_m + 1) // 2 if causal else num_m)
-        ws_attention_persistent_kernel[(min(num_sms, units),)](
+        tiles = batch * heads * triton.cdiv(n, cfg["BLOCK_M"])
+        programs = min(num_sms, tiles)
+        plan_args = (batch * heads, n, programs, cfg["BLOCK_M"], cfg["BLOCK_N"])
+        ws_attention_persistent_kernel[(programs,)](
             q_desc,
             k_desc,
             v_desc,
             o_desc,
+            _causal_schedule_on(q.device, *plan_args) if causal else None,
             n,
             batch * heads,
             sm_scale * 1.4426950408889634,
