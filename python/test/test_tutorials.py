@@ -221,6 +221,29 @@ def test_ws_attention_on_gpu(shape, dtype, head_dim, causal, pingpong):
 
 @pytest.mark.gpu
 @gpu
+def test_ws_attention_causal_runs_in_a_cuda_graph_once_its_shape_has_run():
+    """A causal shape's first call uploads its tile schedule, which a capture cannot record: the capture
+    fails with a message that says what to do, and after one call the captured graph replays correctly."""
+    import torch
+
+    # a shape no other test runs: its schedule is not uploaded yet in this process
+    q, k, v = (torch.randn(1, 7, 896, 64, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    out = torch.full_like(q, float("nan"))
+    capture = torch.cuda.graph(torch.cuda.CUDAGraph())
+    with pytest.raises(RuntimeError, match=r"call run\(\) once for this shape before capturing"), capture:
+        ws_attention.run(q, k, v, causal=True, out=out)
+    ws_attention.run(q, k, v, causal=True, out=out)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        ws_attention.run(q, k, v, causal=True, out=out)
+    out.fill_(float("nan"))
+    graph.replay()
+    torch.cuda.synchronize()
+    assert _relative_error(out, _attention_reference(q, k, v, True)) < 1e-2
+
+
+@pytest.mark.gpu
+@gpu
 @pytest.mark.parametrize("config", ["default", "other"])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("head_dim", [64, 128])

@@ -34,8 +34,6 @@ reads it from there (wgmma with A in registers), which measured 1-3% faster than
 memory.
 """
 
-import functools
-
 import triton
 import triton.language as tl
 
@@ -490,11 +488,27 @@ def causal_schedule(batch_heads: int, n: int, programs: int, block_m: int, block
     return offsets + [tile for mine in tiles for tile in mine]
 
 
-@functools.lru_cache(maxsize=64)
+_CAUSAL_SCHEDULES: dict = {}  # (device, causal_schedule's arguments) -> the plan on that device
+_CAUSAL_SCHEDULES_KEPT = 64
+
+
 def _causal_schedule_on(device, *plan_args):
+    """``causal_schedule(*plan_args)`` on ``device``, uploaded on its first use and kept."""
     import torch
 
-    return torch.tensor(causal_schedule(*plan_args), dtype=torch.int32, device=device)
+    key = (device, plan_args)
+    plan = _CAUSAL_SCHEDULES.get(key)
+    if plan is None:
+        if torch.cuda.is_current_stream_capturing():  # the upload synchronizes: a capture cannot record it
+            raise RuntimeError(
+                "ws_attention.run: a causal shape's tile schedule is uploaded to the GPU on its first call, "
+                "which a CUDA graph capture cannot record; call run() once for this shape before capturing"
+            )
+        if len(_CAUSAL_SCHEDULES) >= _CAUSAL_SCHEDULES_KEPT:
+            del _CAUSAL_SCHEDULES[next(iter(_CAUSAL_SCHEDULES))]
+        plan = torch.tensor(causal_schedule(*plan_args), dtype=torch.int32, device=device)
+        _CAUSAL_SCHEDULES[key] = plan
+    return plan
 
 
 NUM_WARPS = 4  # the producer; each consumer brings 4 more
