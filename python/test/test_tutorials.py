@@ -71,8 +71,8 @@ def test_ws_attention_refuses_bad_calls_on_the_host(shape, options, message):
 
 
 def _key_blocks(m: int, n: int, block_m: int, block_n: int = 128) -> int:
-    """Key blocks causal query tile ``m`` reads: up to its last row (the last tile ends at ``n``)."""
-    return -(-(min(m * block_m, n - block_m) + block_m) // block_n)
+    """Key blocks causal query tile ``m`` reads: up to its last row (a head's last tile may be short)."""
+    return -(-min((m + 1) * block_m, n) // block_n)
 
 
 def _per_cta_tiles(plan: list[int], programs: int) -> list[list[int]]:
@@ -250,7 +250,7 @@ def test_ws_attention_causal_runs_in_a_cuda_graph_once_its_shape_has_run():
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 # Fewer tiles than SMs; many tiles per SM, with the last group of heads partial (60 heads, 42 per group at
 # D=128); one head longer than the L2 plan. Three consumers (D=64): N below their 192 rows (two take over);
-# a head's last tile overlapping the one before.
+# a head's last tile short, with one (N = 8192) or two (N = 640) consumers idle in it.
 @pytest.mark.parametrize("shape", [(2, 3, 384), (3, 20, 1152), (1, 1, 8192), (1, 1, 128), (2, 3, 640)])
 def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     """The configuration ``run`` picks, and the other one of its head dim: three consumers at D=64 (where

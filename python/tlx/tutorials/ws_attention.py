@@ -25,7 +25,7 @@ staged in the Q buffer its tile no longer reads. Causal tiles are planned on the
 (the longest query block with the shortest), the last few heads' tiles one by one, longest first, so
 that every SM finishes within about one short tile of the others. It measured as fast as the grid or
 faster on every shape of the H200 suite, and ``run`` picks it. At D=64 it runs three consumers, 192
-query rows a tile (non-causal from N = 2048, causal from N = 8192): the softmax of 64 x 128 scores costs
+query rows a tile (non-causal from N = 2048, causal from N = 4096): the softmax of 64 x 128 scores costs
 as much multi-function-unit time as that block's two GEMMs cost tensor time, and a third consumer keeps
 the tensor cores fed. Three consumers get 160 registers each; P fits beside the scores because it
 crosses from one block to the next in the input dtype (converted once ``P @ V`` of the block before has
@@ -43,10 +43,15 @@ _TURN_BARRIER = tl.constexpr(8)
 
 
 @triton.jit
-def _kv_blocks(start_m, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
-    """Key/value blocks a CTA of query rows [start_m, start_m + BLOCK_M) reads."""
+def _kv_blocks(start_m, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr,
+               SHORT_LAST_TILE: tl.constexpr = False):  # fmt: skip
+    """Key/value blocks a CTA of query rows [start_m, start_m + BLOCK_M) reads (with
+    ``SHORT_LAST_TILE``, rows up to N - 1 only: a head's last tile may end early)."""
     if CAUSAL:
-        return tl.cdiv(start_m + BLOCK_M, BLOCK_N)
+        if SHORT_LAST_TILE:
+            return tl.cdiv(tl.minimum(start_m + BLOCK_M, N), BLOCK_N)
+        else:
+            return tl.cdiv(start_m + BLOCK_M, BLOCK_N)
     else:
         return tl.cdiv(N, BLOCK_N)
 
@@ -273,11 +278,53 @@ def last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES: tl
 
 
 @triton.jit
-def _tile_start(m, N, BLOCK_M: tl.constexpr):
-    """The first row of query block ``m``. When BLOCK_M does not divide N, the last block ends at N and
-    overlaps the one before it (those rows are computed twice, identically), so no tile reads or writes
-    another head's rows."""
-    return tl.minimum(m * BLOCK_M, N - BLOCK_M)
+def _tile_start(m, N, BLOCK_M: tl.constexpr, SHORT_LAST_TILE: tl.constexpr):
+    """The first row of query block ``m``. When BLOCK_M does not divide N, a head's last block either
+    ends early (``SHORT_LAST_TILE``: the consumers whose rows lie past N pass their turns) or ends at N,
+    overlapping the block before (those rows are computed twice, identically); either way no tile reads
+    or writes another head's rows."""
+    if SHORT_LAST_TILE:
+        return m * BLOCK_M
+    else:
+        return tl.minimum(m * BLOCK_M, N - BLOCK_M)
+
+
+@triton.jit
+def pass_idle_turns(k_full, k_empty, v_full, v_empty, q_full, q_empty, kv, t, q, n_blocks, cid, pass_turn,
+                    NUM_STAGES: tl.constexpr, CONSUMERS: tl.constexpr):  # fmt: skip
+    """A consumer whose rows of tile ``t`` lie past the sequence (a head's last tile, when BLOCK_M does
+    not divide N) computes nothing but keeps the walk's protocol: it takes and passes each of its turns
+    (``first_scores``, every ``scores_beside_pv``, ``last_pv``) and hands back every key/value stage and
+    Q buffer, once it has landed, as a consumer that read it would; returns the ring position after the
+    tile."""
+    tlx.barrier_wait(q_full[q], (t // 2) & 1)
+    if cid > 0 or t > 0:
+        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+    s = kv % NUM_STAGES
+    tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
+    tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
+    tlx.barrier_arrive(k_empty[s])
+    if t > 0:
+        tlx.async_descriptor_store_wait(0)
+        tlx.barrier_arrive(q_empty[q ^ 1])
+    kv += 1
+    for _ in range(1, n_blocks):
+        s = kv % NUM_STAGES
+        prev = (kv - 1) % NUM_STAGES
+        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+        tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
+        tlx.barrier_wait(v_full[prev], ((kv - 1) // NUM_STAGES) & 1)
+        tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
+        tlx.barrier_arrive(k_empty[s])
+        tlx.barrier_arrive(v_empty[prev])
+        kv += 1
+    last = (kv - 1) % NUM_STAGES
+    tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+    tlx.barrier_wait(v_full[last], ((kv - 1) // NUM_STAGES) & 1)
+    if pass_turn:
+        tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
+    tlx.barrier_arrive(v_empty[last])
+    return kv
 
 
 @triton.jit
@@ -335,6 +382,10 @@ def ws_attention_persistent_kernel(
     k_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=CONSUMERS)  # every consumer reads every block
     v_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=CONSUMERS)
 
+    # A causal head's last tile ends at N when BLOCK_M does not divide every N (a multiple of 128): it
+    # measured 1-5% faster (three consumers, N = 16384..4096) than a last tile overlapping the one
+    # before. Non-causal lost 0.6-0.8% to the branch that lets consumers idle, and keeps the overlap.
+    SHORT_LAST_TILE: tl.constexpr = CAUSAL and 128 % BLOCK_M != 0
     num_m = tl.cdiv(N, BLOCK_M)
     if CAUSAL:  # the host's plan: this CTA's tiles, one after the other
         first_tile = tl.load(schedule + tl.program_id(0))
@@ -352,12 +403,12 @@ def ws_attention_persistent_kernel(
             for i in range(first_tile, end_tile, step):
                 tile = _walk_tile(schedule, i, CAUSAL)
                 head = tile // num_m
-                start_m = _tile_start(tile - head * num_m, N, BLOCK_M)
+                start_m = _tile_start(tile - head * num_m, N, BLOCK_M, SHORT_LAST_TILE)
                 row0 = head * N
                 load_q_double_buffered(
                     q_desc, q_tiles, q_full, q_empty, t, row0 + start_m, 0, SUB_M, HEAD_DIM, CONSUMERS
                 )
-                for j in range(_kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL)):
+                for j in range(_kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL, SHORT_LAST_TILE)):
                     load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, kv,
                                   row0 + j * BLOCK_N, 0, NUM_STAGES, KV_BYTES)  # fmt: skip
                     kv += 1
@@ -370,50 +421,57 @@ def ws_attention_persistent_kernel(
             for i in range(first_tile, end_tile, step):
                 tile = _walk_tile(schedule, i, CAUSAL)
                 head = tile // num_m
-                start_m = _tile_start(tile - head * num_m, N, BLOCK_M)
-                n_blocks = _kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL)
+                start_m = _tile_start(tile - head * num_m, N, BLOCK_M, SHORT_LAST_TILE)
+                n_blocks = _kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL, SHORT_LAST_TILE)
                 q = 2 * cid + t % 2
-                q_tile = q_tiles[q]
-                rows = start_m + cid * SUB_M + tl.arange(0, SUB_M)
-                acc = tl.zeros((SUB_M, HEAD_DIM), dtype=tl.float32)
-                tlx.barrier_wait(q_full[q], (t // 2) & 1)
-                q_operand = tlx.local_load(q_tile) if Q_IN_REGS else q_tile
-
-                # Block 0: S only. The consumers alternate issuing across tiles too.
-                s_ij = first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES,
-                                    CONSUMERS)  # fmt: skip
-                if CAUSAL:
-                    if start_m < BLOCK_N:  # the diagonal runs through block 0
-                        cols = tl.arange(0, BLOCK_N)
-                        s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
-                m_i = tl.max(s_ij, 1) * qk_scale
-                p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
-                l_i = tl.sum(p, 1)
-                p = p.to(dtype)
-                kv += 1
-
-                for j in range(1, n_blocks):
-                    s_ij, acc = scores_beside_pv(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv,
-                                                 cid, NUM_STAGES, CONSUMERS)  # fmt: skip
-                    if CAUSAL:
-                        if (j + 1) * BLOCK_N > start_m:  # the diagonal runs through block j
-                            cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
-                            s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
-                    p, alpha, m_i, l_i = _online_softmax(s_ij, m_i, l_i, qk_scale)
-                    acc = tlx.async_dot_wait(0, acc)
-                    tlx.barrier_arrive(v_empty[(kv - 1) % NUM_STAGES])
-                    p = p.to(dtype)  # P @ V of block j-1 is done with the previous P's registers
-                    acc = acc * alpha[:, None]
-                    kv += 1
-
                 # The last consumer's last turn of the walk passes to nobody.
                 pass_turn = cid < CONSUMERS - 1 or i + step < end_tile
-                acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES, CONSUMERS)
+                idle = False
+                if SHORT_LAST_TILE:
+                    idle = start_m + cid * SUB_M >= N  # this consumer's rows lie past the head's end
+                if idle:
+                    kv = pass_idle_turns(k_full, k_empty, v_full, v_empty, q_full, q_empty, kv, t, q, n_blocks, cid,
+                                         pass_turn, NUM_STAGES, CONSUMERS)  # fmt: skip
+                else:
+                    q_tile = q_tiles[q]
+                    rows = start_m + cid * SUB_M + tl.arange(0, SUB_M)
+                    acc = tl.zeros((SUB_M, HEAD_DIM), dtype=tl.float32)
+                    tlx.barrier_wait(q_full[q], (t // 2) & 1)
+                    q_operand = tlx.local_load(q_tile) if Q_IN_REGS else q_tile
 
-                # No Q @ K^T reads this tile's Q buffer any more: it stages the output.
-                tlx.local_store(q_tile, (acc / l_i[:, None]).to(dtype))
-                tlx.fence_async_shared()
-                tlx.async_descriptor_store(o_desc, q_tile, [head * N + start_m + cid * SUB_M, 0])
+                    # Block 0: S only. The consumers alternate issuing across tiles too.
+                    s_ij = first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES,
+                                        CONSUMERS)  # fmt: skip
+                    if CAUSAL:
+                        if start_m < BLOCK_N:  # the diagonal runs through block 0
+                            cols = tl.arange(0, BLOCK_N)
+                            s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
+                    m_i = tl.max(s_ij, 1) * qk_scale
+                    p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
+                    l_i = tl.sum(p, 1)
+                    p = p.to(dtype)
+                    kv += 1
+
+                    for j in range(1, n_blocks):
+                        s_ij, acc = scores_beside_pv(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv,
+                                                     cid, NUM_STAGES, CONSUMERS)  # fmt: skip
+                        if CAUSAL:
+                            if (j + 1) * BLOCK_N > start_m:  # the diagonal runs through block j
+                                cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
+                                s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
+                        p, alpha, m_i, l_i = _online_softmax(s_ij, m_i, l_i, qk_scale)
+                        acc = tlx.async_dot_wait(0, acc)
+                        tlx.barrier_arrive(v_empty[(kv - 1) % NUM_STAGES])
+                        p = p.to(dtype)  # P @ V of block j-1 is done with the previous P's registers
+                        acc = acc * alpha[:, None]
+                        kv += 1
+
+                    acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES, CONSUMERS)
+
+                    # No Q @ K^T reads this tile's Q buffer any more: it stages the output.
+                    tlx.local_store(q_tile, (acc / l_i[:, None]).to(dtype))
+                    tlx.fence_async_shared()
+                    tlx.async_descriptor_store(o_desc, q_tile, [head * N + start_m + cid * SUB_M, 0])
                 t += 1
             tlx.async_descriptor_store_wait(0)
 
@@ -433,12 +491,13 @@ TWO_CONSUMERS_Q_IN_REGS = {**TWO_CONSUMERS, "Q_IN_REGS": True}
 
 def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
     """The persistent kernel's configuration for a problem, as measured on the H200 (bf16, one process).
-    At D=64 three consumers won by 10% non-causal from N = 2048 (tied at 1024) and by 4-7% causal from
-    N = 8192; below that, causal lost (by 31% at N = 1024), where a 192-row tile's diagonal crosses two
-    key blocks. At D=128, Q in registers won by 1-3%."""
+    At D=64 three consumers won by 10% non-causal from N = 2048 (tied at 1024) and causal from N = 4096
+    (by 1.9% there, once a head's last tile ended at N); below that, causal lost (by 11% at N = 2048, 32%
+    at N = 1024), where a 192-row tile's diagonal crosses two key blocks. At D=128, Q
+    in registers won by 1-3%."""
     if head_dim == 128:
         return TWO_CONSUMERS_Q_IN_REGS
-    return THREE_CONSUMERS if n >= (8192 if causal else 2048) else TWO_CONSUMERS
+    return THREE_CONSUMERS if n >= (4096 if causal else 2048) else TWO_CONSUMERS
 
 
 #: A causal schedule hands out its last heads' tiles one by one, longest first, enough of them for about
@@ -466,7 +525,7 @@ def causal_schedule(batch_heads: int, n: int, programs: int, block_m: int, block
     num_m = -(-n // block_m)
 
     def work(m: int) -> int:
-        return -(-(min(m * block_m, n - block_m) + block_m) // block_n) + 1
+        return -(-min((m + 1) * block_m, n) // block_n) + 1
 
     singles = min(batch_heads, -(-_BALANCING_ROUNDS * programs // num_m))
     paired = batch_heads - singles
@@ -587,6 +646,7 @@ def _persistent_spec(head_dim: int, causal: bool, cfg: dict) -> dict:
 SPEC_PERSISTENT = _persistent_spec(128, causal=False, cfg=TWO_CONSUMERS_Q_IN_REGS)
 SPEC_PERSISTENT_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=TWO_CONSUMERS)
 SPEC_PERSISTENT_THREE_CONSUMERS_D64 = _persistent_spec(64, causal=False, cfg=THREE_CONSUMERS)
+SPEC_PERSISTENT_THREE_CONSUMERS_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=THREE_CONSUMERS)
 
 
 def run(
