@@ -250,7 +250,8 @@ def test_ws_attention_causal_runs_in_a_cuda_graph_once_its_shape_has_run():
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 # Fewer tiles than SMs; many tiles per SM, with the last group of heads partial (60 heads, 42 per group at
 # D=128); one head longer than the L2 plan. Three consumers (D=64): N below their 192 rows (two take over);
-# a head's last tile short, with one (N = 8192) or two (N = 640) consumers idle in it.
+# a head's last tile short when causal, one (N = 8192) or two (N = 640) consumers idle in it, and
+# overlapping the tile before when not.
 @pytest.mark.parametrize("shape", [(2, 3, 384), (3, 20, 1152), (1, 1, 8192), (1, 1, 128), (2, 3, 640)])
 def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     """The configuration ``run`` picks, and the other one of its head dim: three consumers at D=64 (where
