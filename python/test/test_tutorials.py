@@ -84,7 +84,7 @@ def _per_cta_tiles(plan: list[int], programs: int) -> list[list[int]]:
 @pytest.mark.parametrize(
     "batch_heads, n, programs, block_m",
     # the suite's shapes (B * N = 16384, H * D = 2048) at D=64 and D=128 on 132 SMs; fewer tiles than SMs;
-    # a last tile overlapping the one before (N = 8192 in 192-row tiles); one head.
+    # a head's short last tile (N = 8192 in 192-row tiles); one head.
     [(64, 4096, 132, 128), (64, 8192, 132, 192), (32, 16384, 132, 192), (16, 16384, 132, 128),
      (256, 1024, 132, 128), (6, 384, 132, 128), (60, 1152, 132, 128), (1, 8192, 132, 192), (3, 640, 7, 192)],
 )  # fmt: skip
