@@ -330,8 +330,9 @@ def test_run_refuses_what_it_cannot_do_on_gpu():
 @pytest.mark.gpu
 @gpu
 def test_repeated_launches_and_graph_replays_match_reference_on_gpu():
-    """After the first launch of a shape `run` takes the cached launch path (cached descriptors, P reused,
-    the scoring kernel a programmatic dependent of the projection): fresh inputs in the same tensors,
+    """After the first launch of a shape `run` takes the cached launch path (descriptors encoded once per
+    address and handed to the C launcher, P reused, the scoring kernel a programmatic dependent of the
+    projection): fresh inputs in the same tensors, a new output tensor (its descriptor encoded anew),
     launches on a second stream, and replays of a CUDA graph of `run` all give the reference."""
     import torch
 
@@ -349,6 +350,12 @@ def test_repeated_launches_and_graph_replays_match_reference_on_gpu():
         refill()
         broadcast_scoring.run(**inputs, out=out)
         assert _relative_error(out, broadcast_scoring.reference(**inputs)) < 1e-2
+    dtype = inputs["items"].dtype
+    launches = [launch for key, launch in broadcast_scoring._LAUNCHES.items() if key[2:8] == (dtype, *shape)]
+    assert launches and all(launch.direct is not None for launch in launches), "the C launcher path is not taken"
+    moved = _poisoned(inputs)
+    broadcast_scoring.run(**inputs, out=moved)
+    assert _relative_error(moved, broadcast_scoring.reference(**inputs)) < 1e-2
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
@@ -365,3 +372,34 @@ def test_repeated_launches_and_graph_replays_match_reference_on_gpu():
         graph.replay()
         torch.cuda.synchronize()
         assert _relative_error(out, broadcast_scoring.reference(**inputs)) < 1e-2
+
+
+@pytest.mark.gpu
+@gpu
+def test_launch_hooks_see_both_kernels_after_the_first_launch_on_gpu():
+    """A launch hook (a profiler's) turns the cached C-launcher path off: with one registered, repeated
+    launches go through Triton's regular launch, the hook sees the projection and the scoring kernel
+    each time, and the answer stays the reference; without it the cached path comes back."""
+    from triton import knobs
+
+    shape = (3, 256, 96, 128, 264)
+    inputs = broadcast_scoring.make_inputs(*shape)
+    broadcast_scoring.run(**inputs)  # compiles; later launches would take the cached path
+    seen = []
+
+    def hook(metadata):
+        seen.append(metadata.get()["name"])
+
+    knobs.runtime.launch_enter_hook.add(hook)
+    try:
+        for _ in range(2):
+            out = _poisoned(inputs)
+            broadcast_scoring.run(**inputs, out=out)
+            assert _relative_error(out, broadcast_scoring.reference(**inputs)) < 1e-2
+    finally:
+        knobs.runtime.launch_enter_hook.remove(hook)
+    assert seen == ["user_projection_kernel", "broadcast_scoring_kernel"] * 2, seen
+    out = _poisoned(inputs)
+    broadcast_scoring.run(**inputs, out=out)
+    assert _relative_error(out, broadcast_scoring.reference(**inputs)) < 1e-2
+    assert seen == ["user_projection_kernel", "broadcast_scoring_kernel"] * 2, "a hook ran after its removal"

@@ -591,14 +591,36 @@ def _check_tensors(user, items, weight, out):
         raise ValueError(f"out must be a contiguous {shape[0]}x{shape[1]} tensor of {items.dtype}")
 
 
+def _direct_launcher(kernel):
+    """(C launcher, cooperative, pdl, descriptor metadata) of a compiled kernel that takes host TMA descriptors,
+    or None where Triton's launcher is not built the way this relies on (Triton 3.6's CUDA launcher).
+
+    Triton's launcher turns every host `TensorDescriptor` argument into a CUtensorMap on every launch
+    (`make_tensordesc_arg`: a cuTensorMapEncodeTiled call and Python around it, per descriptor). The C
+    launcher underneath takes the encoded maps; `_Launch` encodes each descriptor once per tensor address
+    and calls it directly. None (the regular launcher then) when the kernel needs scratch memory, has no
+    descriptor metadata, or the wrapper does not hold exactly one C function."""
+    launcher = kernel.run
+    meta = getattr(kernel.metadata, "tensordesc_meta", None)
+    wrapper = getattr(launcher, "launch", None)
+    if not meta or getattr(launcher, "global_scratch_size", 1) or getattr(launcher, "profile_scratch_size", 1):
+        return None
+    cells = [cell.cell_contents for cell in getattr(wrapper, "__closure__", None) or ()]
+    c_functions = [cell for cell in cells if type(cell).__name__ == "builtin_function_or_method"]
+    if len(c_functions) != 1:
+        return None
+    return c_functions[0], launcher.launch_cooperative_grid, launcher.launch_pdl, meta
+
+
 class _Launch:
     """What `run` keeps per (device, stream, dtype, shape, pointer alignment): the two compiled kernels, their
-    grids and arguments that do not change, the P buffer, and the last descriptors built (keyed by the
-    tensors' addresses).
+    grids and arguments that do not change, the P buffer, and the last descriptors built and encoded (keyed
+    by the tensors' addresses).
 
     Launches after the first skip Triton's binder and cache lookup (`JITFunction.run`: the key holds
     everything Triton specializes on, so the compiled kernels are the ones it would find) and call the
-    compiled kernels' launchers directly. P is per stream: launches on one stream run in order (the next
+    compiled kernels' launchers directly; the scoring kernel's C launcher gets its four TMA descriptors
+    already encoded (`_direct_launcher`). P is per stream: launches on one stream run in order (the next
     projection starts after the scoring kernel that read the last P is done)."""
 
     def __init__(self, plan, user, items, weight):
@@ -621,29 +643,35 @@ class _Launch:
         self.scalars = (n, h, plan["row_tiles"], *(self.constexprs[name] for name in names[names.index("ITEM_DIM") :]))
         self.user_dim = du
         self.compiled = None
+        self.direct = None  # `_direct_launcher` of the scoring kernel, once compiled
         self.descriptors = {}
 
     def descriptor(self, role, tensor, block_shape, offset=0):
-        """The TMA descriptor of `tensor` (rows from `offset` on) for `role`, rebuilt when its address moves."""
+        """The TMA descriptor of `tensor` (rows from `offset` on) for `role`, rebuilt when its address moves:
+        (its `TensorDescriptor`, its encoded C-launcher arguments once `direct` is known, else None)."""
         from triton.tools.tensor_descriptor import TensorDescriptor
 
         key = (tensor.data_ptr(), offset)
         cached = self.descriptors.get(role)
         if cached is None or cached[0] != key:
             view = tensor[offset:] if offset else tensor
-            cached = self.descriptors[role] = (key, TensorDescriptor.from_tensor(view, block_shape))
-        return cached[1]
+            cached = self.descriptors[role] = [key, TensorDescriptor.from_tensor(view, block_shape), None]
+        if self.direct is not None and cached[2] is None:
+            from triton.backends.nvidia.driver import make_tensordesc_arg
+
+            cached[2] = make_tensordesc_arg(cached[1], self.direct[3][_DESCRIPTOR_ROLES.index(role)])
+        return cached[1], cached[2]
 
     def __call__(self, stream, user, items, weight, y):
         bm, sub_n, bk = CONFIG["BLOCK_M"], CONFIG["SUB_N"], CONFIG["BLOCK_K"]
         projection_args = (user, weight, *self.projection_tail)
-        scoring_args = (
+        descriptors = (
             self.descriptor("p", self.proj, [1, sub_n]),
             self.descriptor("x", items, [bm, bk]),
             self.descriptor("w", weight, [bk, sub_n], offset=self.user_dim),  # W_i: rows Du.. of W
             self.descriptor("y", y, [bm, sub_n]),
-            *self.scalars,
         )
+        scoring_args = (*(descriptor for descriptor, _ in descriptors), *self.scalars)
         if self.compiled is None or knobs.runtime.launch_enter_hook.calls:
             # The first launch compiles (or finds the cached binaries); launch hooks (profilers) get the
             # regular path.
@@ -655,12 +683,22 @@ class _Launch:
                 *scoring_args[: -len(self.constexprs)], num_warps=NUM_WARPS, launch_pdl=True, **self.constexprs
             )
             self.compiled = (projection, scoring)
+            self.direct = _direct_launcher(scoring)
             return
-        for kernel, grid, args in zip(
-            self.compiled, (self.projection_grid, self.grid), (projection_args, scoring_args), strict=True
-        ):
-            kernel.run(*grid, stream, kernel.function, kernel.packed_metadata, None, None, None, *args)
+        projection, scoring = self.compiled
+        base = (stream, projection.function, projection.packed_metadata, None, None, None)
+        projection.run(*self.projection_grid, *base, *projection_args)
+        if self.direct is None:
+            scoring.run(*self.grid, stream, scoring.function, scoring.packed_metadata, None, None, None, *scoring_args)
+            return
+        c_launch, cooperative, pdl, _ = self.direct
+        encoded = [value for _, arguments in descriptors for value in arguments]
+        metadata = (scoring.packed_metadata, None, None, None)
+        c_launch(*self.grid, stream, scoring.function, cooperative, pdl, None, None, *metadata, *encoded, *self.scalars)
 
+
+#: The scoring kernel's descriptor arguments, in signature order (the order of its `tensordesc_meta`).
+_DESCRIPTOR_ROLES = ("p", "x", "w", "y")
 
 _LAUNCHES: dict = {}
 
