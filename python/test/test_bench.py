@@ -143,7 +143,7 @@ def hand_made_results() -> dict:
         "flops": 42.9e9,
         "reference": "materialized_torch in float64",
         "providers": {
-            "TLX": _ok(42.9e9, 0.5),
+            "TLX": {**_ok(42.9e9, 0.5), "host_us": 24.25},
             "torch": _ok(42.9e9, 2.0),
             "Triton": {"status": "missing"},
         },
@@ -201,6 +201,7 @@ def test_text_table_rows_and_statuses():
     broadcast = _row(text, "U=32 I=2048 du=1024 di=256 h=256")
     assert broadcast.split()[-2:] == ["4.00x", "-"]
     assert "0.500" in broadcast and "2.000" in broadcast and "85.8" in broadcast  # ms, ms, TLX TFLOP/s
+    assert broadcast.split()[-4:-2] == ["24.2", "-"]  # host us per call: TLX's, Triton's (missing)
     assert text.splitlines()[0].startswith("GPU: NVIDIA H200  driver 580.159.04")
 
 

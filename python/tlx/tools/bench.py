@@ -365,7 +365,7 @@ def section_table(section: str, cases: list[dict]) -> tuple[list[str], list[list
     unit = {"tflops": "", "ms": " ms", "us": " us"}[spec["metric"]]
     headers = keys + [name + unit for name in providers]
     if section == "broadcast":
-        headers.append("TLX TFLOP/s")
+        headers += ["TLX TFLOP/s", "TLX host us", "Triton host us"]
     device = has_device_times(cases)
     headers += list(ratios(section, cases[0], device))
     rows = []
@@ -376,6 +376,9 @@ def section_table(section: str, cases: list[dict]) -> tuple[list[str], list[list
         if section == "broadcast":
             tlx = results.get("TLX") or {}
             row.append(f"{tlx['tflops']:.1f}" if tlx.get("status") == "ok" and tlx.get("tflops") else "-")
+            for name in ("TLX", "Triton"):
+                host = (results.get(name) or {}).get("host_us")
+                row.append(f"{host:.1f}" if host is not None else "-")
         row += [f"{value:.2f}x" if value is not None else "-" for value in ratios(section, case, device).values()]
         rows.append(row)
     return headers, rows, len(keys)
@@ -414,7 +417,11 @@ def format_markdown_table(headers: list[str], rows: list[list[str]], key_columns
 def _section_heading(section: str) -> str:
     spec = SECTIONS[section]
     if section == "broadcast":
-        what = "time in ms (lower is better); speedup = baseline time / TLX time"
+        what = (
+            "time in ms (lower is better); speedup = baseline time / TLX time; host us = host microseconds per "
+            f"call, {HOST_CALLS} calls back to back (the launch path's own cost: where it nears the device time, "
+            "the events timer measures the host)"
+        )
     elif section == "launch":
         what = (
             "host microseconds per launch of the same work in stock Triton and with TLX ops, one-CTA grids "
@@ -756,8 +763,8 @@ def fake_results(quick: bool = False, seed: int = 0) -> dict:
                 "flops": flops,
                 "reference": "materialized_torch in float64",
                 "providers": {
-                    "TLX": _fake(rng, flops, 400),
-                    "torch": _fake(rng, flops, 150),
+                    "TLX": {**_fake(rng, flops, 400), "host_us": rng.uniform(20, 30)},
+                    "torch": {**_fake(rng, flops, 150), "host_us": rng.uniform(60, 80)},
                     "Triton": {"status": "error: CompilationError: at 12:4: unsupported", "detail": "made up"},
                 },
             }
@@ -909,6 +916,10 @@ def relative_error(out: Any, ref: Any) -> float:
     return math.sqrt(num / den) if den > 0 else math.sqrt(num)
 
 
+#: Calls `Runner.host_time` averages over: far below the launch queue's depth at a few launches per call.
+HOST_CALLS = 100
+
+
 class Runner:
     """Checks, then times, one provider at a time; never lets a provider's failure escape.
 
@@ -944,6 +955,20 @@ class Runner:
         import triton.testing
 
         return triton.testing.do_bench_cudagraph(fn, rep=self.rep, return_mode="median")
+
+    def host_time(self, fn: Callable[[], Any], calls: int = HOST_CALLS) -> float:
+        """Host microseconds per call: `calls` calls back to back, then one synchronization outside the
+        clock. The launch path's own cost: with a few launches per call the launch queue never fills, so
+        the device's time does not enter (unless a call synchronizes)."""
+        import torch
+
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        elapsed = time.perf_counter() - start
+        torch.cuda.synchronize()
+        return elapsed / calls * 1e6
 
     def timings(self, fn: Callable[[], Any]) -> dict[str, Any]:
         """`ms` (the timer's) and, with timer 'both', `device_ms` beside it (None when the call cannot be
@@ -1390,10 +1415,12 @@ def broadcast_case(runner: Runner, module: Any, case: dict) -> dict[str, dict]:
         return Call(tutorial_function("broadcast_scoring", attr), (), inputs)
 
     flops, tol = case["flops"], TOLERANCE.get(case["dtype"], 1e-2)
-    return {
-        label: runner.measure(label, functools.partial(provider, attr), check, flops, tol)
-        for label, attr in (("TLX", "run"), ("torch", "materialized_torch"), ("Triton", "materialized_triton"))
-    }
+    results = {}
+    for label, attr in (("TLX", "run"), ("torch", "materialized_torch"), ("Triton", "materialized_triton")):
+        results[label] = runner.measure(label, functools.partial(provider, attr), check, flops, tol)
+        if results[label]["status"] == "ok":  # the call as a user makes it: its host side alone
+            results[label]["host_us"] = runner.host_time(provider(attr))
+    return results
 
 
 def run_broadcast(runner: Runner, quick: bool) -> list[dict]:
