@@ -13,7 +13,7 @@ Sections (`--quick`: a small subset for smoke runs):
   through `torch.nn.functional.scaled_dot_product_attention`, FlashAttention-3 (`fa3-fwd`, bf16), and
   TLX `ws_attention`.
 * In-kernel broadcast scoring (`tlx.tutorials.broadcast_scoring`): the TLX kernel against the
-  materialized PyTorch and Triton versions.
+  materialized PyTorch and Triton versions, with each one's host microseconds per call (`host_us`).
 * Grouped GEMM for mixture-of-experts (`tlx.tutorials.grouped_gemm`), bf16, MoE shapes with uniform and
   skewed routing, forward and weight-gradient layouts: the TLX kernel against `torch._grouped_mm`
   (cuBLAS/CUTLASS grouped), a loop of `torch.matmul` per expert (its row counts read once, untimed)
