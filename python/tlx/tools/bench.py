@@ -419,8 +419,8 @@ def _section_heading(section: str) -> str:
     if section == "broadcast":
         what = (
             "time in ms (lower is better); speedup = baseline time / TLX time; host us = host microseconds per "
-            f"call, {HOST_CALLS} calls back to back (the launch path's own cost: where it nears the device time, "
-            "the events timer measures the host)"
+            f"call, median of 3 runs of {HOST_CALLS} calls back to back (the launch path's own cost: where it "
+            "nears the device time, the events timer measures the host)"
         )
     elif section == "launch":
         what = (
@@ -957,18 +957,13 @@ class Runner:
         return triton.testing.do_bench_cudagraph(fn, rep=self.rep, return_mode="median")
 
     def host_time(self, fn: Callable[[], Any], calls: int = HOST_CALLS) -> float:
-        """Host microseconds per call: `calls` calls back to back, then one synchronization outside the
-        clock. The launch path's own cost: with a few launches per call the launch queue never fills, so
-        the device's time does not enter (unless a call synchronizes)."""
-        import torch
+        """Host microseconds per call (`launch_overhead.host_us`: the median of three runs of `calls` calls
+        back to back, each synchronized outside the clock). The launch path's own cost: with a few launches
+        per call the launch queue never fills, so the device's time does not enter (unless a call
+        synchronizes)."""
+        from tlx.tools import launch_overhead
 
-        torch.cuda.synchronize()
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        elapsed = time.perf_counter() - start
-        torch.cuda.synchronize()
-        return elapsed / calls * 1e6
+        return launch_overhead.host_us(fn, launches=calls, repeats=3)
 
     def timings(self, fn: Callable[[], Any]) -> dict[str, Any]:
         """`ms` (the timer's) and, with timer 'both', `device_ms` beside it (None when the call cannot be
