@@ -352,7 +352,7 @@ def test_repeated_launches_and_graph_replays_match_reference_on_gpu():
         assert _relative_error(out, broadcast_scoring.reference(**inputs)) < 1e-2
     dtype = inputs["items"].dtype
     launches = [launch for key, launch in broadcast_scoring._LAUNCHES.items() if key[2:8] == (dtype, *shape)]
-    assert launches and all(launch.direct is not None for launch in launches), "the C launcher path is not taken"
+    assert launches and all(launch.c_launchers is not None for launch in launches), "the C launchers are not used"
     moved = _poisoned(inputs)
     broadcast_scoring.run(**inputs, out=moved)
     assert _relative_error(moved, broadcast_scoring.reference(**inputs)) < 1e-2

@@ -591,37 +591,43 @@ def _check_tensors(user, items, weight, out):
         raise ValueError(f"out must be a contiguous {shape[0]}x{shape[1]} tensor of {items.dtype}")
 
 
-def _direct_launcher(kernel):
-    """(C launcher, cooperative, pdl, descriptor metadata) of a compiled kernel that takes host TMA descriptors,
-    or None where Triton's launcher is not built the way this relies on (Triton 3.6's CUDA launcher).
+def _c_launcher(kernel):
+    """(C launcher, cooperative, pdl, descriptor metadata or None) of a compiled kernel, or None where Triton's
+    launcher is not built the way this relies on (Triton 3.6's CUDA launcher).
 
-    Triton's launcher turns every host `TensorDescriptor` argument into a CUtensorMap on every launch
-    (`make_tensordesc_arg`: a cuTensorMapEncodeTiled call and Python around it, per descriptor). The C
-    launcher underneath takes the encoded maps; `_Launch` encodes each descriptor once per tensor address
-    and calls it directly. None (the regular launcher then) when the kernel needs scratch memory, has no
-    descriptor metadata, or the wrapper does not hold exactly one C function."""
+    Triton's launcher object allocates scratch memory where the kernel needs it and, for every host
+    `TensorDescriptor` argument, builds a CUtensorMap on every launch (`make_tensordesc_arg`: a
+    cuTensorMapEncodeTiled call and Python around it). The C function underneath takes the encoded maps:
+    `_Launch` encodes each descriptor once per address and calls it directly. None (Triton's launcher
+    then) when the kernel needs scratch memory or the launcher does not hold exactly one C function."""
     launcher = kernel.run
-    meta = getattr(kernel.metadata, "tensordesc_meta", None)
-    wrapper = getattr(launcher, "launch", None)
-    if not meta or getattr(launcher, "global_scratch_size", 1) or getattr(launcher, "profile_scratch_size", 1):
+    if getattr(launcher, "global_scratch_size", 1) or getattr(launcher, "profile_scratch_size", 1):
         return None
-    cells = [cell.cell_contents for cell in getattr(wrapper, "__closure__", None) or ()]
-    c_functions = [cell for cell in cells if type(cell).__name__ == "builtin_function_or_method"]
+    meta = getattr(kernel.metadata, "tensordesc_meta", None)
+    launch = getattr(launcher, "launch", None)
+    # With descriptors, Triton wraps the C function in a closure that encodes them.
+    candidates = [cell.cell_contents for cell in getattr(launch, "__closure__", None) or ()] if meta else [launch]
+    c_functions = [c for c in candidates if type(c).__name__ == "builtin_function_or_method"]
     if len(c_functions) != 1:
         return None
     return c_functions[0], launcher.launch_cooperative_grid, launcher.launch_pdl, meta
 
 
 class _Launch:
-    """What `run` keeps per (device, stream, dtype, shape, pointer alignment): the two compiled kernels, their
-    grids and arguments that do not change, the P buffer, and the last descriptors built and encoded (keyed
-    by the tensors' addresses).
+    """What `run` keeps per (device, stream, dtype, shape, pointer alignment): the two compiled kernels and
+    their C launchers, their grids and the arguments that do not change, the P buffer, and the scoring
+    kernel's encoded TMA descriptors by tensor address.
 
-    Launches after the first skip Triton's binder and cache lookup (`JITFunction.run`: the key holds
-    everything Triton specializes on, so the compiled kernels are the ones it would find) and call the
-    compiled kernels' launchers directly; the scoring kernel's C launcher gets its four TMA descriptors
-    already encoded (`_direct_launcher`). P is per stream: launches on one stream run in order (the next
+    The first launch of a shape goes through Triton (`JITFunction.run`: it compiles, or finds the cached
+    binaries; the key holds everything Triton specializes on, so later launches would find the same ones).
+    Later launches call the two kernels' C launchers directly (`_c_launcher`), the scoring kernel's with its
+    four descriptors already encoded: an encoding depends only on the address (shape, strides, dtype and
+    box are fixed for a `_Launch`), and holds no reference to the tensor, so a new output in the block
+    the last one freed finds its encoding. P is per stream: launches on one stream run in order (the next
     projection starts after the scoring kernel that read the last P is done)."""
+
+    #: Encoded descriptors kept per `_Launch` before the cache starts over (new addresses every call).
+    MAX_ENCODED = 32
 
     def __init__(self, plan, user, items, weight):
         import torch
@@ -641,64 +647,73 @@ class _Launch:
         }
         names = broadcast_scoring_kernel.arg_names
         self.scalars = (n, h, plan["row_tiles"], *(self.constexprs[name] for name in names[names.index("ITEM_DIM") :]))
-        self.user_dim = du
-        self.compiled = None
-        self.direct = None  # `_direct_launcher` of the scoring kernel, once compiled
-        self.descriptors = {}
+        bm, sub_n, bk = CONFIG["BLOCK_M"], CONFIG["SUB_N"], CONFIG["BLOCK_K"]
+        #: role -> (box, first row): P, X, W_i (rows Du.. of W), Y, in the kernel's argument order.
+        self.boxes = {"p": ([1, sub_n], 0), "x": ([bm, bk], 0), "w": ([bk, sub_n], du), "y": ([bm, sub_n], 0)}
+        self.compiled = None  # (projection, scoring), after the first launch
+        self.c_launchers = None  # their `_c_launcher`s, where both are known and the scoring one has descriptors
+        self.encoded = {}  # (role, address) -> the scoring C launcher's arguments for that descriptor
 
-    def descriptor(self, role, tensor, block_shape, offset=0):
-        """The TMA descriptor of `tensor` (rows from `offset` on) for `role`, rebuilt when its address moves:
-        (its `TensorDescriptor`, its encoded C-launcher arguments once `direct` is known, else None)."""
+    def descriptor(self, role, tensor):
+        """A `TensorDescriptor` of `tensor` (from its role's first row) with its role's box."""
         from triton.tools.tensor_descriptor import TensorDescriptor
 
-        key = (tensor.data_ptr(), offset)
-        cached = self.descriptors.get(role)
-        if cached is None or cached[0] != key:
-            view = tensor[offset:] if offset else tensor
-            cached = self.descriptors[role] = [key, TensorDescriptor.from_tensor(view, block_shape), None]
-        if self.direct is not None and cached[2] is None:
+        box, first_row = self.boxes[role]
+        return TensorDescriptor.from_tensor(tensor[first_row:] if first_row else tensor, box)
+
+    def encode(self, role, tensor, meta):
+        """The scoring C launcher's arguments for `tensor`'s descriptor (encoded map, shape, strides), once per
+        address."""
+        key = (role, tensor.data_ptr())
+        arguments = self.encoded.get(key)
+        if arguments is None:
             from triton.backends.nvidia.driver import make_tensordesc_arg
 
-            cached[2] = make_tensordesc_arg(cached[1], self.direct[3][_DESCRIPTOR_ROLES.index(role)])
-        return cached[1], cached[2]
+            if len(self.encoded) >= self.MAX_ENCODED:
+                self.encoded.clear()
+            index = list(self.boxes).index(role)
+            arguments = self.encoded[key] = make_tensordesc_arg(self.descriptor(role, tensor), meta[index])
+        return arguments
 
     def __call__(self, stream, user, items, weight, y):
-        bm, sub_n, bk = CONFIG["BLOCK_M"], CONFIG["SUB_N"], CONFIG["BLOCK_K"]
+        tensors = {"p": self.proj, "x": items, "w": weight, "y": y}
         projection_args = (user, weight, *self.projection_tail)
-        descriptors = (
-            self.descriptor("p", self.proj, [1, sub_n]),
-            self.descriptor("x", items, [bm, bk]),
-            self.descriptor("w", weight, [bk, sub_n], offset=self.user_dim),  # W_i: rows Du.. of W
-            self.descriptor("y", y, [bm, sub_n]),
-        )
-        scoring_args = (*(descriptor for descriptor, _ in descriptors), *self.scalars)
-        if self.compiled is None or knobs.runtime.launch_enter_hook.calls:
-            # The first launch compiles (or finds the cached binaries); launch hooks (profilers) get the
-            # regular path.
+        if self.c_launchers is None or knobs.runtime.launch_enter_hook.calls:
+            # Through Triton: the first launch (it compiles or finds the binaries), launch hooks (profilers)
+            # and a launcher this does not know how to call.
             pcfg = PROJECTION_CONFIG
             projection = user_projection_kernel[self.projection_grid](
                 *projection_args[: -len(pcfg)], num_warps=PROJECTION_NUM_WARPS, num_stages=PROJECTION_NUM_STAGES, **pcfg
             )
+            descriptors = (self.descriptor(role, tensor) for role, tensor in tensors.items())
             scoring = broadcast_scoring_kernel[self.grid](
-                *scoring_args[: -len(self.constexprs)], num_warps=NUM_WARPS, launch_pdl=True, **self.constexprs
+                *descriptors,
+                *self.scalars[: -len(self.constexprs)],
+                num_warps=NUM_WARPS,
+                launch_pdl=True,
+                **self.constexprs,
             )
             self.compiled = (projection, scoring)
-            self.direct = _direct_launcher(scoring)
+            launchers = (_c_launcher(projection), _c_launcher(scoring))
+            self.c_launchers = launchers if None not in launchers and launchers[1][3] else None
             return
         projection, scoring = self.compiled
-        base = (stream, projection.function, projection.packed_metadata, None, None, None)
-        projection.run(*self.projection_grid, *base, *projection_args)
-        if self.direct is None:
-            scoring.run(*self.grid, stream, scoring.function, scoring.packed_metadata, None, None, None, *scoring_args)
-            return
-        c_launch, cooperative, pdl, _ = self.direct
-        encoded = [value for _, arguments in descriptors for value in arguments]
-        metadata = (scoring.packed_metadata, None, None, None)
-        c_launch(*self.grid, stream, scoring.function, cooperative, pdl, None, None, *metadata, *encoded, *self.scalars)
+        project, score = self.c_launchers
+        _call_c_launcher(project, self.projection_grid, stream, projection, *projection_args)
+        encoded = []
+        for role, tensor in tensors.items():
+            encoded += self.encode(role, tensor, score[3])
+        _call_c_launcher(score, self.grid, stream, scoring, *encoded, *self.scalars)
 
 
-#: The scoring kernel's descriptor arguments, in signature order (the order of its `tensordesc_meta`).
-_DESCRIPTOR_ROLES = ("p", "x", "w", "y")
+def _call_c_launcher(c_launcher, grid, stream, kernel, *args):
+    """Launch `kernel` through its `_c_launcher` as Triton's launcher object would, less what `_c_launcher`
+    rules out: no scratch memory, no launch metadata, no hooks."""
+    launch, cooperative, pdl, _ = c_launcher
+    launch(
+        *grid, stream, kernel.function, cooperative, pdl, None, None, kernel.packed_metadata, None, None, None, *args
+    )
+
 
 _LAUNCHES: dict = {}
 
