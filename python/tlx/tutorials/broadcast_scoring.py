@@ -186,15 +186,12 @@ def broadcast_scoring_kernel(
     # Only the first tile's X steps are fetched before P is ready. Launched as a programmatic dependent of
     # the projection kernel (`launch_pdl`), this program gets here while P is still being computed, and
     # the projection's loads share HBM with this prologue: the grid's whole ring in front of them (10 MB
-    # at (64, 1024, 512, 128, 256)) delayed P by more than the deeper start saved (21.7 -> 20.5 us there;
+    # at (64, 1024, 512, 128, 256)) delayed P by more than the deeper start saved (21.7 -> 20.4 us there;
     # the other shapes' first tile fills the ring anyway). The first tile's dots run meanwhile.
     for i in tl.static_range(NUM_STAGES):
         if (i < steps) & (i < K_TILES):
             _fill_x_stage(x_desc, x_tiles, x_ready, i, first_tile, tile_stride, BLOCK_M, BLOCK_K, K_TILES, X_BYTES)
     gdc_wait()
-    for i in tl.static_range(K_TILES, NUM_STAGES):
-        if i < steps:
-            _fill_x_stage(x_desc, x_tiles, x_ready, i, first_tile, tile_stride, BLOCK_M, BLOCK_K, K_TILES, X_BYTES)
     for i in tl.static_range(NUM_STAGES):
         if (i < steps) & (i % K_TILES == 0):
             tile = i // K_TILES
@@ -206,6 +203,11 @@ def broadcast_scoring_kernel(
                     [(first_tile + tile * tile_stride) * BLOCK_M // items_per_user, off_n + h * SUB_N],
                     p_ready[tile % P_SLOTS],
                 )
+    # The rest of the ring after the P rows: the first epilogue waits for its P row, the second tile's dots
+    # for these (0.1 us at (64, 1024, 512, 128, 256)).
+    for i in tl.static_range(K_TILES, NUM_STAGES):
+        if i < steps:
+            _fill_x_stage(x_desc, x_tiles, x_ready, i, first_tile, tile_stride, BLOCK_M, BLOCK_K, K_TILES, X_BYTES)
 
     y_tile = tlx.local_alloc((BLOCK_M, SUB_N), dtype, Y_BUFS)
     tlx.barrier_wait(w_ready[0], 0)
