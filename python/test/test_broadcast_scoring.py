@@ -84,6 +84,27 @@ def test_every_plan_compiles_within_shared_memory(plan):
     _check_tlx_kernel(spec, "fp16", item_dim, n_sub, num_stages, y_bufs)
 
 
+@pytest.mark.parametrize("plan", [(128, 2, 5, 2), (256, 2, 4, 1), (512, 1, 4, 1)], ids=lambda p: f"di{p[0]}")
+def test_prologue_fetches_only_the_first_tile_before_gdc_wait(plan):
+    """Before `gdc_wait` (P still being computed by the projection kernel) the prologue fetches W_i and only
+    the first tile's X steps; after it, the prologue tiles' P rows, then the rest of the ring."""
+    item_dim, n_sub, num_stages, y_bufs = plan
+    ttgir = compile_tutorial(broadcast_scoring._spec(item_dim, n_sub, num_stages, y_bufs=y_bufs)).asm["ttgir"]
+    prologue = ttgir[: ttgir.index("scf.for")]
+    order = re.findall(r"griddepcontrol\.wait|async_tma_copy_global_to_local %(\w)_desc", prologue)
+    k_tiles = item_dim // broadcast_scoring.CONFIG["BLOCK_K"]
+    first_tile_steps = min(k_tiles, num_stages)
+    p_rows = -(-num_stages // k_tiles)  # the tiles whose first step is in the ring's first pass
+    expected = (
+        ["w"] * (k_tiles * n_sub)
+        + ["x"] * first_tile_steps
+        + [""]
+        + ["p"] * (p_rows * n_sub)
+        + ["x"] * (num_stages - first_tile_steps)
+    )
+    assert order == expected
+
+
 def test_some_plan_stages_each_half_in_its_own_buffer():
     # Di <= 128 with two halves leaves room for a staging buffer per half (the stores overlap the casts).
     assert any(y_bufs == n_sub == 2 for _, n_sub, _, y_bufs in _plans())
