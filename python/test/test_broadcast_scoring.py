@@ -94,7 +94,7 @@ def test_prologue_fetches_only_the_first_tile_before_gdc_wait(plan):
     order = re.findall(r"griddepcontrol\.wait|async_tma_copy_global_to_local %(\w)_desc", prologue)
     k_tiles = item_dim // broadcast_scoring.CONFIG["BLOCK_K"]
     first_tile_steps = min(k_tiles, num_stages)
-    p_rows = -(-num_stages // k_tiles)  # the tiles whose first step is in the ring's first pass
+    p_rows = triton.cdiv(num_stages, k_tiles)  # the tiles whose first step is in the ring's first pass
     expected = (
         ["w"] * (k_tiles * n_sub)
         + ["x"] * first_tile_steps

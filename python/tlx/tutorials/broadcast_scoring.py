@@ -65,6 +65,7 @@ Du is free.
 """
 
 import functools
+from typing import Any, NamedTuple
 
 import triton
 import triton.language as tl
@@ -605,9 +606,18 @@ def _check_tensors(user, items, weight, out):
         raise ValueError(f"out must be a contiguous {shape[0]}x{shape[1]} tensor of {items.dtype}")
 
 
-def _c_launcher(kernel):
-    """(C launcher, cooperative, pdl, descriptor metadata or None) of a compiled kernel, or None where Triton's
-    launcher is not built the way this relies on (Triton 3.6's CUDA launcher).
+class _CLauncher(NamedTuple):
+    """The C function under a compiled kernel's Triton launcher and the launch options it takes."""
+
+    function: Any
+    cooperative: bool
+    pdl: bool
+    tensordesc_meta: Any  # the kernel's descriptor metadata (`make_tensordesc_arg`), None without descriptors
+
+
+def _c_launcher(kernel) -> _CLauncher | None:
+    """The `_CLauncher` of a compiled kernel, or None where Triton's launcher is not built the way this relies
+    on (Triton 3.6's CUDA launcher).
 
     Triton's launcher object allocates scratch memory where the kernel needs it and, for every host
     `TensorDescriptor` argument, builds a CUtensorMap on every launch (`make_tensordesc_arg`: a
@@ -624,7 +634,7 @@ def _c_launcher(kernel):
     c_functions = [c for c in candidates if type(c).__name__ == "builtin_function_or_method"]
     if len(c_functions) != 1:
         return None
-    return c_functions[0], launcher.launch_cooperative_grid, launcher.launch_pdl, meta
+    return _CLauncher(c_functions[0], launcher.launch_cooperative_grid, launcher.launch_pdl, meta)
 
 
 class _Launch:
@@ -709,22 +719,22 @@ class _Launch:
             )
             self.compiled = (projection, scoring)
             launchers = (_c_launcher(projection), _c_launcher(scoring))
-            self.c_launchers = launchers if None not in launchers and launchers[1][3] else None
+            self.c_launchers = launchers if None not in launchers and launchers[1].tensordesc_meta else None
             return
         projection, scoring = self.compiled
         project, score = self.c_launchers
         _call_c_launcher(project, self.projection_grid, stream, projection, *projection_args)
         encoded = []
         for role, tensor in tensors.items():
-            encoded += self.encode(role, tensor, score[3])
+            encoded += self.encode(role, tensor, score.tensordesc_meta)
         _call_c_launcher(score, self.grid, stream, scoring, *encoded, *self.scalars)
 
 
 def _call_c_launcher(c_launcher, grid, stream, kernel, *args):
     """Launch `kernel` through its `_c_launcher` as Triton's launcher object would, less what `_c_launcher`
     rules out: no scratch memory, no launch metadata, no hooks."""
-    launch, cooperative, pdl, _ = c_launcher
-    launch(
+    function, cooperative, pdl = c_launcher.function, c_launcher.cooperative, c_launcher.pdl
+    function(
         *grid, stream, kernel.function, cooperative, pdl, None, None, kernel.packed_metadata, None, None, None, *args
     )
 
