@@ -597,3 +597,78 @@ def test_annotated_ir_names_inlined_helpers_and_their_callers(tmp_path):
     assert lines[2] == "  %x = ttg.local_alloc : () -> !ttg.memdesc<64xf32>"
     assert lines[3] == "  // kernel.py:4  helper()"
     assert not any(" loc(" in line or "#loc" in line for line in lines)
+
+
+_NAMED_WAIT_LLIR = """
+define void @k(i1 %p, i32 %id, ptr addrspace(3) %s) {
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 9, i32 256), !dbg !40
+  tail call void asm sideeffect "{marker}", ""(), !dbg !40
+  %a = shl i32 %id, 4
+  %t = tail call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 3, i32 128), !dbg !41
+  br i1 %p, label %load, label %theirs
+load:
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 9, i32 256)
+  tail call void asm sideeffect "{marker}", ""()
+  %v = load i32, ptr addrspace(3) %s
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 4, i32 128)
+  br label %theirs
+theirs:
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 9, i32 128)
+  tail call void asm sideeffect "{marker}", ""()
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 8, i32 128)
+  tail call void asm sideeffect "{marker}", ""()
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 5, i32 256)
+  br label %runtime
+runtime:
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 %id, i32 256)
+  tail call void asm sideeffect "{marker}", ""()
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 6, i32 128)
+  br label %end
+end:
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 7, i32 128)
+  ret void
+}
+"""
+
+
+def test_a_task_barrier_right_after_a_named_barrier_wait_goes_from_the_llvm_ir():
+    from tlx.compiler.llir import NAMED_BARRIER_WAIT_MARKER, drop_task_barriers_after_named_barrier_waits
+
+    llir = _NAMED_WAIT_LLIR.replace("{marker}", NAMED_BARRIER_WAIT_MARKER)
+    dropped = drop_task_barriers_after_named_barrier_waits(llir)
+    assert NAMED_BARRIER_WAIT_MARKER not in dropped
+    kept = re.findall(r"barrier\.cta\.sync\.aligned\.count\(i32 (%?\w+), i32 (\d+)\)", dropped)
+    # Gone: barrier 3 (only arithmetic and a special-register read after the 256-thread wait). Kept: every
+    # named barrier wait (9 twice, 8, %id), 4 (a shared-memory load stands between), 5 (more threads than
+    # the wait before it), 6 (the wait's thread count is not known) and 7 (another basic block).
+    assert kept == [
+        ("9", "256"),
+        ("9", "256"),
+        ("4", "128"),
+        ("9", "128"),
+        ("8", "128"),
+        ("5", "256"),
+        ("%id", "256"),
+        ("6", "128"),
+        ("7", "128"),
+    ], kept
+    assert "%a = shl i32 %id, 4" in dropped and "%v = load i32" in dropped
+
+
+@pytest.mark.needs_tlx_passes
+def test_attention_consumers_synchronize_once_at_their_turn(fresh_cache):
+    from tlx.tutorials import compile_tutorial, ws_attention
+
+    lines = [line.strip() for line in compile_tutorial(ws_attention.SPEC_PERSISTENT).asm["ptx"].splitlines()]
+    assert not any("tlx: named barrier wait" in line for line in lines)
+    turns = [i for i, line in enumerate(lines) if re.fullmatch(r"bar\.sync\s+\d+, 256;", line)]
+    assert len(turns) >= 4, "the consumers' turn barriers"
+    integer_arithmetic = re.compile(r"(add|sub|shl|shr|bfe|mov|and|or|xor|mul|mad|setp|selp|cvt)\.")
+    for turn in turns:
+        following = next(
+            line
+            for line in lines[turn + 1 :]
+            if line and not line.startswith(("//", ".loc")) and not integer_arithmetic.match(line)
+        )
+        assert not re.fullmatch(r"bar\.sync\s+\d+, 128;", following), f"a task barrier right after {lines[turn]}"

@@ -38,7 +38,7 @@ TRITON_ALWAYS_COMPILE=1 to dump it again.
 | {FILES["raised"]} | after tlx-raise-carriers: TLX dialect ops |
 | {FILES["lowered"]} | after the whole TLX pipeline: TTGIR handed back to Triton |
 | {FILES["ttgir"]} | after the stock TTGIR passes TLX kernels get (tlx/compiler/ttgir.py) |
-| {FILES["llir"]} | stock make_llir |
+| {FILES["llir"]} | stock make_llir, then tlx/compiler/llir.py (barriers TLX kernels do not need) |
 | {FILES["ptx"]} | stock make_ptx |
 | {FILES["sass"]} | cuobjdump -sass of the cubin (when cuobjdump is found) |
 | {FILES["annotated"]} | {FILES["ttgir"]} to read: ops under their Python line, its source and `tlx.*` ops |

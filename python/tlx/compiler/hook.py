@@ -13,7 +13,8 @@ hook wraps the ``ttgir`` stage: when the TTIR holds TLX carriers it runs
    checked (``tlx.compiler.layout_pins``);
 
 otherwise it calls the stock stage unchanged. After stock ``make_llir``, a TLX kernel's two-CTA MMAs lose
-the cluster barrier stock Triton puts before each (``tlx.compiler.llir``). A hook that was installed
+the cluster barrier stock Triton puts before each, and the task barriers stock Membar puts right after a
+named barrier wait go (``tlx.compiler.llir``). A hook that was installed
 before TLX keeps running, after TLX's.
 """
 
@@ -32,7 +33,7 @@ from . import clusters, layout_pins, pipeline
 from . import knobs as tlx_knobs
 from .dump import Dumper
 from .errors import TLXCompilationError
-from .llir import TwoCTABarrierError, drop_two_cta_mma_cluster_barriers
+from .llir import TwoCTABarrierError, drop_task_barriers_after_named_barrier_waits, drop_two_cta_mma_cluster_barriers
 from .ttgir import add_ttgir_passes
 
 _previous_hook: Any = None
@@ -80,7 +81,7 @@ class TLXStages:
         stages["ttgir"] = self.ttgir
         self.kernel: str | None = None  # set when the kernel takes the TLX path
         self.defined_at: str | None = None
-        stages["llir"] = self._checking_shared_memory(self._without_two_cta_mma_cluster_barriers(stages["llir"]))
+        stages["llir"] = self._checking_shared_memory(self._rewriting_stock_barriers(stages["llir"]))
         if os.environ.get("TLX_DUMP_DIR"):
             for stage in ("llir", "ptx"):
                 stages[stage] = self._dumping(stage, stages[stage])
@@ -134,16 +135,17 @@ class TLXStages:
             dumper.write("ttgir", result.str())
         return result
 
-    def _without_two_cta_mma_cluster_barriers(self, make_llir: Any) -> Any:
+    def _rewriting_stock_barriers(self, make_llir: Any) -> Any:
         """After stock make_llir: a TLX kernel's two-CTA MMAs lose the cluster barrier stock Triton 3.6 puts
-        before each (``tlx.compiler.llir``); the kernel orders the CTA pair with mbarriers."""
+        before each (the kernel orders the CTA pair with mbarriers), and the task barriers stock Membar puts
+        right after a named barrier wait go (``tlx.compiler.llir``)."""
 
         def run(module: Any, metadata: dict) -> Any:
             result = make_llir(module, metadata)
             if self.kernel is None:
                 return result
             try:
-                return drop_two_cta_mma_cluster_barriers(result)
+                return drop_task_barriers_after_named_barrier_waits(drop_two_cta_mma_cluster_barriers(result))
             except TwoCTABarrierError as error:
                 where = f"{self.defined_at}: " if self.defined_at else ""
                 raise TLXCompilationError(

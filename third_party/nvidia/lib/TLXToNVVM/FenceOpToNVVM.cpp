@@ -25,18 +25,23 @@ struct FenceOpLowering : OpConversionPattern<FenceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     std::string ptx =
         ("fence.acq_rel." + stringifyFenceScope(op.getScope()) + ";").str();
-    LLVM::InlineAsmOp::create(
-        rewriter, op.getLoc(), TypeRange(), ValueRange(), ptx,
-        /*constraints=*/"", /*has_side_effects=*/true,
-        /*is_align_stack=*/false, LLVM::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
+    createSideEffectingPtx(rewriter, op.getLoc(), ptx);
     rewriter.eraseOp(op);
     return success();
   }
 };
 
 } // namespace
+
+void mlir::tlx::createSideEffectingPtx(OpBuilder &builder, Location loc,
+                                       StringRef ptx) {
+  LLVM::InlineAsmOp::create(
+      builder, loc, TypeRange(), ValueRange(), ptx, /*constraints=*/"",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+}
 
 void mlir::tlx::populateFenceOpToNVVMPatterns(RewritePatternSet &patterns) {
   patterns.add<FenceOpLowering>(patterns.getContext());

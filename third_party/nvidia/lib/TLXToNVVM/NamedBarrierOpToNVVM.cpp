@@ -3,11 +3,20 @@
 // Triton 3.6 has no op for a hardware barrier other than barrier 0; NVVM's
 // `bar.sync` / `bar.arrive` forms take the id and thread count.
 //
+// Stock Membar does not know that a named barrier wait synchronizes the
+// task's warps, so it may put the task's own `bar.sync <task>, <threads>`
+// right after one (before the next mbarrier wait, say). A marker after each
+// wait lets the stage hook delete such a barrier from the LLVM IR when no
+// memory access stands between the two
+// (tlx.compiler.llir.drop_task_barriers_after_named_barrier_waits, which
+// spells the same text).
+//
 //===----------------------------------------------------------------------===//
 
 #include "TLXToNVVM/Patterns.h"
 #include "tlx/Dialect/TLX/IR/Dialect.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -15,6 +24,9 @@ using namespace mlir;
 using namespace mlir::tlx;
 
 namespace {
+
+static constexpr StringLiteral kNamedBarrierWaitMarker =
+    "// tlx: named barrier wait (the task's warps are synchronized)";
 
 struct NamedBarrierWaitOpLowering : OpConversionPattern<NamedBarrierWaitOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -25,6 +37,7 @@ struct NamedBarrierWaitOpLowering : OpConversionPattern<NamedBarrierWaitOp> {
     NVVM::BarrierOp::create(rewriter, op.getLoc(), /*resultTypes=*/TypeRange{},
                             adaptor.getId(), adaptor.getNumThreads(),
                             /*reductionOp=*/{}, /*reductionPredicate=*/Value());
+    createSideEffectingPtx(rewriter, op.getLoc(), kNamedBarrierWaitMarker);
     rewriter.eraseOp(op);
     return success();
   }

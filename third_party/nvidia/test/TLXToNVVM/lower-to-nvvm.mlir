@@ -5,7 +5,10 @@
 // CHECK-LABEL: tt.func @nvvm_ops
 // CHECK-SAME:    (%[[ID:.*]]: i32, %[[N:.*]]: i32)
 tt.func @nvvm_ops(%id: i32, %n: i32) -> i64 {
+  // The marker after a wait tells the stage hook (tlx.compiler.llir) that the
+  // task's warps are synchronized there.
   // CHECK-NEXT: nvvm.barrier id = %[[ID]] number_of_threads = %[[N]]
+  // CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}"// tlx: named barrier wait (the task's warps are synchronized)", ""
   tlx.named_barrier_wait %id, %n
   // CHECK-NEXT: nvvm.barrier.arrive id = %[[ID]] number_of_threads = %[[N]]
   tlx.named_barrier_arrive %id, %n
@@ -61,6 +64,7 @@ tt.func @other_tlx_ops(%i: i32) {
   // CHECK:        tlx.async_task num_warps(4) {
   // CHECK-NEXT:     tlx.async_task_replica_id
   // CHECK-NEXT:     nvvm.barrier id
+  // CHECK-NEXT:     llvm.inline_asm has_side_effects
   tlx.async_tasks {
     tlx.async_task default {
       %t = tlx.thread_id 0 : i32
