@@ -48,11 +48,9 @@ _WAIT_MARKER = _marker_call(NAMED_BARRIER_WAIT_MARKER)
 _COUNTED_BAR_SYNC = re.compile(
     r"^\s*(tail )?call void @llvm\.nvvm\.barrier\.cta\.sync\.aligned\.count\(i32 (\d+), i32 (\d+)\)"
 )
-# What may stand between a named barrier wait and a task barrier that adds nothing to it: instructions that
-# touch no memory (arithmetic, special-register reads), so no access is left for the task barrier to order.
-_MEMORY_OR_SIDE_EFFECT = re.compile(
-    r"\bcall\b(?!.*@llvm\.nvvm\.read\.ptx\.sreg\.)|\bload\b|\bstore\b|\bfence\b|\batomicrmw\b|\bcmpxchg\b"
-)
+# What may stand between a named barrier wait and a task barrier that adds nothing to it: no side effect
+# (as above) and no load, so no access is left for the task barrier to order.
+_MEMORY_OR_SIDE_EFFECT = re.compile(_SIDE_EFFECT.pattern + r"|\bload\b")
 
 
 def drop_task_barriers_after_named_barrier_waits(llir: str) -> str:
@@ -77,7 +75,7 @@ def drop_task_barriers_after_named_barrier_waits(llir: str) -> str:
         if not wait:  # a thread count known only at run time: keep what follows
             continue
         cursor = index + 1
-        while cursor < len(lines) and not (_BLOCK_END.match(lines[cursor]) or _WAIT_MARKER.match(lines[cursor])):
+        while cursor < len(lines) and not _BLOCK_END.match(lines[cursor]):
             task_barrier = _COUNTED_BAR_SYNC.match(lines[cursor])
             if task_barrier:
                 # Another named barrier wait (its marker follows it) is the kernel's protocol: it stays.
