@@ -232,7 +232,7 @@ def cp_async_wait_leaves_it_pending(x, out, n):
 def named_barrier_zero_wait_in_tasks(x):
     with tlx.async_tasks():
         with tlx.async_task("default"):
-            tlx.named_barrier_arrive(1, 256)
+            tlx.named_barrier_arrive(9, 256)
         with tlx.async_task(num_warps=4):
             tlx.named_barrier_wait(0, 256)  # BUG
 
@@ -245,7 +245,18 @@ def named_barrier_zero_arrive_in_tasks(x, n):
                 tlx.named_barrier_arrive(0, 256)  # BUG
         with tlx.async_task(num_warps=4):
             for _i in range(n):
-                tlx.named_barrier_wait(2, 256)
+                tlx.named_barrier_wait(9, 256)
+
+
+@triton.jit
+def named_barrier_of_a_task_replica(x, n):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            for _i in range(n):
+                tlx.named_barrier_arrive(9, 256)
+        with tlx.async_task(num_warps=4, replicate=2):
+            for _i in range(n):
+                tlx.named_barrier_wait(3, 256)  # BUG
 
 
 @triton.jit
@@ -321,6 +332,7 @@ SEEDED = [
     (cp_async_wait_leaves_it_pending, {"x": "*fp32", "out": "*fp32", "n": "i32"}, "cp.async may still be filling"),
     (named_barrier_zero_wait_in_tasks, {"x": "i32"}, "named barrier 0 inside warp-specialized tasks"),
     (named_barrier_zero_arrive_in_tasks, {"x": "i32", "n": "i32"}, "named barrier 0 inside warp-specialized tasks"),
+    (named_barrier_of_a_task_replica, {"x": "i32", "n": "i32"}, "2-3 (the own barrier of each of the 2 other task"),
     (pipeline_phase_never_flips, {"desc": DESC, "out": "*fp32", "K": 8}, "with phase parity 0 again"),
     (ws_phase_flips_every_iteration, {"x": "i32", "N": 8}, "with phase parity 0 again"),
     (ws_producer_reuses_the_free_phase, {"x": "i32", "N": 9}, "with phase parity 1 again"),

@@ -279,8 +279,51 @@ tt.func @named_barrier_zero_in_tasks() {
     tlx.async_task default {
     }
     tlx.async_task num_warps(4) replicate(2) {
-      // expected-error @below {{'tlx.named_barrier_wait' op uses named barrier 0 inside warp-specialized tasks: 0 is the CTA-wide barrier (bar.sync 0) the compiler itself uses; take ids 1-15}}
+      // expected-error @below {{'tlx.named_barrier_wait' op uses named barrier 0 inside warp-specialized tasks, where the compiler takes 0 (the default task), 1 (the tasks' start and end) and 2-3 (the own barrier of each of the 2 other task replicas); take ids 4-15}}
       tlx.named_barrier_wait %c0, %c256
+    }
+  }
+  tt.return
+}
+
+// -----
+
+// Two replicas of one task and a one-replica task: Triton's WS lowering
+// takes barriers 2-4 for their own bar.sync; 5 is the first the kernel may use.
+tt.func @named_barrier_ids_the_tasks_take() {
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %c5 = arith.constant 5 : i32
+  %c256 = arith.constant 256 : i32
+  tlx.async_tasks {
+    tlx.async_task default {
+      // expected-error @below {{uses named barrier 1 inside warp-specialized tasks, where the compiler takes 0 (the default task), 1 (the tasks' start and end) and 2-4 (the own barrier of each of the 3 other task replicas); take ids 5-15}}
+      tlx.named_barrier_arrive %c1, %c256
+    }
+    tlx.async_task num_warps(4) replicate(2) {
+      // expected-error @below {{uses named barrier 4 inside}}
+      tlx.named_barrier_wait %c4, %c256
+      tlx.named_barrier_wait %c5, %c256
+    }
+    tlx.async_task num_warps(1) {
+      tlx.named_barrier_arrive %c5, %c256
+    }
+  }
+  tt.return
+}
+
+// -----
+
+// Only the default task: 0 and 1 are the compiler's.
+tt.func @named_barrier_ids_with_only_the_default_task() {
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c64 = arith.constant 64 : i32
+  tlx.async_tasks {
+    tlx.async_task default {
+      // expected-error @below {{uses named barrier 1 inside warp-specialized tasks, where the compiler takes 0 (the default task), 1 (the tasks' start and end); take ids 2-15}}
+      tlx.named_barrier_wait %c1, %c64
+      tlx.named_barrier_wait %c2, %c64
     }
   }
   tt.return

@@ -296,16 +296,38 @@ LogicalResult checkBlock(Block &block) {
   return failure(failed);
 }
 
-/// Named barrier 0 is the CTA-wide barrier stock Triton emits (`bar.sync 0`);
-/// inside warp-specialized tasks it would mix with the compiler's own.
+/// Inside warp-specialized tasks stock Triton 3.6 takes the low hardware
+/// barriers (WarpSpecializeToLLVM): 0 for the default task, 1 for the tasks'
+/// start and end, and 2 + i for the i-th other task replica's own
+/// `bar.sync` (Membar's, for one). A named barrier with one of those ids
+/// would mix its thread counts with the compiler's.
 LogicalResult checkNamedBarrier(Operation *op, Value id) {
+  auto tasks = op->getParentOfType<AsyncTasksOp>();
   APInt value;
-  if (!matchPattern(id, m_ConstantInt(&value)) || !value.isZero() ||
-      !op->getParentOfType<AsyncTasksOp>())
+  if (!tasks || !matchPattern(id, m_ConstantInt(&value)))
     return success();
-  return op->emitOpError(
-      "uses named barrier 0 inside warp-specialized tasks: 0 is the CTA-wide "
-      "barrier (bar.sync 0) the compiler itself uses; take ids 1-15");
+  int64_t replicas = 0;
+  for (AsyncTaskOp task : tasks.getBody().getOps<AsyncTaskOp>())
+    if (!task.getIsDefault())
+      replicas += task.getReplicate();
+  int64_t firstFree = 2 + replicas;
+  int64_t barrier = value.getSExtValue();
+  if (barrier < 0 || barrier >= firstFree)
+    return success(); // out of 0..15: tlx-check-static-bounds says so
+  InFlightDiagnostic error = op->emitOpError()
+                             << "uses named barrier " << barrier
+                             << " inside warp-specialized tasks, where the "
+                                "compiler takes 0 (the default task), 1 (the "
+                                "tasks' start and end)";
+  if (replicas > 0)
+    error << " and 2-" << firstFree - 1 << " (the own barrier of each of the "
+          << replicas << " other task replicas)";
+  error << "; ";
+  if (firstFree <= 15)
+    error << "take ids " << firstFree << "-15";
+  else
+    error << "no id is left for the kernel's own";
+  return error;
 }
 
 struct CheckProtocolPass : tlx::impl::TLXCheckProtocolBase<CheckProtocolPass> {
