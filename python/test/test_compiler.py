@@ -658,10 +658,11 @@ def test_a_task_barrier_right_after_a_named_barrier_wait_goes_from_the_llvm_ir()
 
 @pytest.mark.needs_tlx_passes
 def test_attention_consumers_synchronize_once_at_their_turn(fresh_cache):
+    from tlx.compiler.llir import NAMED_BARRIER_WAIT_MARKER
     from tlx.tutorials import compile_tutorial, ws_attention
 
     lines = [line.strip() for line in compile_tutorial(ws_attention.SPEC_PERSISTENT).asm["ptx"].splitlines()]
-    assert not any("tlx: named barrier wait" in line for line in lines)
+    assert not any(NAMED_BARRIER_WAIT_MARKER in line for line in lines)
     turns = [i for i, line in enumerate(lines) if re.fullmatch(r"bar\.sync\s+\d+, 256;", line)]
     assert len(turns) >= 4, "the consumers' turn barriers"
     integer_arithmetic = re.compile(r"(add|sub|shl|shr|bfe|mov|and|or|xor|mul|mad|setp|selp|cvt)\.")

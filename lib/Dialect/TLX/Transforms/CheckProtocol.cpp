@@ -312,8 +312,9 @@ LogicalResult checkNamedBarrier(Operation *op, Value id) {
       replicas += task.getReplicate();
   int64_t firstFree = 2 + replicas;
   int64_t barrier = value.getSExtValue();
+  // A negative id is tlx-check-static-bounds' error (ids are 0..15).
   if (barrier < 0 || barrier >= firstFree)
-    return success(); // out of 0..15: tlx-check-static-bounds says so
+    return success();
   InFlightDiagnostic error = op->emitOpError()
                              << "uses named barrier " << barrier
                              << " inside warp-specialized tasks, where the "
