@@ -213,6 +213,37 @@ def test_cluster_memory_maps_the_peer_and_multicasts():
 
 
 @triton.jit
+def multicast_row_halves(desc):
+    tiles = tlx.local_alloc((128, 128), tl.bfloat16, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.fence_mbarrier_init_cluster()
+    tlx.cluster_barrier()
+    rank = tlx.cluster_cta_rank()
+    tlx.barrier_expect_bytes(bars[0], 128 * 128 * 2)
+    if rank == 0:
+        tlx.async_descriptor_load(desc, tlx.local_slice(tiles[0], [0, 0], [64, 128]), [0, 0], bars[0],
+                                  multicast_targets=[0, 1])  # fmt: skip
+    else:
+        tlx.async_descriptor_load(desc, tlx.local_slice(tiles[0], [64, 0], [64, 128]), [64, 0], bars[0],
+                                  multicast_targets=[0, 1])  # fmt: skip
+    tlx.barrier_wait(bars[0], 0)
+    tlx.cluster_barrier()
+
+
+def test_multicast_into_row_halves_writes_each_swizzle_column_of_the_tile():
+    """A 128x128 bf16 tile is two 128-byte swizzle columns of 16 KB; rows 64..127 of each start 8 KB in. Each
+    CTA's half goes out as two 64-column boxes: the second lands a whole column (16 KB) after the first."""
+    compiled = compile_for(multicast_row_halves, {"desc": "tensordesc<bf16[64, 128]>"}, {}, ctas_per_cga=(2, 1, 1))
+    ptx = compiled.asm["ptx"]
+    offsets = {register: int(offset) for register, offset in re.findall(r"add\.s32 \t(%r\d+), %r\d+, (\d+);", ptx)}
+    destinations = re.findall(r"\.multicast::cluster \[(%r\d+)\]", ptx)
+    assert len(destinations) == 4, ptx
+    placed = [offsets.get(register, 0) for register in destinations]
+    base = min(placed)
+    assert sorted(offset - base for offset in placed) == [0, 8192, 16384, 24576], placed
+
+
+@triton.jit
 def warp_barrier(out):
     bars = tlx.alloc_warp_barrier(2, num_warps=4, num_arrivals=2)
     tlx.barrier_arrive(bars[1])

@@ -74,6 +74,41 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
 
 // -----
 
+// The lower half of a 128x128 tile (rows 64..127): each of its two 64-column
+// boxes is a contiguous piece of one swizzle column of the tile, and the
+// second lies a whole swizzle column of the tile (128 rows x 128 bytes) after
+// the first, not one of the slice's 64 rows: how a cluster pair multicasts
+// the halves of one key tile into both CTAs. A store from such a slice steps
+// the same way.
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
+  // CHECK-LABEL: tt.func public @multicast_row_half
+  tt.func public @multicast_row_half(%desc: !tt.tensordesc<tensor<64x128xbf16>>, %x: i32, %peer: i32) {
+    %c0 = arith.constant 0 : i32
+    %bufs = tlx.local_alloc : !tlx.buffers<2, 128x128xbf16, smem>
+    %buf = tlx.local_view %bufs[%x] : !tlx.buffers<2, 128x128xbf16, smem>
+    %lower = tlx.local_slice %buf, [64, 0] : !tlx.buffer<128x128xbf16, smem> -> !tlx.buffer<64x128xbf16, smem>
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    // CHECK:      %[[BASE:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(ptr<3>, i32, i32)>
+    // CHECK-NEXT: %[[OFF:.*]] = llvm.mlir.constant(8192 : i32)
+    // CHECK-NEXT: %[[DST:.*]] = llvm.getelementptr %[[BASE]][%[[OFF]]]
+    // CHECK:      llvm.inline_asm {{.*}}multicast::cluster {{.*}} %{{.*}}, %[[DST]],
+    // CHECK:      %[[STEP:.*]] = llvm.mlir.constant(16384 : i32)
+    // CHECK-NEXT: %[[DST2:.*]] = llvm.getelementptr %[[DST]][%[[STEP]]]
+    // CHECK:      llvm.inline_asm {{.*}}multicast::cluster {{.*}} %{{.*}}, %[[DST2]],
+    tlx.async_descriptor_load %desc[%x, %x], %lower, %bar multicast[%c0, %peer] : !tt.tensordesc<tensor<64x128xbf16>>, !tlx.buffer<64x128xbf16, smem>
+    // CHECK:      %[[SRC:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    // CHECK:      cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint {{.*}} %[[SRC]],
+    // CHECK:      %[[STEP2:.*]] = llvm.mlir.constant(16384 : i32)
+    // CHECK-NEXT: %[[SRC2:.*]] = llvm.getelementptr %[[SRC]][%[[STEP2]]]
+    // CHECK:      cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint {{.*}} %[[SRC2]],
+    tlx.async_descriptor_store %desc[%x, %x], %lower {evict = 2 : i32} : !tt.tensordesc<tensor<64x128xbf16>>, !tlx.buffer<64x128xbf16, smem>
+    tt.return
+  }
+}
+
+// -----
+
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
   // A store into the peer: each element at mapped base + index x 4 bytes.

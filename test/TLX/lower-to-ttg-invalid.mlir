@@ -170,3 +170,24 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
     tt.return
   }
 }
+
+// -----
+
+// A bulk copy moves a buffer's bytes in order: the lower half of a tile four
+// 128-byte swizzle columns wide is four pieces, one in each column.
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @bulk_copy_of_strided_slice(%rank: i32) {
+    %c0 = arith.constant 0 : i32
+    %bufs = tlx.local_alloc : !tlx.buffers<2, 16x128xf32, smem>
+    %buf = tlx.local_view %bufs[%c0] : !tlx.buffers<2, 16x128xf32, smem>
+    %lower = tlx.local_slice %buf, [8, 0] : !tlx.buffer<16x128xf32, smem> -> !tlx.buffer<8x128xf32, smem>
+    %dsts = tlx.local_alloc : !tlx.buffers<1, 8x128xf32, smem>
+    %dst = tlx.local_view %dsts[%c0] : !tlx.buffers<1, 8x128xf32, smem>
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    // expected-error @below {{'tlx.async_remote_shmem_copy' op reaches a slice whose bytes are not contiguous in its buffer: slice whole rows of a buffer wider than one 128-byte swizzle column, or use a whole buffer}}
+    // expected-error @below {{failed to legalize operation 'tlx.async_remote_shmem_copy'}}
+    tlx.async_remote_shmem_copy %lower to %dst remote %rank, %bar : !tlx.buffer<8x128xf32, smem> -> !tlx.buffer<8x128xf32, smem>
+    tt.return
+  }
+}

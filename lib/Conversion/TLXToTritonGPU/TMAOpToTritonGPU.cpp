@@ -79,15 +79,16 @@ struct PTXDescriptorLoadOpConversion
     if (!buffer || !getMemDescType(adaptor.getBarrier()))
       return rewriter.notifyMatchFailure(op, "buffer or barrier unconverted");
     Location loc = op.getLoc();
-    FailureOr<SmallVector<Value>> addresses = getSharedAddresses(
-        rewriter, loc, {adaptor.getBuffer(), adaptor.getBarrier()}, op);
-    if (failed(addresses))
-      return failure();
-    Value destination = (*addresses)[0], barrier = (*addresses)[1];
-    FailureOr<TMABoxes> boxes = getTMABoxes(
-        buffer.getShape(), buffer.getElementType(), buffer.getEncoding(), op);
+    FailureOr<std::pair<Value, TMABoxes>> boxes =
+        getTMABoxesOf(rewriter, loc, adaptor.getBuffer(), op);
     if (failed(boxes))
       return failure();
+    FailureOr<Value> barrierAddress =
+        getSharedAddress(rewriter, loc, adaptor.getBarrier(), op);
+    if (failed(barrierAddress))
+      return failure();
+    auto [destination, placement] = *boxes;
+    Value barrier = *barrierAddress;
     unsigned rank = buffer.getShape().size();
 
     // Operands: $0 pred, $1 destination, $2 descriptor, the coordinates,
@@ -135,7 +136,7 @@ struct PTXDescriptorLoadOpConversion
     Value pred = getIssuerPredicate(rewriter, loc, adaptor.getPred());
     Value desc = getDescriptorAddress(rewriter, loc, adaptor.getDesc());
     createBarrierBeforeAsyncCopy(rewriter, loc);
-    forEachTMABox(rewriter, loc, *boxes, adaptor.getOffsets(), destination,
+    forEachTMABox(rewriter, loc, placement, adaptor.getOffsets(), destination,
                   [&](ArrayRef<Value> coordinates, Value address) {
                     SmallVector<Value> operands{pred, address, desc};
                     operands.append(coordinates.begin(), coordinates.end());
@@ -188,14 +189,11 @@ struct PTXDescriptorStoreOpConversion
     if (!buffer)
       return rewriter.notifyMatchFailure(op, "buffer is not a memdesc");
     Location loc = op.getLoc();
-    FailureOr<Value> source =
-        getSharedAddress(rewriter, loc, adaptor.getBuffer(), op);
-    if (failed(source))
-      return failure();
-    FailureOr<TMABoxes> boxes = getTMABoxes(
-        buffer.getShape(), buffer.getElementType(), buffer.getEncoding(), op);
+    FailureOr<std::pair<Value, TMABoxes>> boxes =
+        getTMABoxesOf(rewriter, loc, adaptor.getBuffer(), op);
     if (failed(boxes))
       return failure();
+    auto [source, placement] = *boxes;
     unsigned rank = buffer.getShape().size();
     std::string instruction = "cp.async.bulk.tensor";
     std::string kind;
@@ -216,7 +214,7 @@ struct PTXDescriptorStoreOpConversion
     Value desc = getDescriptorAddress(rewriter, loc, adaptor.getDesc());
     Value policy = createL2CachePolicy(rewriter, loc, op.getEvict());
     createBarrierBeforeAsyncCopy(rewriter, loc);
-    forEachTMABox(rewriter, loc, *boxes, adaptor.getOffsets(), *source,
+    forEachTMABox(rewriter, loc, placement, adaptor.getOffsets(), source,
                   [&](ArrayRef<Value> coordinates, Value address) {
                     SmallVector<Value> operands{pred, desc};
                     operands.append(coordinates.begin(), coordinates.end());

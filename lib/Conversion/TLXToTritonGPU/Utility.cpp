@@ -14,24 +14,32 @@ namespace ttg = mlir::triton::gpu;
 
 namespace {
 
-/// The byte offset of a `ttg.memdesc_subslice` from its source's base, for
-/// the layouts where a tile at those offsets is one contiguous piece of the
-/// source: NVMMA (whole swizzle atoms, 8-row aligned) and unswizzled
+/// The tile a view lies in: the trailing dimensions of its allocation (a
+/// buffer of a multi-buffered allocation, before any slicing).
+ArrayRef<int64_t> getEnclosingTile(ttg::MemDescType view) {
+  return view.getAllocShape().take_back(view.getRank());
+}
+
+/// The byte offset of a `ttg.memdesc_subslice` from its source's first byte,
+/// laid out as the enclosing tile is, for the layouts where a slice is made
+/// of whole pieces of that tile: NVMMA (whole swizzle columns, 8-row groups;
+/// each swizzle column of the slice is one contiguous piece) and unswizzled
 /// row-major. Failure otherwise.
 FailureOr<int64_t> getSubsliceByteOffset(ttg::MemDescSubsliceOp slice) {
   ttg::MemDescType source = slice.getSrc().getType();
   ArrayRef<int32_t> offsets = slice.getOffsets();
-  ArrayRef<int64_t> shape = source.getShape();
+  ArrayRef<int64_t> tile = getEnclosingTile(source);
   int64_t elementBits = source.getElementType().getIntOrFloatBitWidth();
   Attribute layout = source.getEncoding();
   if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(layout)) {
     int64_t swizzle = nvmma.getSwizzlingByteWidth();
-    if (shape.size() != 2 || nvmma.getTransposed() || swizzle == 0)
+    if (tile.size() != 2 || nvmma.getTransposed() || swizzle == 0)
       return failure();
     int64_t atomColumns = swizzle * 8 / elementBits;
     if (offsets[1] % atomColumns != 0 || offsets[0] % 8 != 0)
       return failure();
-    return (offsets[1] / atomColumns) * shape[0] * swizzle +
+    // Swizzle columns follow one another, each as tall as the tile.
+    return (offsets[1] / atomColumns) * tile[0] * swizzle +
            offsets[0] * swizzle;
   }
   auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(layout);
@@ -42,9 +50,75 @@ FailureOr<int64_t> getSubsliceByteOffset(ttg::MemDescSubsliceOp slice) {
   int64_t stride = 1, element = 0;
   for (unsigned dim : order) {
     element += offsets[dim] * stride;
-    stride *= shape[dim];
+    stride *= tile[dim];
   }
   return element * elementBits / 8;
+}
+
+/// Whether a view's bytes are one run of its enclosing tile, laid out as a
+/// tile of the view's own shape would be: what a byte-wise copy needs.
+bool isContiguousInTile(ttg::MemDescType view) {
+  ArrayRef<int64_t> shape = view.getShape(), tile = getEnclosingTile(view);
+  if (shape == tile)
+    return true;
+  Attribute layout = view.getEncoding();
+  if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(layout)) {
+    int64_t swizzle = nvmma.getSwizzlingByteWidth();
+    if (shape.size() != 2 || nvmma.getTransposed() || swizzle == 0)
+      return false;
+    int64_t atomColumns =
+        swizzle * 8 / view.getElementType().getIntOrFloatBitWidth();
+    // Partial swizzle columns interleave with the rest of each row; several
+    // swizzle columns of fewer rows than the tile leave gaps between them.
+    if (shape[1] != tile[1] && shape[1] % atomColumns != 0)
+      return false;
+    return shape[1] <= atomColumns || shape[0] == tile[0];
+  }
+  auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(layout);
+  if (!swizzled || swizzled.getMaxPhase() != 1)
+    return false;
+  // Fastest first: once a dimension is cut short, every slower one is 1.
+  bool cut = false;
+  for (unsigned dim : swizzled.getOrder()) {
+    if (cut && shape[dim] != 1)
+      return false;
+    cut = cut || shape[dim] != tile[dim];
+  }
+  return true;
+}
+
+/// The address of a view's first byte: its buffer's, plus the offsets of the
+/// slices on the way; failure after an error at `user` for slices of layouts
+/// getSubsliceByteOffset cannot place.
+FailureOr<Value> getFirstByteAddress(OpBuilder &builder, Location loc,
+                                     Value memdesc, Operation *user) {
+  MLIRContext *context = builder.getContext();
+  auto sharedPtr = LLVM::LLVMPointerType::get(context, kSharedAddressSpace);
+  if (auto slice = memdesc.getDefiningOp<ttg::MemDescSubsliceOp>()) {
+    FailureOr<int64_t> offset = getSubsliceByteOffset(slice);
+    if (failed(offset))
+      return user->emitOpError(
+          "reaches a slice this lowering cannot place in its buffer: slice "
+          "whole 128-byte swizzle columns and 8-row groups of a 2-D buffer, "
+          "or use a whole buffer");
+    FailureOr<Value> base =
+        getFirstByteAddress(builder, loc, slice.getSrc(), user);
+    if (failed(base))
+      return failure();
+    Value bytes = LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                           builder.getI32IntegerAttr(*offset));
+    return LLVM::GEPOp::create(builder, loc, sharedPtr, builder.getI8Type(),
+                               *base, ValueRange{bytes})
+        .getResult();
+  }
+  auto type = cast<ttg::MemDescType>(memdesc.getType());
+  SmallVector<Type> fields(1, sharedPtr);
+  fields.append(type.getShape().size(), builder.getI32Type());
+  auto lowered = LLVM::LLVMStructType::getLiteral(context, fields);
+  Value object =
+      UnrealizedConversionCastOp::create(builder, loc, lowered, memdesc)
+          .getResult(0);
+  return LLVM::ExtractValueOp::create(builder, loc, object, 0).getResult();
 }
 
 } // namespace
@@ -82,7 +156,7 @@ void mlir::tlx::forEachTMABox(OpBuilder &builder, Location loc,
     if (box && base) {
       Value bytes = LLVM::ConstantOp::create(
           builder, loc, builder.getI32Type(),
-          builder.getI32IntegerAttr(box * boxes.bytes));
+          builder.getI32IntegerAttr(box * boxes.stride));
       address =
           LLVM::GEPOp::create(builder, loc, sharedPtr, builder.getI8Type(),
                               base, ValueRange{bytes});
@@ -148,33 +222,32 @@ FailureOr<int32_t> mlir::tlx::getTensorMapSwizzle(Attribute layout) {
 
 FailureOr<Value> mlir::tlx::getSharedAddress(OpBuilder &builder, Location loc,
                                              Value memdesc, Operation *user) {
-  MLIRContext *context = builder.getContext();
-  auto sharedPtr = LLVM::LLVMPointerType::get(context, kSharedAddressSpace);
-  if (auto slice = memdesc.getDefiningOp<ttg::MemDescSubsliceOp>()) {
-    FailureOr<int64_t> offset = getSubsliceByteOffset(slice);
-    if (failed(offset))
-      return user->emitOpError(
-          "reaches a slice whose bytes are not contiguous in its buffer: "
-          "slice whole 128-byte swizzle columns and 8-row groups of a 2-D "
-          "buffer, or use a whole buffer");
-    FailureOr<Value> base =
-        getSharedAddress(builder, loc, slice.getSrc(), user);
-    if (failed(base))
-      return failure();
-    Value bytes = LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
-                                           builder.getI32IntegerAttr(*offset));
-    return LLVM::GEPOp::create(builder, loc, sharedPtr, builder.getI8Type(),
-                               *base, ValueRange{bytes})
-        .getResult();
-  }
   auto type = cast<ttg::MemDescType>(memdesc.getType());
-  SmallVector<Type> fields(1, sharedPtr);
-  fields.append(type.getShape().size(), builder.getI32Type());
-  auto lowered = LLVM::LLVMStructType::getLiteral(context, fields);
-  Value object =
-      UnrealizedConversionCastOp::create(builder, loc, lowered, memdesc)
-          .getResult(0);
-  return LLVM::ExtractValueOp::create(builder, loc, object, 0).getResult();
+  if (!isContiguousInTile(type))
+    return user->emitOpError(
+        "reaches a slice whose bytes are not contiguous in its buffer: "
+        "slice whole rows of a buffer wider than one 128-byte swizzle "
+        "column, or use a whole buffer");
+  return getFirstByteAddress(builder, loc, memdesc, user);
+}
+
+FailureOr<std::pair<Value, TMABoxes>>
+mlir::tlx::getTMABoxesOf(OpBuilder &builder, Location loc, Value buffer,
+                         Operation *user) {
+  auto type = cast<ttg::MemDescType>(buffer.getType());
+  FailureOr<TMABoxes> boxes = getTMABoxes(
+      type.getShape(), type.getElementType(), type.getEncoding(), user);
+  if (failed(boxes))
+    return failure();
+  // A box is one swizzle column of the view; in a slice of fewer rows than
+  // its tile the next one starts a whole column of the tile further on.
+  ArrayRef<int64_t> shape = type.getShape(), tile = getEnclosingTile(type);
+  for (size_t dim = 0; dim + 1 < shape.size(); ++dim)
+    boxes->stride = boxes->stride / shape[dim] * tile[dim];
+  FailureOr<Value> address = getFirstByteAddress(builder, loc, buffer, user);
+  if (failed(address))
+    return failure();
+  return std::make_pair(*address, *boxes);
 }
 
 int64_t mlir::tlx::getByteSize(ttg::MemDescType type) {

@@ -50,10 +50,11 @@ constexpr unsigned kSharedAddressSpace = 3;
 constexpr unsigned kSharedClusterAddressSpace = 7;
 
 /// The shared-memory address of the first byte of `memdesc`, an
-/// `!llvm.ptr<3>`. A subslice adds its byte offset where the tile is one
-/// contiguous piece of its buffer (NVMMA: whole swizzle columns, 8-row
-/// groups; unswizzled row-major); failure otherwise, after an error at
-/// `user`.
+/// `!llvm.ptr<3>`, for users that read or write its bytes in order: a
+/// subslice must be one contiguous piece of its buffer, laid out as a whole
+/// tile of its shape would be (NVMMA: whole swizzle columns and 8-row groups,
+/// and all rows where it spans more than one swizzle column; unswizzled
+/// row-major: whole rows); failure otherwise, after an error at `user`.
 FailureOr<Value> getSharedAddress(OpBuilder &builder, Location loc,
                                   Value memdesc, Operation *user);
 
@@ -83,12 +84,20 @@ Value getIssuerPredicate(OpBuilder &builder, Location loc, Value pred);
 struct TMABoxes {
   int64_t count;     ///< boxes along the innermost dimension
   int64_t innerSize; ///< elements of one box along it
-  int64_t bytes;     ///< bytes of one box (its offset step in shared memory)
+  int64_t stride;    ///< bytes from one box to the next in shared memory
 };
 /// Failure (after an error at `user`) for blocks this lowering does not
-/// split: MN-major (transposed) NVMMA, or a dimension over 256.
+/// split: MN-major (transposed) NVMMA, or a dimension over 256. `stride` is
+/// that of a whole tile of `shape`.
 FailureOr<TMABoxes> getTMABoxes(ArrayRef<int64_t> shape, Type elementType,
                                 Attribute encoding, Operation *user);
+
+/// The TMA boxes of a shared-memory `buffer` (a whole buffer or a slice of
+/// one) and the address of the first: a slice of fewer rows than its buffer
+/// is not contiguous, and its boxes lie a swizzle column of the buffer apart.
+/// Failure after an error at `user`.
+FailureOr<std::pair<Value, TMABoxes>>
+getTMABoxesOf(OpBuilder &builder, Location loc, Value buffer, Operation *user);
 
 /// Emits one TMA message per box: `emit(coordinates, address)` with the
 /// box's coordinates innermost first (as the tensor map orders them) and its
