@@ -3,7 +3,8 @@
     ncu --profile-from-start off --clock-control none --metrics <...> \
         python -m tlx.tools.profile_attention [--d 64 128] [--n 4096] [--dtype bf16]
 
-Each provider (TLX `ws_attention`, cuDNN through `scaled_dot_product_attention`) is compiled and run
+Each provider (TLX `ws_attention`, cuDNN through `scaled_dot_product_attention`, FlashAttention-3 where
+`fa3_fwd_interface` imports and the dtype is bf16) is compiled and run
 first outside the range, so that the range holds exactly one launch of each kernel per shape: ncu then
 reports one row per kernel. The shapes follow the benchmark suite (B * N = 16384 tokens, H * D = 2048).
 `METRICS` is what the issue's question needs: how busy the tensor pipe is (wgmma), the MUFU and FMA
@@ -13,6 +14,8 @@ pipes (the softmax), and what the warps stall on.
 from __future__ import annotations
 
 import argparse
+import importlib
+import sys
 
 #: Nsight Compute metrics for Hopper (sm_90): pipes as a share of peak, stalls per active warp.
 METRICS = (
@@ -33,6 +36,7 @@ METRICS = (
 def main(argv: list[str] | None = None) -> int:
     import torch
 
+    from tlx.tools.bench import FA3_MODULE, _fa3, _sdpa
     from tlx.tutorials import ws_attention
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -43,26 +47,31 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     dtype = torch.bfloat16 if args.dtype == "bf16" else torch.float16
 
-    def cudnn(q, k, v):
-        with torch.nn.attention.sdpa_kernel(torch.nn.attention.SDPBackend.CUDNN_ATTENTION):
-            return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=args.causal)
+    providers = {
+        "TLX": lambda q, k, v, scale: ws_attention.run(q, k, v, causal=args.causal, sm_scale=scale),
+        "cuDNN": lambda q, k, v, scale: _sdpa(q, k, v, args.causal, scale, "CUDNN_ATTENTION"),
+    }
+    try:
+        fa3 = importlib.import_module(FA3_MODULE)
+    except ImportError as error:
+        print(f"profile_attention: FlashAttention-3 left out ({FA3_MODULE}: {error})", file=sys.stderr)
+    else:
+        if dtype == torch.bfloat16:  # the fa3-fwd wheel is built for bf16 only
+            providers["FA3"] = lambda q, k, v, scale: _fa3(fa3, q, k, v, args.causal, scale)
 
     cases = []
     for d in args.d:
         for n in args.n:
             batch, heads = 16384 // n, 2048 // d
             q, k, v = (torch.randn(batch, heads, n, d, device="cuda", dtype=dtype) for _ in range(3))
-            for run in (
-                lambda q=q, k=k, v=v: ws_attention.run(q, k, v, causal=args.causal),
-                lambda q=q, k=k, v=v: cudnn(q, k, v),
-            ):
-                run()  # compile and warm up outside the profiled range
-            cases.append((q, k, v))
+            for run in providers.values():
+                run(q, k, v, d**-0.5)  # compile and warm up outside the profiled range
+            cases.append((q, k, v, d**-0.5))
     torch.cuda.synchronize()
     torch.cuda.cudart().cudaProfilerStart()
-    for q, k, v in cases:
-        ws_attention.run(q, k, v, causal=args.causal)
-        cudnn(q, k, v)
+    for case in cases:
+        for run in providers.values():
+            run(*case)
     torch.cuda.synchronize()
     torch.cuda.cudart().cudaProfilerStop()
     return 0
