@@ -62,6 +62,9 @@ class _Shape:
         ((1, 2, 256, 64), {"pingpong": False, "persistent": True}, "always runs its consumers ping-pong"),
         ((1, 2, 256, 96), {}, "head dim must be one of"),
         ((1, 2, 200, 64), {"persistent": False}, "multiple of 128, got 200"),
+        ((1, 2, 512, 128), {"causal": True, "config": ws_attention.CLUSTER_PAIRS}, "non-causal, with N a multiple"),
+        ((1, 2, 384, 128), {"config": ws_attention.CLUSTER_PAIRS}, "got causal=False, N=384"),
+        ((1, 2, 512, 128), {"config": {**ws_attention.CLUSTER_PAIRS, "CTAS": 4}}, "CTAS must be 1 or 2, got 4"),
     ],
 )
 def test_ws_attention_refuses_bad_calls_on_the_host(shape, options, message):
@@ -265,3 +268,19 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     options = {} if config == "default" else {"config": other}
     out = ws_attention.run(q, k, v, causal=causal, persistent=True, **options)
     assert _relative_error(out, _attention_reference(q, k, v, causal)) < 1e-2
+
+
+@pytest.mark.gpu
+@gpu
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+# One cluster; fewer tiles than SMs; many tiles per SM with a partial last round (210 tiles on 132 CTAs);
+# one long head.
+@pytest.mark.parametrize("shape", [(1, 1, 256), (2, 3, 512), (5, 7, 768), (3, 20, 1024), (1, 1, 8192)])
+def test_ws_attention_cluster_pairs_on_gpu(shape, dtype):
+    """Two-CTA clusters that multicast each half of every key/value block into both CTAs (D=128)."""
+    import torch
+
+    batch, heads, n = shape
+    q, k, v = (torch.randn(batch, heads, n, 128, device="cuda", dtype=getattr(torch, dtype)) for _ in range(3))
+    out = ws_attention.run(q, k, v, config=ws_attention.CLUSTER_PAIRS)
+    assert _relative_error(out, _attention_reference(q, k, v, False)) < 1e-2

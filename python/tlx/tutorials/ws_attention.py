@@ -31,7 +31,9 @@ the tensor cores fed. Three consumers get 160 registers each; P fits beside the 
 crosses from one block to the next in the input dtype (converted once ``P @ V`` of the block before has
 read the previous P), not in float32. At D=128 Q is loaded into registers once per tile and ``Q @ K^T``
 reads it from there (wgmma with A in registers), which measured 1-3% faster than reading it from shared
-memory.
+memory. Non-causal at D=128 from N = 8192, CTAs run in clusters of two (``CLUSTER_PAIRS``): a pair walks
+neighbouring query tiles of one head, so each CTA loads half of every key and value block and multicasts
+it into both, halving what the pair reads from L2 (0.3-0.5% faster there; FlashAttention-3 does the same).
 """
 
 import triton
@@ -57,19 +59,46 @@ def _kv_blocks(start_m, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL:
 
 
 @triton.jit
+def _load_kv_tile(desc, tile, bar, row, col, rank, CTAS: tl.constexpr):
+    """One key or value block into ``tile``: all of it, or in a cluster pair (``CTAS == 2``) this CTA's half of
+    its rows, multicast into both CTAs' copies of the stage (the peer loads the other half)."""
+    if CTAS == 1:
+        tlx.async_descriptor_load(desc, tile, [row, col], bar)
+    else:
+        ROWS: tl.constexpr = tile.shape[0] // 2
+        if rank == 0:
+            tlx.async_descriptor_load(desc, tlx.local_slice(tile, [0, 0], [ROWS, tile.shape[1]]), [row, col], bar,
+                                      multicast_targets=[0, 1])  # fmt: skip
+        else:
+            tlx.async_descriptor_load(desc, tlx.local_slice(tile, [ROWS, 0], [ROWS, tile.shape[1]]),
+                                      [row + ROWS, col], bar, multicast_targets=[0, 1])  # fmt: skip
+
+
+@triton.jit
 def load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, step, row, col,
-                  NUM_STAGES: tl.constexpr, KV_BYTES: tl.constexpr):  # fmt: skip
-    """The producer's step ``step`` of the key/value ring: once both consumers freed the stage (the first
+                  NUM_STAGES: tl.constexpr, KV_BYTES: tl.constexpr, rank=0, CTAS: tl.constexpr = 1):  # fmt: skip
+    """The producer's step ``step`` of the key/value ring: once the consumers freed the stage (the first
     pass finds every stage free), K and V of rows ``row..`` (columns ``col..``) by TMA, each completing
-    its own ``full`` mbarrier, so the consumers start ``Q @ K^T`` while V is still landing."""
+    its own ``full`` mbarrier, so the consumers start ``Q @ K^T`` while V is still landing. In a cluster
+    pair each CTA loads half of each block for both (``_load_kv_tile``), once the consumers of both CTAs
+    freed the stage."""
     s = step % NUM_STAGES
     free_phase = ((step // NUM_STAGES) & 1) ^ 1
     tlx.barrier_wait(k_empty[s], free_phase)
     tlx.barrier_expect_bytes(k_full[s], KV_BYTES)
-    tlx.async_descriptor_load(k_desc, k_tiles[s], [row, col], k_full[s])
+    _load_kv_tile(k_desc, k_tiles[s], k_full[s], row, col, rank, CTAS)
     tlx.barrier_wait(v_empty[s], free_phase)
     tlx.barrier_expect_bytes(v_full[s], KV_BYTES)
-    tlx.async_descriptor_load(v_desc, v_tiles[s], [row, col], v_full[s])
+    _load_kv_tile(v_desc, v_tiles[s], v_full[s], row, col, rank, CTAS)
+
+
+@triton.jit
+def _release(empty, peer, CTAS: tl.constexpr):
+    """A consumer is done with a key/value stage: it arrives on ``empty``, and in a cluster pair on the peer's
+    too, whose producer writes this CTA's copy of the stage as well."""
+    tlx.barrier_arrive(empty)
+    if CTAS == 2:
+        tlx.barrier_arrive(empty, remote_cta_rank=peer)
 
 
 @triton.jit
@@ -221,7 +250,7 @@ def _next_turn(cid, CONSUMERS: tl.constexpr):
 
 @triton.jit
 def first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES: tl.constexpr,
-                 CONSUMERS: tl.constexpr):  # fmt: skip
+                 CONSUMERS: tl.constexpr, peer=0, CTAS: tl.constexpr = 1):  # fmt: skip
     """A consumer's first GEMM of tile ``t`` in a persistent walk: ``S = Q @ K^T`` of key block ``kv``
     (ring position; ``q_operand`` is Q's shared-memory buffer ``q`` or Q in registers) on its turn
     (consumer 0 opens the walk), waited for; then the key stage goes back, and so does the Q buffer of
@@ -233,7 +262,7 @@ def first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NU
     s_ij = tlx.async_dot(q_operand, tlx.local_trans(k_tiles[s]), use_acc=False)
     tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
     s_ij = tlx.async_dot_wait(0, s_ij)
-    tlx.barrier_arrive(k_empty[s])
+    _release(k_empty[s], peer, CTAS)
     if t > 0:
         tlx.async_descriptor_store_wait(0)
         tlx.barrier_arrive(q_empty[q ^ 1])
@@ -242,7 +271,7 @@ def first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NU
 
 @triton.jit
 def scores_beside_pv(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv, cid,
-                     NUM_STAGES: tl.constexpr, CONSUMERS: tl.constexpr):  # fmt: skip
+                     NUM_STAGES: tl.constexpr, CONSUMERS: tl.constexpr, peer=0, CTAS: tl.constexpr = 1):  # fmt: skip
     """On the consumer's turn, ``S = Q @ K^T`` of key block ``kv`` and ``acc += P @ V`` of block ``kv - 1``
     (Q in shared memory or registers, P in registers) go to the tensor cores together; returns S once it is
     done (its key stage goes back) and the accumulator with ``P @ V`` possibly still running: the
@@ -256,13 +285,13 @@ def scores_beside_pv(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, p, ac
     acc = tlx.async_dot(p, v_tiles[prev], acc)
     tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
     s_ij = tlx.async_dot_wait(1, s_ij)
-    tlx.barrier_arrive(k_empty[s])
+    _release(k_empty[s], peer, CTAS)
     return s_ij, acc
 
 
 @triton.jit
 def last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES: tl.constexpr,
-            CONSUMERS: tl.constexpr):  # fmt: skip
+            CONSUMERS: tl.constexpr, peer=0, CTAS: tl.constexpr = 1):  # fmt: skip
     """The tile's last ``acc += P @ V`` (block ``kv - 1``) on the consumer's turn, waited for; the turn
     passes on unless ``pass_turn`` is false (the last consumer's last turn of the walk: nobody waits for
     it)."""
@@ -273,7 +302,7 @@ def last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES: tl
     if pass_turn:
         tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
     acc = tlx.async_dot_wait(0, acc)
-    tlx.barrier_arrive(v_empty[last])
+    _release(v_empty[last], peer, CTAS)
     return acc
 
 
@@ -354,6 +383,7 @@ def ws_attention_persistent_kernel(
     CONSUMERS: tl.constexpr,
     REGISTERS: tl.constexpr,
     Q_IN_REGS: tl.constexpr,
+    CTAS: tl.constexpr = 1,
 ):
     """The ping-pong kernel above, persistent: one CTA per SM walks query tiles, non-causal ones
     round-robin, causal ones as the host planned them (``causal_schedule``).
@@ -367,7 +397,13 @@ def ws_attention_persistent_kernel(
     ``CONSUMERS`` consumers of 64 query rows each take turns (``BLOCK_M = 64 * CONSUMERS``), with
     ``REGISTERS`` registers per thread. P crosses from one key block to the next in the input dtype:
     carried in float32, it cost three consumers (160 registers) 1.6 KB of spills per thread. With
-    ``Q_IN_REGS`` each tile's Q is loaded into registers once and ``Q @ K^T`` reads it from there."""
+    ``Q_IN_REGS`` each tile's Q is loaded into registers once and ``Q @ K^T`` reads it from there.
+
+    ``CTAS=2`` (non-causal, N a multiple of ``2 * BLOCK_M``; launched with ``ctas_per_cga=(2, 1, 1)``): the
+    two CTAs of a cluster walk neighbouring tiles of one head, which read the same keys and values, so
+    each loads half of every key/value block and multicasts it into both (as FlashAttention-3 does at
+    D=128); a stage is refilled once the consumers of both CTAs released it (each arrives on both CTAs'
+    ``empty`` barriers), and a CTA stays until the peer's consumers made their last arrive on it."""
     dtype = tlx.dtype_of(q_desc)
     SUB_M: tl.constexpr = BLOCK_M // CONSUMERS
     KV_BYTES: tl.constexpr = BLOCK_N * HEAD_DIM * 2
@@ -379,8 +415,14 @@ def ws_attention_persistent_kernel(
     q_empty = tlx.alloc_barriers(2 * CONSUMERS)
     k_full = tlx.alloc_barriers(NUM_STAGES)
     v_full = tlx.alloc_barriers(NUM_STAGES)
-    k_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=CONSUMERS)  # every consumer reads every block
-    v_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=CONSUMERS)
+    # Every consumer reads every block, in a cluster pair those of both CTAs.
+    k_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=CONSUMERS * CTAS)
+    v_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=CONSUMERS * CTAS)
+    tl.static_assert(CTAS == 1 or (CTAS == 2 and not CAUSAL), "cluster pairs walk non-causal tiles only")
+    if CTAS == 2:
+        done = tlx.alloc_barriers(1, arrive_count=CONSUMERS)  # the peer's consumers made their last arrive here
+        tlx.fence_mbarrier_init_cluster()
+    rank = tlx.cluster_cta_rank() if CTAS == 2 else 0
 
     # A causal head's last tile ends at N when BLOCK_M does not divide every N (a multiple of 128): it
     # measured 1-5% faster (three consumers, N = 16384..4096) than a last tile overlapping the one
@@ -391,13 +433,15 @@ def ws_attention_persistent_kernel(
         first_tile = tl.load(schedule + tl.program_id(0))
         end_tile = tl.load(schedule + tl.program_id(0) + 1)
         step = 1
-    else:  # equal tiles, head by head, round-robin
+    else:  # equal tiles, head by head, round-robin (a cluster pair: tiles 2i and 2i + 1, as num_m is even)
         first_tile = tl.program_id(0)
         end_tile = BH * num_m
         step = tl.num_programs(0)
 
     with tlx.async_tasks():
         with tlx.async_task("default"):
+            if CTAS == 2:
+                tlx.cluster_barrier()  # the peer's mbarriers are initialized
             t = 0  # tiles so far: which Q buffer, and its phase
             kv = 0  # key/value blocks so far: the ring's position
             for i in range(first_tile, end_tile, step):
@@ -410,12 +454,17 @@ def ws_attention_persistent_kernel(
                 )
                 for j in range(_kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL, SHORT_LAST_TILE)):
                     load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, kv,
-                                  row0 + j * BLOCK_N, 0, NUM_STAGES, KV_BYTES)  # fmt: skip
+                                  row0 + j * BLOCK_N, 0, NUM_STAGES, KV_BYTES, rank, CTAS)  # fmt: skip
                     kv += 1
                 t += 1
+            if CTAS == 2:
+                tlx.barrier_wait(done[0], 0)
 
         with tlx.async_task(num_warps=4, registers=REGISTERS, replicate=CONSUMERS):
             cid = tlx.async_task_replica_id()
+            peer = rank ^ 1
+            if CTAS == 2:
+                tlx.cluster_barrier()
             t = 0
             kv = 0
             for i in range(first_tile, end_tile, step):
@@ -441,7 +490,7 @@ def ws_attention_persistent_kernel(
 
                     # Block 0: S only. The consumers alternate issuing across tiles too.
                     s_ij = first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES,
-                                        CONSUMERS)  # fmt: skip
+                                        CONSUMERS, peer, CTAS)  # fmt: skip
                     if CAUSAL:
                         if start_m < BLOCK_N:  # the diagonal runs through block 0
                             cols = tl.arange(0, BLOCK_N)
@@ -454,19 +503,20 @@ def ws_attention_persistent_kernel(
 
                     for j in range(1, n_blocks):
                         s_ij, acc = scores_beside_pv(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv,
-                                                     cid, NUM_STAGES, CONSUMERS)  # fmt: skip
+                                                     cid, NUM_STAGES, CONSUMERS, peer, CTAS)  # fmt: skip
                         if CAUSAL:
                             if (j + 1) * BLOCK_N > start_m:  # the diagonal runs through block j
                                 cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
                                 s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
                         p, alpha, m_i, l_i = _online_softmax(s_ij, m_i, l_i, qk_scale)
                         acc = tlx.async_dot_wait(0, acc)
-                        tlx.barrier_arrive(v_empty[(kv - 1) % NUM_STAGES])
+                        _release(v_empty[(kv - 1) % NUM_STAGES], peer, CTAS)
                         p = p.to(dtype)  # P @ V of block j-1 is done with the previous P's registers
                         acc = acc * alpha[:, None]
                         kv += 1
 
-                    acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES, CONSUMERS)
+                    acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES, CONSUMERS, peer,
+                                  CTAS)  # fmt: skip
 
                     # No Q @ K^T reads this tile's Q buffer any more: it stages the output.
                     tlx.local_store(q_tile, (acc / l_i[:, None]).to(dtype))
@@ -474,6 +524,8 @@ def ws_attention_persistent_kernel(
                     tlx.async_descriptor_store(o_desc, q_tile, [head * N + start_m + cid * SUB_M, 0])
                 t += 1
             tlx.async_descriptor_store_wait(0)
+            if CTAS == 2:
+                tlx.barrier_arrive(done[0], remote_cta_rank=peer)
 
 
 CONFIGS = {
@@ -484,9 +536,19 @@ CONFIGS = {
 #: each 160 registers). Three do not fit at D=128: the scores, P and the accumulator alone would take all
 #: 160 registers. ``Q_IN_REGS``: 1-3% faster at D=128; at D=64 it measured within 2% either way with two
 #: consumers and half the speed with three.
-TWO_CONSUMERS = {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 2, "CONSUMERS": 2, "REGISTERS": 232, "Q_IN_REGS": False}
+TWO_CONSUMERS = {
+    "BLOCK_M": 128,
+    "BLOCK_N": 128,
+    "NUM_STAGES": 2,
+    "CONSUMERS": 2,
+    "REGISTERS": 232,
+    "Q_IN_REGS": False,
+    "CTAS": 1,
+}
 THREE_CONSUMERS = {**TWO_CONSUMERS, "BLOCK_M": 192, "NUM_STAGES": 3, "CONSUMERS": 3, "REGISTERS": 160}
 TWO_CONSUMERS_Q_IN_REGS = {**TWO_CONSUMERS, "Q_IN_REGS": True}
+#: Cluster pairs sharing their keys and values by multicast (non-causal, N a multiple of 2 * BLOCK_M).
+CLUSTER_PAIRS = {**TWO_CONSUMERS_Q_IN_REGS, "CTAS": 2}
 
 
 def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
@@ -494,8 +556,11 @@ def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
     At D=64 three consumers won by 10% non-causal from N = 2048 (tied at 1024) and causal from N = 4096
     (by 1.9% there, once a head's last tile ended at N); below that, causal lost (by 11% at N = 2048, 32%
     at N = 1024), where a 192-row tile's diagonal crosses two key blocks. At D=128, Q
-    in registers won by 1-3%."""
+    in registers won by 1-3%; cluster pairs (non-causal) by 0.3% at N = 8192 and 0.5% at 16384, tied at
+    4096 and lost below (0.4% at 2048, 2% at 1024)."""
     if head_dim == 128:
+        if not causal and n >= 8192 and n % (2 * CLUSTER_PAIRS["BLOCK_M"]) == 0:
+            return CLUSTER_PAIRS
         return TWO_CONSUMERS_Q_IN_REGS
     return THREE_CONSUMERS if n >= (4096 if causal else 2048) else TWO_CONSUMERS
 
@@ -615,7 +680,8 @@ SPEC_CAUSAL_D64 = _spec(64, causal=True)
 
 def _persistent_spec(head_dim: int, causal: bool, cfg: dict) -> dict:
     spec = _spec(head_dim, causal)
-    rows = {"q_desc": cfg["BLOCK_M"] // cfg["CONSUMERS"], "k_desc": cfg["BLOCK_N"], "v_desc": cfg["BLOCK_N"]}
+    kv_rows = cfg["BLOCK_N"] // cfg["CTAS"]
+    rows = {"q_desc": cfg["BLOCK_M"] // cfg["CONSUMERS"], "k_desc": kv_rows, "v_desc": kv_rows}
     rows["o_desc"] = rows["q_desc"]
     signature = {}
     for name, kind in spec["signature"].items():
@@ -627,19 +693,24 @@ def _persistent_spec(head_dim: int, causal: bool, cfg: dict) -> dict:
             kind = f"tensordesc<fp16[{rows[name]}, {head_dim}]>"
         if name != "PINGPONG":
             signature[name] = kind
-    signature.update(dict.fromkeys(("CONSUMERS", "REGISTERS", "Q_IN_REGS"), "constexpr"))
+    signature.update(dict.fromkeys(("CONSUMERS", "REGISTERS", "Q_IN_REGS", "CTAS"), "constexpr"))
     constexprs = {"HEAD_DIM": head_dim, "CAUSAL": causal, **cfg}
     if not causal:  # non-causal tiles are walked round-robin, without a plan
         constexprs["schedule"] = None
     ptx = spec["ptx"]
     if cfg["Q_IN_REGS"]:  # Q goes from its shared-memory buffer to registers by ldmatrix
         ptx += ("ldmatrix.sync.aligned",)
+    options = {}
+    if cfg["CTAS"] == 2:  # each CTA multicasts half of every key/value block; stages go back to both CTAs
+        ptx += ("multicast::cluster", "mapa.shared::cluster", "mbarrier.arrive.shared::cluster.b64", "barrier.cluster")
+        options["ctas_per_cga"] = (2, 1, 1)
     return {
         **spec,
         "kernel": ws_attention_persistent_kernel,
         "signature": signature,
         "constexprs": constexprs,
         "ptx": ptx,
+        "options": options,
     }
 
 
@@ -647,6 +718,7 @@ SPEC_PERSISTENT = _persistent_spec(128, causal=False, cfg=TWO_CONSUMERS_Q_IN_REG
 SPEC_PERSISTENT_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=TWO_CONSUMERS)
 SPEC_PERSISTENT_THREE_CONSUMERS_D64 = _persistent_spec(64, causal=False, cfg=THREE_CONSUMERS)
 SPEC_PERSISTENT_THREE_CONSUMERS_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=THREE_CONSUMERS)
+SPEC_PERSISTENT_CLUSTER_PAIRS = _persistent_spec(128, causal=False, cfg=CLUSTER_PAIRS)
 
 
 def run(
@@ -661,7 +733,8 @@ def run(
 
     N must be a multiple of 128 and D 64 or 128. The result goes to ``out`` when given (contiguous, q's
     shape and dtype), else to a new NaN-filled tensor. ``config`` (``TWO_CONSUMERS``, ``THREE_CONSUMERS``,
-    ``TWO_CONSUMERS_Q_IN_REGS`` or a variant) replaces the persistent kernel's ``persistent_config``.
+    ``TWO_CONSUMERS_Q_IN_REGS``, ``CLUSTER_PAIRS`` or a variant; keys it leaves out are ``TWO_CONSUMERS``')
+    replaces the persistent kernel's ``persistent_config``.
     """
     import math
 
@@ -675,33 +748,43 @@ def run(
     if n % 128:
         raise ValueError(f"sequence length must be a multiple of 128, got {n}")
 
+    if persistent:
+        cfg = {**TWO_CONSUMERS, **(config or persistent_config(d, causal, n))}
+        if n < cfg["BLOCK_M"]:  # two consumers of 64 rows fit any N that is a multiple of 128
+            cfg = TWO_CONSUMERS
+        if cfg["CTAS"] not in (1, 2):
+            raise ValueError(f"config CTAS must be 1 or 2, got {cfg['CTAS']}")
+        if cfg["CTAS"] == 2 and (causal or n % (2 * cfg["BLOCK_M"])):
+            raise ValueError(
+                "cluster pairs (CTAS=2) walk neighbouring tiles of one head: non-causal, with N a multiple of "
+                f"{2 * cfg['BLOCK_M']}; got causal={causal}, N={n}"
+            )
+        rows = cfg["BLOCK_M"] // cfg["CONSUMERS"]
+    else:
+        cfg = CONFIGS[d]
+        rows = cfg["BLOCK_M"] // 2
+
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
     if not (q.dtype == k.dtype == v.dtype) or q.dtype not in (torch.float16, torch.bfloat16):
         raise ValueError("q, k and v must all be float16 or all bfloat16")
-    if persistent:
-        cfg = config or persistent_config(d, causal, n)
-        if n < cfg["BLOCK_M"]:  # two consumers of 64 rows fit any N that is a multiple of 128
-            cfg = TWO_CONSUMERS
-        rows = cfg["BLOCK_M"] // cfg["CONSUMERS"]
-    else:
-        cfg = CONFIGS[d]
-        rows = cfg["BLOCK_M"] // 2
     sm_scale = 1.0 / math.sqrt(d) if sm_scale is None else sm_scale
     o = torch.full_like(q, float("nan")) if out is None else out
     if o.shape != q.shape or o.dtype != q.dtype or not o.is_contiguous():
         raise ValueError("out must be a contiguous tensor of q's shape and dtype")
     flat = [t.contiguous().view(batch * heads * n, d) for t in (q, k, v)]
     q_desc = TensorDescriptor.from_tensor(flat[0], [rows, d])
-    k_desc = TensorDescriptor.from_tensor(flat[1], [cfg["BLOCK_N"], d])
-    v_desc = TensorDescriptor.from_tensor(flat[2], [cfg["BLOCK_N"], d])
+    kv_rows = cfg["BLOCK_N"] // cfg.get("CTAS", 1)  # a cluster pair's CTAs load half a block each
+    k_desc = TensorDescriptor.from_tensor(flat[1], [kv_rows, d])
+    v_desc = TensorDescriptor.from_tensor(flat[2], [kv_rows, d])
     o_desc = TensorDescriptor.from_tensor(o.view(batch * heads * n, d), [rows, d])
     if persistent:
         num_sms = torch.cuda.get_device_properties(q.device).multi_processor_count
         tiles = batch * heads * triton.cdiv(n, cfg["BLOCK_M"])
-        programs = min(num_sms, tiles)
+        programs = min(num_sms, tiles) // cfg["CTAS"] * cfg["CTAS"]  # whole clusters
         plan_args = (batch * heads, n, programs, cfg["BLOCK_M"], cfg["BLOCK_N"])
+        options = {"ctas_per_cga": (2, 1, 1)} if cfg["CTAS"] == 2 else {}
         ws_attention_persistent_kernel[(programs,)](
             q_desc,
             k_desc,
@@ -715,6 +798,7 @@ def run(
             CAUSAL=causal,
             num_warps=NUM_WARPS,
             **cfg,
+            **options,
         )
         return o
     grid = (triton.cdiv(n, cfg["BLOCK_M"]), batch * heads)
