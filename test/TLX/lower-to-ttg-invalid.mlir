@@ -191,3 +191,22 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// A TMA box is a whole 128-byte swizzle column: a slice 32 bf16 columns wide
+// holds half of one.
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @multicast_into_part_of_a_swizzle_column(%desc: !tt.tensordesc<tensor<64x32xbf16>>, %x: i32, %peer: i32) {
+    %c0 = arith.constant 0 : i32
+    %bufs = tlx.local_alloc : !tlx.buffers<1, 64x128xbf16, smem>
+    %buf = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 64x128xbf16, smem>
+    %part = tlx.local_slice %buf, [0, 0] : !tlx.buffer<64x128xbf16, smem> -> !tlx.buffer<64x32xbf16, smem>
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    // expected-error @below {{'tlx.async_descriptor_load' op TMA copies whole 128-byte swizzle columns: the innermost dimension of this block (32 elements) must be a multiple of 64}}
+    // expected-error @below {{failed to legalize operation 'tlx.async_descriptor_load'}}
+    tlx.async_descriptor_load %desc[%x, %x], %part, %bar multicast[%c0, %peer] : !tt.tensordesc<tensor<64x32xbf16>>, !tlx.buffer<64x32xbf16, smem>
+    tt.return
+  }
+}

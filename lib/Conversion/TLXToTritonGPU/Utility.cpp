@@ -17,7 +17,10 @@ namespace {
 /// The tile a view lies in: the trailing dimensions of its allocation (a
 /// buffer of a multi-buffered allocation, before any slicing).
 ArrayRef<int64_t> getEnclosingTile(ttg::MemDescType view) {
-  return view.getAllocShape().take_back(view.getRank());
+  ArrayRef<int64_t> alloc = view.getAllocShape();
+  if (alloc.size() < view.getShape().size())
+    return view.getShape();
+  return alloc.take_back(view.getShape().size());
 }
 
 /// The byte offset of a `ttg.memdesc_subslice` from its source's first byte,
@@ -138,6 +141,11 @@ FailureOr<TMABoxes> mlir::tlx::getTMABoxes(ArrayRef<int64_t> shape,
   if (llvm::any_of(shape, [](int64_t size) { return size > 256; }))
     return user->emitOpError("this TMA form of a block with a dimension over "
                              "256 elements is not supported");
+  if (shape.back() % inner != 0)
+    return user->emitOpError("TMA copies whole ")
+           << inner * elementBits / 8
+           << "-byte swizzle columns: the innermost dimension of this block ("
+           << shape.back() << " elements) must be a multiple of " << inner;
   int64_t bytes = elementBits / 8 * inner;
   for (int64_t size : shape.drop_back())
     bytes *= size;
