@@ -210,3 +210,22 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// Swizzled rows repeat their pattern every 8 rows: a slice starting at row 4
+// has no place of its own in the buffer's layout.
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @multicast_into_rows_off_the_swizzle_pattern(%desc: !tt.tensordesc<tensor<4x64xf16>>, %x: i32, %peer: i32) {
+    %c0 = arith.constant 0 : i32
+    %bufs = tlx.local_alloc : !tlx.buffers<1, 8x64xf16, smem>
+    %buf = tlx.local_view %bufs[%c0] : !tlx.buffers<1, 8x64xf16, smem>
+    %rows = tlx.local_slice %buf, [4, 0] : !tlx.buffer<8x64xf16, smem> -> !tlx.buffer<4x64xf16, smem>
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+    // expected-error @below {{'tlx.async_descriptor_load' op reaches a slice this lowering cannot place in its buffer: slice whole 128-byte swizzle columns and 8-row groups of a 2-D buffer, or use a whole buffer}}
+    // expected-error @below {{failed to legalize operation 'tlx.async_descriptor_load'}}
+    tlx.async_descriptor_load %desc[%x, %x], %rows, %bar multicast[%c0, %peer] : !tt.tensordesc<tensor<4x64xf16>>, !tlx.buffer<4x64xf16, smem>
+    tt.return
+  }
+}
