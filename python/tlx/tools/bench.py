@@ -745,8 +745,8 @@ def fake_results(quick: bool = False, seed: int = 0) -> dict:
             "cuDNN": _fake(rng, flops, 520 if case["d"] == 128 else 380),
             "flash": _fake(rng, flops, 420 if case["d"] == 128 else 330),
             "FA3": _fake(rng, flops, 560 if case["d"] == 128 else 400)
-            if case["dtype"] == "bf16"
-            else {"status": "skipped: the fa3-fwd wheel is built without fp16"},
+            if case["dtype"] in FA3_DTYPES
+            else {"status": f"skipped: {FA3_SKIPPED}"},
             "TLX": _fake(rng, flops, 500 if case["d"] == 128 else 360),
         }
         if i == 1:
@@ -1287,6 +1287,9 @@ def _sdpa(q: Any, k: Any, v: Any, causal: bool, scale: float, backend: str) -> A
 
 #: FlashAttention-3's forward (PyPI `fa3-fwd`: a forward-only, bf16 build of FlashAttention-3 for Hopper).
 FA3_MODULE = "fa3_fwd_interface"
+#: The dtypes that wheel is built for, and why the others have no FA3 row.
+FA3_DTYPES = ("bf16",)
+FA3_SKIPPED = "the fa3-fwd wheel is built without fp16"
 
 
 def _fa3(interface: Any, q: Any, k: Any, v: Any, causal: bool, scale: float) -> Any:
@@ -1335,8 +1338,8 @@ def attention_case(runner: Runner, case: dict) -> dict[str, dict]:
             interface = importlib.import_module(FA3_MODULE)
         except ImportError as error:
             raise Missing(f"{FA3_MODULE} (pip install fa3-fwd): {error}") from error
-        if case["dtype"] != "bf16":
-            raise Skipped("the fa3-fwd wheel is built without fp16")
+        if case["dtype"] not in FA3_DTYPES:
+            raise Skipped(FA3_SKIPPED)
         return Call(_fa3, (interface, q, k, v, causal, scale))
 
     flops, tol = case["flops"], TOLERANCE[case["dtype"]]

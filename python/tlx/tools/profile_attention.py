@@ -36,7 +36,7 @@ METRICS = (
 def main(argv: list[str] | None = None) -> int:
     import torch
 
-    from tlx.tools.bench import FA3_MODULE, _fa3, _sdpa
+    from tlx.tools.bench import FA3_DTYPES, FA3_MODULE, _fa3, _sdpa
     from tlx.tutorials import ws_attention
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as error:
         print(f"profile_attention: FlashAttention-3 left out ({FA3_MODULE}: {error})", file=sys.stderr)
     else:
-        if dtype == torch.bfloat16:  # the fa3-fwd wheel is built for bf16 only
+        if args.dtype in FA3_DTYPES:
             providers["FA3"] = lambda q, k, v, scale: _fa3(fa3, q, k, v, args.causal, scale)
 
     cases = []
