@@ -678,9 +678,16 @@ SPEC = _spec(128, causal=False)
 SPEC_CAUSAL_D64 = _spec(64, causal=True)
 
 
+def _cluster_layout(cfg: dict) -> tuple[int, dict]:
+    """Rows of each TMA box of keys and values, and the launch options, for configuration ``cfg``: a cluster
+    pair's CTAs (``CTAS=2``) each load half a block, and are launched with ``ctas_per_cga=(2, 1, 1)``."""
+    ctas = cfg.get("CTAS", 1)
+    return cfg["BLOCK_N"] // ctas, ({"ctas_per_cga": (ctas, 1, 1)} if ctas > 1 else {})
+
+
 def _persistent_spec(head_dim: int, causal: bool, cfg: dict) -> dict:
     spec = _spec(head_dim, causal)
-    kv_rows = cfg["BLOCK_N"] // cfg["CTAS"]
+    kv_rows, options = _cluster_layout(cfg)
     rows = {"q_desc": cfg["BLOCK_M"] // cfg["CONSUMERS"], "k_desc": kv_rows, "v_desc": kv_rows}
     rows["o_desc"] = rows["q_desc"]
     signature = {}
@@ -700,10 +707,8 @@ def _persistent_spec(head_dim: int, causal: bool, cfg: dict) -> dict:
     ptx = spec["ptx"]
     if cfg["Q_IN_REGS"]:  # Q goes from its shared-memory buffer to registers by ldmatrix
         ptx += ("ldmatrix.sync.aligned",)
-    options = {}
     if cfg["CTAS"] == 2:  # each CTA multicasts half of every key/value block; stages go back to both CTAs
         ptx += ("multicast::cluster", "mapa.shared::cluster", "mbarrier.arrive.shared::cluster.b64", "barrier.cluster")
-        options["ctas_per_cga"] = (2, 1, 1)
     return {
         **spec,
         "kernel": ws_attention_persistent_kernel,
@@ -775,7 +780,7 @@ def run(
         raise ValueError("out must be a contiguous tensor of q's shape and dtype")
     flat = [t.contiguous().view(batch * heads * n, d) for t in (q, k, v)]
     q_desc = TensorDescriptor.from_tensor(flat[0], [rows, d])
-    kv_rows = cfg["BLOCK_N"] // cfg.get("CTAS", 1)  # a cluster pair's CTAs load half a block each
+    kv_rows, options = _cluster_layout(cfg)
     k_desc = TensorDescriptor.from_tensor(flat[1], [kv_rows, d])
     v_desc = TensorDescriptor.from_tensor(flat[2], [kv_rows, d])
     o_desc = TensorDescriptor.from_tensor(o.view(batch * heads * n, d), [rows, d])
@@ -784,7 +789,6 @@ def run(
         tiles = batch * heads * triton.cdiv(n, cfg["BLOCK_M"])
         programs = min(num_sms, tiles) // cfg["CTAS"] * cfg["CTAS"]  # whole clusters
         plan_args = (batch * heads, n, programs, cfg["BLOCK_M"], cfg["BLOCK_N"])
-        options = {"ctas_per_cga": (2, 1, 1)} if cfg["CTAS"] == 2 else {}
         ws_attention_persistent_kernel[(programs,)](
             q_desc,
             k_desc,
