@@ -30,8 +30,11 @@ provider lets us or its host code does), relative Frobenius error against a floa
 NaN or Inf anywhere fails. Only then is it timed: `triton.testing.do_bench` (median, L2 flushed between
 runs: the call as a user makes it, host launch path included) and, beside it, replays of a CUDA graph of
 the same call (`do_bench_cudagraph`: device time); the ratio columns marked "(graph)" compare device
-times. A provider that is missing (its module not written yet), fails to compile or run, or computes
-wrong numbers gets that status in its cell and the suite goes on.
+times. While each time is measured, nvidia-smi samples the SM clock, board power and clock-limit reasons
+(`tlx.tools.gpu_clocks`); each section's page shows the clock every provider ran at, since on a
+power-capped GPU two kernels doing the same work can run 100 MHz apart. A provider that is missing (its
+module not written yet), fails to compile or run, or computes wrong numbers gets that status in its cell
+and the suite goes on.
 
 Writes under --out (default ./bench-out): results.json (everything, with the environment), PNG plots,
 and `results-<date>-<gpu>.md`. Prints a table last. Exit status 1 when some provider was wrong or raised.
@@ -41,6 +44,7 @@ The reporting half (tables, plots, markdown) works on plain dicts and needs no G
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import functools
 import importlib
@@ -59,6 +63,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from tlx.tools import gpu_clocks
 
 # ---------------------------------------------------------------------------------------------------------------------
 # What is measured
@@ -384,6 +390,41 @@ def section_table(section: str, cases: list[dict]) -> tuple[list[str], list[list
     return headers, rows, len(keys)
 
 
+def _clock_cell(result: dict | None) -> str:
+    """Mean SM clock (MHz) while the provider's times were measured: 'events / graph', or one of them."""
+    clock = (result or {}).get("clock") or {}
+    values = [f"{clock[key]['mhz']:.0f}" for key in ("ms", "device_ms") if clock.get(key, {}).get("mhz") is not None]
+    return " / ".join(values) or "-"
+
+
+def clock_table(section: str, cases: list[dict]) -> tuple[list[str], list[list[str]], int, list[str]] | None:
+    """(headers, rows, number of key columns, notes) of the SM clocks each provider ran at while it was
+    timed, for one section; None when no clock was sampled. The notes give the board power and the clock
+    limits seen (e.g. 'SW power cap': the GPU lowered its clock to stay within its power limit)."""
+    summaries = [
+        summary
+        for case in cases
+        for result in case.get("providers", {}).values()
+        for summary in (result.get("clock") or {}).values()
+    ]
+    if not summaries:
+        return None
+    providers = SECTIONS[section]["providers"]
+    keys = [name for name, _ in _key_columns(section, cases[0])]
+    rows = [
+        [value for _, value in _key_columns(section, case)]
+        + [_clock_cell(case.get("providers", {}).get(name)) for name in providers]
+        for case in cases
+    ]
+    watts = [summary["watts"] for summary in summaries if summary.get("watts") is not None]
+    limits = sorted({limit for summary in summaries for limit in summary.get("limits", [])})
+    notes = []
+    if watts:
+        notes.append(f"board power {min(watts):.0f}-{max(watts):.0f} W (means per timing)")
+    notes.append("clock limits active: " + (", ".join(limits) if limits else "none"))
+    return keys + providers, rows, len(keys), notes
+
+
 def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
@@ -656,6 +697,7 @@ def markdown_page(results: dict, plots: list[str]) -> str:
         if not cases:
             continue
         headers, rows, keys = section_table(section, cases)
+        device_times = has_device_times(cases)
         lines += [f"## {_section_heading(section)}", ""]
         if section == "attention":
             lines += [
@@ -674,6 +716,17 @@ def markdown_page(results: dict, plots: list[str]) -> str:
         if section == "broadcast":
             refs = sorted({case.get("reference", "?") for case in cases})
             lines += [f"Reference: {', '.join(refs)}.", ""]
+        clocks = clock_table(section, cases)
+        if clocks:
+            clock_headers, clock_rows, clock_keys, clock_notes = clocks
+            lines += [
+                f"SM clock while each provider was timed (mean MHz{', events / graph' if device_times else ''}; "
+                + "; ".join(clock_notes)
+                + "):",
+                "",
+                format_markdown_table(clock_headers, clock_rows, clock_keys),
+                "",
+            ]
         for plot in plots:
             if plot.startswith(section):
                 lines += [f"![{plot[:-4]}]({plot})", ""]
@@ -722,7 +775,15 @@ FAKE_BROADCAST_SHAPES: list[dict] = [
 def _fake(rng: random.Random, flops: float | None, tflops_value: float) -> dict:
     value = tflops_value * rng.uniform(0.9, 1.1)
     ms = (flops or 1e12) / value * 1e-9
-    return {"status": "ok", "ms": ms, "tflops": tflops(flops, ms), "rel_err": rng.uniform(1e-3, 3e-3)}
+    mhz = rng.uniform(1500, 1750)
+    clock = {"mhz": mhz, "min_mhz": mhz - 60, "max_mhz": mhz + 40, "watts": rng.uniform(640, 695)}
+    return {
+        "status": "ok",
+        "ms": ms,
+        "tflops": tflops(flops, ms),
+        "rel_err": rng.uniform(1e-3, 3e-3),
+        "clock": {"ms": {**clock, "limits": ["SW power cap"], "samples": 5}},
+    }
 
 
 def fake_results(quick: bool = False, seed: int = 0) -> dict:
@@ -926,9 +987,16 @@ class Runner:
     `device` is where inputs are made ('cuda'; another device only for trying the harness itself)."""
 
     def __init__(
-        self, warmup: int = 25, rep: int = 100, device: str = "cuda", timer: str = "both", cases: str | None = None
+        self,
+        warmup: int = 25,
+        rep: int = 100,
+        device: str = "cuda",
+        timer: str = "both",
+        cases: str | None = None,
+        clocks: gpu_clocks.ClockSampler | None = None,
     ):
         self.cases = re.compile(cases) if cases else None
+        self.clocks = clocks  # records the SM clock and power while each time is measured
         self.warmup = warmup
         self.rep = rep
         self.timer = timer
@@ -965,13 +1033,20 @@ class Runner:
 
         return launch_overhead.host_us(fn, launches=calls, repeats=3)
 
+    def _clock_window(self) -> contextlib.AbstractContextManager[dict[str, Any]]:
+        return self.clocks.window() if self.clocks else contextlib.nullcontext({})
+
     def timings(self, fn: Callable[[], Any]) -> dict[str, Any]:
         """`ms` (the timer's) and, with timer 'both', `device_ms` beside it (None when the call cannot be
-        captured in a CUDA graph, with the reason in `device_note`)."""
-        result: dict[str, Any] = {"ms": self.bench(fn)}
+        captured in a CUDA graph, with the reason in `device_note`); with a clock sampler, `clock`: for each
+        time, the SM clock and power while it was measured (`gpu_clocks.summarize`)."""
+        clock: dict[str, dict] = {}
+        with self._clock_window() as clock["ms"]:
+            result: dict[str, Any] = {"ms": self.bench(fn)}
         if self.timer == "both":
             try:
-                result["device_ms"] = self.device_time(fn)
+                with self._clock_window() as clock["device_ms"]:
+                    result["device_ms"] = self.device_time(fn)
             except Exception as error:  # e.g. a host synchronization inside the call
                 if self.device.startswith("cuda"):
                     import torch
@@ -979,6 +1054,9 @@ class Runner:
                     torch.cuda.synchronize()
                 result["device_ms"] = None
                 result["device_note"] = short_error(error)
+        clock = {key: summary for key, summary in clock.items() if summary}
+        if clock:
+            result["clock"] = clock
         return result
 
     def _failure(self, name: str, error: BaseException) -> dict:
@@ -1711,7 +1789,9 @@ def main(argv: list[str] | None = None) -> int:
             },
             "section_wall_s": {},
         }
-        runner = Runner(args.warmup, args.rep, timer=args.timer, cases=args.cases)
+        clocks = gpu_clocks.ClockSampler()
+        results["settings"]["clock_sampling"] = clocks.start()
+        runner = Runner(args.warmup, args.rep, timer=args.timer, cases=args.cases, clocks=clocks)
         try:
             for section in args.sections:
                 section_start = time.time()
@@ -1726,6 +1806,7 @@ def main(argv: list[str] | None = None) -> int:
                     results["harness_error"] = True
                 results["section_wall_s"][section] = round(time.time() - section_start, 1)
         finally:  # even interrupted: keep what was measured
+            clocks.close()
             results["wall_s"] = time.time() - start
             written = write_outputs(results, args.out)
     if args.fake:
