@@ -71,6 +71,13 @@ from tlx.tools import gpu_clocks
 # ---------------------------------------------------------------------------------------------------------------------
 
 DTYPES = ("bf16", "fp16")
+#: do_bench's warmup: each provider runs its call back to back this long before it is timed, so that every
+#: provider is timed at the clock a power-capped GPU settles at. Measured on the H200 (2026-12-03, attention
+#: D=128): with 25 ms, a provider timed after the GPU idled (a kernel compiling) ran at up to 1930 MHz while
+#: the one before it ran at 1600, and TLX/FA3 read 1.13 where CUDA-graph replays read 1.00; with 1000 ms every
+#: provider's events timing ran within 2% of its graph timing's clock, and events and graph ratios agreed
+#: within 2%.
+WARMUP_MS = 1000
 #: Relative Frobenius error a 16-bit result must stay under (its own rounding is ~1e-3).
 TOLERANCE = {"bf16": 1e-2, "fp16": 1e-2}
 
@@ -675,7 +682,8 @@ def markdown_page(results: dict, plots: list[str]) -> str:
             "replays of a CUDA graph of each call (`triton.testing.do_bench_cudagraph`, median): device time, "
             "without the host launch path. "
             if settings.get("timer") == "graph"
-            else f"`triton.testing.do_bench` (median, warmup {settings.get('warmup_ms', '?')} ms, rep "
+            else f"`triton.testing.do_bench` (median, warmup {settings.get('warmup_ms', '?')} ms of back-to-back "
+            f"calls, so that every provider is timed at the clock the GPU's power cap settles at; rep "
             f"{settings.get('rep_ms', '?')} ms, L2 flushed before each run). Times include each provider's host "
             "code as a user calls it, launch path included. "
             + (
@@ -853,7 +861,7 @@ def fake_results(quick: bool = False, seed: int = 0) -> dict:
         },
         "settings": {
             "quick": quick,
-            "warmup_ms": 25,
+            "warmup_ms": WARMUP_MS,
             "rep_ms": 100,
             "tolerance": TOLERANCE,
             "command": "python -m tlx.tools.bench --fake",
@@ -988,7 +996,7 @@ class Runner:
 
     def __init__(
         self,
-        warmup: int = 25,
+        warmup: int = WARMUP_MS,
         rep: int = 100,
         device: str = "cuda",
         timer: str = "both",
@@ -1735,7 +1743,12 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--only", default=",".join(SECTIONS), help=f"comma-separated sections to run (default: {','.join(SECTIONS)})"
     )
-    parser.add_argument("--warmup", type=int, default=25, help="do_bench warmup, ms")
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=WARMUP_MS,
+        help="do_bench warmup, ms: the call runs back to back this long before it is timed",
+    )
     parser.add_argument("--rep", type=int, default=100, help="do_bench repetition time, ms")
     parser.add_argument(
         "--timer",
