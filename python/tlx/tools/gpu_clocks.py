@@ -185,11 +185,3 @@ class ClockSampler:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def format_clock(summary: dict[str, Any] | None) -> str:
-    """'1633 MHz' (mean SM clock) with the mean power: '1633 MHz 664 W'; '-' without a summary."""
-    if not summary or summary.get("mhz") is None:
-        return "-"
-    watts = summary.get("watts")
-    return f"{summary['mhz']:.0f} MHz" + (f" {watts:.0f} W" if watts is not None else "")
