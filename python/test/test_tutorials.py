@@ -258,13 +258,18 @@ def test_ws_attention_causal_runs_in_a_cuda_graph_once_its_shape_has_run():
 @pytest.mark.parametrize("shape", [(2, 3, 384), (3, 20, 1152), (1, 1, 8192), (1, 1, 128), (2, 3, 640)])
 def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     """The configuration ``run`` picks, and the other one of its head dim: three consumers at D=64 (where
-    the default has two below N = 2048 or 8192), Q in shared memory at D=128 (the default loads it into
-    registers)."""
+    the default has two below N = 2048 or, causal, 4096); at D=128 Q where the default does not keep it
+    (registers or shared memory)."""
     import torch
 
     batch, heads, n = shape
     q, k, v = (torch.randn(batch, heads, n, head_dim, device="cuda", dtype=getattr(torch, dtype)) for _ in range(3))
-    other = {64: ws_attention.THREE_CONSUMERS, 128: ws_attention.TWO_CONSUMERS}[head_dim]
+    if head_dim == 64:
+        other = ws_attention.THREE_CONSUMERS
+    elif ws_attention.persistent_config(head_dim, causal, n)["Q_IN_REGS"]:
+        other = ws_attention.TWO_CONSUMERS
+    else:
+        other = ws_attention.TWO_CONSUMERS_Q_IN_REGS
     options = {} if config == "default" else {"config": other}
     out = ws_attention.run(q, k, v, causal=causal, persistent=True, **options)
     assert _relative_error(out, _attention_reference(q, k, v, causal)) < 1e-2

@@ -273,7 +273,7 @@ def _ptxas_spill_bytes(ptx: str, tmp_path: Path) -> list[int]:
     "spec_name, q_from_registers",
     [
         ("SPEC_PERSISTENT", True),
-        ("SPEC_PERSISTENT_CAUSAL_D64", False),
+        ("SPEC_PERSISTENT_CAUSAL_D64", True),
         ("SPEC_PERSISTENT_THREE_CONSUMERS_D64", False),
         ("SPEC_PERSISTENT_THREE_CONSUMERS_CAUSAL_D64", False),
     ],
@@ -286,13 +286,17 @@ def test_persistent_attention_keeps_its_operands_in_registers_without_spilling(s
     head_dim = spec["constexprs"]["HEAD_DIM"]
     dots = [line for line in compiled.asm["ttgir"].splitlines() if "ttng.warp_group_dot " in line]
     a_operands = [line.split("} : ", 1)[1] for line in dots]  # after the attributes: the types, A first
-    p_dots = [a for a in a_operands if a.startswith("tensor<64x128xf16, #ttg.dot_op")]
-    q_dots = [a for a in a_operands if a not in p_dots]
-    if q_from_registers:  # Q (64 x 128 too) is a register operand like P: every wgmma reads A from registers
-        assert len(p_dots) == len(a_operands) > 0, a_operands
-    else:
-        assert p_dots and len(q_dots) == len(p_dots), a_operands
-        assert all(a.startswith(f"!ttg.memdesc<64x{head_dim}xf16") for a in q_dots), q_dots
+    register_dots = [a for a in a_operands if a.startswith("tensor<64x")]
+    shared_dots = [a for a in a_operands if a not in register_dots]
+    assert all(
+        a.startswith(("tensor<64x128xf16, #ttg.dot_op", f"tensor<64x{head_dim}xf16, #ttg.dot_op"))
+        for a in register_dots
+    )
+    if q_from_registers:  # Q is a register operand like P: every wgmma reads A from registers
+        assert len(register_dots) == len(a_operands) > 0, a_operands
+    else:  # P from registers, Q from its shared-memory buffer
+        assert register_dots and len(shared_dots) == len(register_dots), a_operands
+        assert all(a.startswith(f"!ttg.memdesc<64x{head_dim}xf16") for a in shared_dots), shared_dots
     # Each consumer holds a 64 x 128 block of scores, P in the input dtype and the accumulator: with three
     # consumers in 160 registers that fits only with P carried in 16 bits.
     spills = _ptxas_spill_bytes(compiled.asm["ptx"], tmp_path)

@@ -534,8 +534,8 @@ CONFIGS = {
 }
 #: The persistent kernel's configurations: two consumers (232 registers each), or three (16 warps leave
 #: each 160 registers). Three do not fit at D=128: the scores, P and the accumulator alone would take all
-#: 160 registers. ``Q_IN_REGS``: 1-3% faster at D=128; at D=64 it measured within 2% either way with two
-#: consumers and half the speed with three.
+#: 160 registers. ``Q_IN_REGS``: 1-3% faster at D=128 (not causal at N <= 2048); at D=64 with two consumers
+#: 3-4% faster non-causal and even causal (measured at the power cap), with three half the speed.
 TWO_CONSUMERS = {
     "BLOCK_M": 128,
     "BLOCK_N": 128,
@@ -557,12 +557,14 @@ def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
     (by 1.9% there, once a head's last tile ended at N); below that, causal lost (by 11% at N = 2048, 32%
     at N = 1024), where a 192-row tile's diagonal crosses two key blocks. At D=128, Q
     in registers won by 1-3%; cluster pairs (non-causal) by 0.3% at N = 8192 and 0.5% at 16384, tied at
-    4096 and lost below (0.4% at 2048, 2% at 1024)."""
+    4096 and lost below (0.4% at 2048, 2% at 1024). Re-measured at the power cap (steady clocks, CUDA
+    graphs): causal N <= 2048 at D=128 is 0-1.2% faster with Q in shared memory; two consumers at D=64
+    keep Q in registers too (3% faster non-causal at N = 1024, even causal)."""
     if head_dim == 128:
         if not causal and n >= 8192 and n % (2 * CLUSTER_PAIRS["BLOCK_M"]) == 0:
             return CLUSTER_PAIRS
-        return TWO_CONSUMERS_Q_IN_REGS
-    return THREE_CONSUMERS if n >= (4096 if causal else 2048) else TWO_CONSUMERS
+        return TWO_CONSUMERS if causal and n <= 2048 else TWO_CONSUMERS_Q_IN_REGS
+    return THREE_CONSUMERS if n >= (4096 if causal else 2048) else TWO_CONSUMERS_Q_IN_REGS
 
 
 #: A causal schedule hands out its last heads' tiles one by one, longest first, enough of them for about
@@ -722,7 +724,7 @@ def _persistent_spec(head_dim: int, causal: bool, cfg: dict) -> dict:
 
 
 SPEC_PERSISTENT = _persistent_spec(128, causal=False, cfg=TWO_CONSUMERS_Q_IN_REGS)
-SPEC_PERSISTENT_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=TWO_CONSUMERS)
+SPEC_PERSISTENT_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=TWO_CONSUMERS_Q_IN_REGS)
 SPEC_PERSISTENT_THREE_CONSUMERS_D64 = _persistent_spec(64, causal=False, cfg=THREE_CONSUMERS)
 SPEC_PERSISTENT_THREE_CONSUMERS_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=THREE_CONSUMERS)
 SPEC_PERSISTENT_CLUSTER_PAIRS = _persistent_spec(128, causal=False, cfg=CLUSTER_PAIRS)
