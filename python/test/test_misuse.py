@@ -15,7 +15,7 @@ from triton.backends.compiler import GPUTarget
 from triton.compiler.errors import CompilationError
 
 import tlx
-from tlx.compiler import TLXCompilationError, frontend_ir, pipeline
+from tlx.compiler import TLXCompilationError, TLXWarning, frontend_ir, pipeline
 
 HERE = Path(__file__).resolve()
 SOURCE = HERE.read_text().splitlines()
@@ -418,6 +418,22 @@ def alloc_layout_not_shared(n):
 @triton.jit
 def named_barrier_odd_threads(n):
     tlx.named_barrier_arrive(3, 33)  # misuse
+
+
+@triton.jit
+def dot_under_thread_branch(n):
+    a = tlx.local_alloc((64, 16), tl.float16, 1)
+    b = tlx.local_alloc((16, 64), tl.float16, 1)
+    if tlx.thread_id(0) < 64:
+        tlx.async_dot_wait(0, tlx.async_dot(a[0], b[0]))  # misuse
+
+
+@triton.jit
+def arrive_under_lane_branch(n):
+    bars = tlx.alloc_barriers(1, arrive_count=1)
+    if tlx.thread_id(0) % 32 == 0:
+        tlx.barrier_arrive(bars[0])  # warned
+    tlx.barrier_wait(bars[0], 0)
 
 
 @triton.jit
@@ -1315,6 +1331,7 @@ COMPILER_CASES = [
     (alloc_layout_not_shared, N, SM90, "'tlx.local_alloc' op layout #ttg.blocked<{sizePerThread = [1, 1]"),
     (named_barrier_odd_threads, N, SM90, "'tlx.named_barrier_arrive' op counts 33 threads; a named barrier counts"),
     (store_while_tma_fills, DESC, SM90, "'tlx.local_store' op accesses a buffer that a TMA load may still be"),
+    (dot_under_thread_branch, N, SM90, "'tlx.async_dot' op must be reached by every thread of its warp group"),
     (slot_block_too_narrow, PTR, SM90, "'tlx.make_tensor_descriptor' op the block's last dimension must span at"),
     (slot_reads_of_two_layouts, PTR, SM90, "the descriptors of one tlx.allocate_tensor_descriptor with the same block"),
     (require_layout_on_8_warps, PTR, SM90, "'tlx.require_layout' op layout #ttg.blocked<{sizePerThread = [1], threa"),
@@ -1360,6 +1377,22 @@ def test_misuse_the_compiler_checks_is_reported_at_the_kernel_line(kernel, signa
     assert message in error, error
     assert f"{HERE}:{misuse_line(kernel)}:" in error, error
     assert "internal compiler error" not in error, error
+
+
+def test_an_mbarrier_arrive_under_a_lane_branch_is_warned_at_its_line():
+    """Triton may put a task-wide bar.sync before that arrive, which the other lanes never reach: a warning at
+    the arrive's line that names `pred=`, and the kernel still compiles."""
+    kernel = arrive_under_lane_branch
+    text = frontend_ir(kernel, N, stage="converted", target=SM90)
+    with pytest.warns(TLXWarning) as caught:
+        pipeline.run(text, kernel=kernel.__name__, source_name=f"{kernel.__name__}.ttgir-converted.mlir")
+    line = next(
+        kernel.starting_line_number + i for i, row in enumerate(kernel.raw_src) if row.rstrip().endswith("# warned")
+    )
+    messages = [str(w.message) for w in caught]
+    assert any(
+        f"{HERE}:{line}:" in m and "runs under a branch on tlx.thread_id" in m and "pred=" in m for m in messages
+    ), messages
 
 
 def test_every_case_is_a_distinct_kernel():

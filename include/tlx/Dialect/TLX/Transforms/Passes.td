@@ -18,6 +18,24 @@ def TLXCheckStaticBounds : Pass<"tlx-check-static-bounds"> {
   let dependentDialects = ["::mlir::tlx::TLXDialect"];
 }
 
+def TLXCheckDivergentSync : Pass<"tlx-check-divergent-sync"> {
+  let summary = "Report task-wide operations under branches on the thread id";
+  let description = [{
+    `tlx.thread_id` is the only value of a TLX kernel that differs between
+    the threads of a task. Code under an `scf.if` (or a loop) whose condition
+    or bounds depend on it runs on some threads only. Some operations need
+    every thread of their warp group: `wgmma` and its wait, `tcgen05`, the
+    cluster barrier and register reallocation are `.sync.aligned`; those are
+    errors there. Others Triton synchronizes the task's warps around
+    (`bar.sync` before shared-memory, mbarrier and TMA operations that follow
+    conflicting ones): the threads that skip the branch never reach that
+    barrier and the kernel hangs; those get a warning that names the
+    operation's `pred=` where it has one. Reported at the operation, with a
+    note at the branch.
+  }];
+  let dependentDialects = ["::mlir::tlx::TLXDialect"];
+}
+
 def TLXCheckClusters : Pass<"tlx-check-clusters", "::mlir::ModuleOp"> {
   let summary = "Check the ops that reach other CTAs against the kernel's "
                 "cluster";
