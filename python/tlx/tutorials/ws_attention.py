@@ -29,9 +29,10 @@ query rows a tile (non-causal from N = 2048, causal from N = 4096): the softmax 
 as much multi-function-unit time as that block's two GEMMs cost tensor time, and a third consumer keeps
 the tensor cores fed. Three consumers get 160 registers each; P fits beside the scores because it
 crosses from one block to the next in the input dtype (converted once ``P @ V`` of the block before has
-read the previous P), not in float32. At D=128 Q is loaded into registers once per tile and ``Q @ K^T``
-reads it from there (wgmma with A in registers), which measured 1-3% faster than reading it from shared
-memory. Non-causal at D=128 from N = 8192, CTAs run in clusters of two (``CLUSTER_PAIRS``): a pair walks
+read the previous P), not in float32. With two consumers Q is loaded into registers once per tile and
+``Q @ K^T`` reads it from there (wgmma with A in registers), which measured 1-3% faster than reading it from
+shared memory (3% at D=64 non-causal), except causal at D=128 and N <= 2048, where shared memory is up to 1%
+faster. Non-causal at D=128 from N = 8192, CTAs run in clusters of two (``CLUSTER_PAIRS``): a pair walks
 neighbouring query tiles of one head, so each CTA loads half of every key and value block and multicasts
 it into both, halving what the pair reads from L2 (0.3-0.5% faster there; FlashAttention-3 does the same).
 """
