@@ -28,7 +28,7 @@ tt.func @uniform(%flag: i1, %n: i32, %out: !tt.ptr<i32>) {
 
 // -----
 
-// An mbarrier arrive under a branch on the lane: Triton may sync the task before it; pred= does it right.
+// An mbarrier arrive under a branch on the lane: Triton may sync the task before it; pred= skips it without a branch.
 tt.func @arrive_under_lane_branch() {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
@@ -39,7 +39,7 @@ tt.func @arrive_under_lane_branch() {
   %first = arith.cmpi eq, %lane, %c0 : i32
   // expected-note @below {{the branch on tlx.thread_id}}
   scf.if %first {
-    // expected-warning @below {{'tlx.barrier_arrive' runs under a branch on tlx.thread_id; Triton synchronizes the task's warps (bar.sync) around shared-memory, mbarrier and TMA operations, and threads that skip the branch never arrive there: the kernel may hang. Keep every thread on it and pass pred= (one thread of the task acts already)}}
+    // expected-warning @below {{'tlx.barrier_arrive' runs under a branch on tlx.thread_id; Triton synchronizes the task's warps (bar.sync) around shared-memory, mbarrier and TMA operations, and threads that skip the branch never arrive there: the kernel may hang. Keep every thread of the task on it and pass the branch's condition as pred=}}
     tlx.barrier_arrive %bar, 1 : !tlx.mbarrier
   }
   tt.return
@@ -47,7 +47,7 @@ tt.func @arrive_under_lane_branch() {
 
 // -----
 
-// A warp-0 producer: its wait, expect and TMA load are each reported (the load and the expect take pred=).
+// A warp-0 producer: its wait, expect and TMA load are each reported (all three take pred=).
 tt.func @warp_zero_producer(%desc: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
@@ -69,6 +69,7 @@ tt.func @warp_zero_producer(%desc: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
   }
   tt.return
 }
+// LOC: check-divergent-sync.mlir:[[# @LINE - 6]]:5: warning: 'tlx.barrier_expect_bytes' runs under{{.*}}and pass the branch's condition as pred={{$}}
 
 // -----
 
@@ -86,6 +87,7 @@ tt.func @thread_dependent_loop(%value: tensor<64x64xf16>) {
   }
   tt.return
 }
+// LOC: check-divergent-sync.mlir:[[# @LINE - 4]]:5: warning: 'tlx.local_store' runs under a branch on tlx.thread_id;{{.*}}Keep every thread of the task on it{{$}}
 
 // -----
 

@@ -2,11 +2,12 @@
 
 #include "tlx/Dialect/TLX/Transforms/Passes.h"
 
+#include "tlx/Dialect/TLX/IR/OpContracts.h"
+
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "tlx/Dialect/Triton/IR/Dialect.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::tlx {
 #define GEN_PASS_DEF_TLXCHECKDIVERGENTSYNC
@@ -18,7 +19,7 @@ using namespace mlir::tlx;
 
 namespace {
 
-/// How much of its task an operation needs to reach it.
+/// How much of its task an operation needs to reach it (its ODS traits).
 enum class Reach {
   /// Any subset of threads may run it.
   Any,
@@ -29,30 +30,27 @@ enum class Reach {
   Task,
 };
 
-/// What `op` needs, and for `Reach::Task`, how the user gets the same effect
-/// from fewer threads (empty: no such argument).
-std::pair<Reach, StringRef> getReach(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::pair<Reach, StringRef>>(op)
-      .Case<AsyncDotOp, AsyncDotWaitOp, TCGen05MMAOp, TCGen05MMAScaledOp,
-            TCGen05CommitOp, TMEMCopyOp, ClusterBarrierOp, AsyncTasksOp,
-            triton::DotOp>(
-          [](Operation *) { return std::make_pair(Reach::WarpGroup, ""); })
-      .Case<BarrierArriveOp>([](BarrierArriveOp arrive) {
-        // Each thread arrives for itself on a warp barrier: nothing to sync.
-        if (arrive.getPerThread())
-          return std::make_pair(Reach::Any, StringRef());
-        return std::make_pair(Reach::Task, StringRef("pred="));
-      })
-      .Case<AsyncDescriptorLoadOp, BarrierExpectBytesOp>([](Operation *) {
-        return std::make_pair(Reach::Task, StringRef("pred="));
-      })
-      .Case<BarrierWaitOp, LocalLoadOp, LocalStoreOp, LocalGatherOp,
-            LocalScatterOp, AsyncDescriptorStoreOp, AsyncLoadOp,
-            AsyncBulkLoadOp, AsyncStoreOp, RemoteShmemStoreOp,
-            AsyncRemoteShmemStoreOp, AsyncRemoteShmemCopyOp, LocalAllocOp,
-            AllocBarriersOp>(
-          [](Operation *) { return std::make_pair(Reach::Task, StringRef()); })
-      .Default([](Operation *) { return std::make_pair(Reach::Any, ""); });
+Reach getReach(Operation *op) {
+  // tl.dot lowers to wgmma on Hopper.
+  if (op->hasTrait<WarpGroupAligned>() || isa<triton::DotOp>(op))
+    return Reach::WarpGroup;
+  if (!op->hasTrait<TaskSynchronized>())
+    return Reach::Any;
+  // Each thread arrives for itself on a warp barrier: nothing to sync.
+  if (auto arrive = dyn_cast<BarrierArriveOp>(op);
+      arrive && arrive.getPerThread())
+    return Reach::Any;
+  return Reach::Task;
+}
+
+/// Whether the Python op behind `op` takes `pred=` (its contract has a `pred`
+/// operand), which skips it per thread without a branch.
+bool takesPredicate(Operation *op) {
+  const OpContract *contract = lookupOpContract(op->getName().stripDialect());
+  return contract &&
+         llvm::any_of(contract->operands, [](const ValueContract &operand) {
+           return operand.name == "pred";
+         });
 }
 
 /// The operations whose results differ between threads: `tlx.thread_id` and
@@ -95,7 +93,7 @@ struct CheckDivergentSyncPass
       if (!branchesPerThread(branch, dependent))
         return;
       branch->walk([&](Operation *op) {
-        auto [reach, predicate] = getReach(op);
+        Reach reach = getReach(op);
         if (reach == Reach::Any || !reported.insert(op).second)
           return;
         if (reach == Reach::WarpGroup) {
@@ -117,11 +115,9 @@ struct CheckDivergentSyncPass
                                         "operations, and threads that skip "
                                         "the branch never arrive there: the "
                                         "kernel may hang. ";
-        if (!predicate.empty())
-          warning << "Keep every thread on it and pass " << predicate
-                  << " (one thread of the task acts already)";
-        else
-          warning << "Keep every thread of the task on it";
+        warning << "Keep every thread of the task on it";
+        if (takesPredicate(op))
+          warning << " and pass the branch's condition as pred=";
         warning.attachNote(branch->getLoc()) << "the branch on tlx.thread_id";
       });
     });

@@ -15,6 +15,17 @@
 #include "tlx/Dialect/TLX/IR/Dialect.h.inc"
 #include "tlx/Dialect/TLX/IR/Enums.h.inc"
 
+namespace mlir::tlx {
+/// Every thread of the op's warp group executes it together (`.sync.aligned`).
+template <typename ConcreteType>
+class WarpGroupAligned
+    : public OpTrait::TraitBase<ConcreteType, WarpGroupAligned> {};
+/// Triton may synchronize the op's whole task (`bar.sync`) before it.
+template <typename ConcreteType>
+class TaskSynchronized
+    : public OpTrait::TraitBase<ConcreteType, TaskSynchronized> {};
+} // namespace mlir::tlx
+
 #define GET_TYPEDEF_CLASSES
 #include "tlx/Dialect/TLX/IR/Types.h.inc"
 

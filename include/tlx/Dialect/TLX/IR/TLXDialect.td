@@ -33,4 +33,16 @@ def TLX_Dialect : Dialect {
 class TLX_Op<string mnemonic, list<Trait> traits = []>
     : Op<TLX_Dialect, mnemonic, traits>;
 
+// What an op needs from the threads of its task (tlx-check-divergent-sync).
+// Every thread of its warp group executes it together: its instruction is
+// `.sync.aligned` (wgmma, tcgen05, barrier.cluster, setmaxnreg).
+def TLX_WarpGroupAligned : NativeOpTrait<"WarpGroupAligned"> {
+  let cppNamespace = "::mlir::tlx";
+}
+// It touches shared memory or an mbarrier: Triton's membar may put a
+// task-wide `bar.sync` before it, which every thread of the task must reach.
+def TLX_TaskSynchronized : NativeOpTrait<"TaskSynchronized"> {
+  let cppNamespace = "::mlir::tlx";
+}
+
 #endif // TLX_DIALECT_TD

@@ -16,7 +16,7 @@ include "tlx/Dialect/TLX/IR/TLXTypes.td"
 //===----------------------------------------------------------------------===//
 
 def TLX_LocalAllocOp : TLX_Op<"local_alloc",
-    [MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+    [TLX_TaskSynchronized, MemoryEffects<[MemAlloc<DefaultResource>]>]> {
   let summary = "allocate N buffers in shared or tensor memory";
   let description = [{
     `tlx.local_alloc(shape, dtype, num, storage)` in Python. The buffers live
@@ -206,7 +206,7 @@ def TLX_LocalReshapeOp : TLX_Op<"local_reshape", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def TLX_AllocBarriersOp : TLX_Op<"alloc_barriers",
-    [MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+    [TLX_TaskSynchronized, MemoryEffects<[MemAlloc<DefaultResource>]>]> {
   let summary = "allocate and initialize N mbarriers";
   let description = [{
     `tlx.alloc_barriers(num_barriers, arrive_count)` in Python. Each mbarrier
@@ -225,7 +225,7 @@ def TLX_AllocBarriersOp : TLX_Op<"alloc_barriers",
   }];
 }
 
-def TLX_BarrierExpectBytesOp : TLX_Op<"barrier_expect_bytes"> {
+def TLX_BarrierExpectBytesOp : TLX_Op<"barrier_expect_bytes", [TLX_TaskSynchronized]> {
   let summary = "announce the bytes asynchronous copies will deliver";
   let description = [{
     `tlx.barrier_expect_bytes(bar, size, pred)` in Python: one thread
@@ -245,7 +245,7 @@ def TLX_BarrierExpectBytesOp : TLX_Op<"barrier_expect_bytes"> {
   }];
 }
 
-def TLX_BarrierWaitOp : TLX_Op<"barrier_wait"> {
+def TLX_BarrierWaitOp : TLX_Op<"barrier_wait", [TLX_TaskSynchronized]> {
   let summary = "wait until an mbarrier completes the given phase";
   let description = [{
     `tlx.barrier_wait(bar, phase, pred)` in Python: a loop on
@@ -262,7 +262,7 @@ def TLX_BarrierWaitOp : TLX_Op<"barrier_wait"> {
   }];
 }
 
-def TLX_BarrierArriveOp : TLX_Op<"barrier_arrive", [AttrSizedOperandSegments]> {
+def TLX_BarrierArriveOp : TLX_Op<"barrier_arrive", [TLX_TaskSynchronized, AttrSizedOperandSegments]> {
   let summary = "arrive on an mbarrier, this CTA's or another's of the cluster";
   let description = [{
     `tlx.barrier_arrive(bar, arrive_count, remote_cta_rank, pred)` in Python:
@@ -294,7 +294,7 @@ def TLX_BarrierArriveOp : TLX_Op<"barrier_arrive", [AttrSizedOperandSegments]> {
 // Registers <-> buffers
 //===----------------------------------------------------------------------===//
 
-def TLX_LocalLoadOp : TLX_Op<"local_load"> {
+def TLX_LocalLoadOp : TLX_Op<"local_load", [TLX_TaskSynchronized]> {
   let summary = "load a shared- or tensor-memory buffer into registers";
   let description = [{
     `tlx.local_load(buf)` in Python: `ld.shared` (or `ldmatrix`) in the
@@ -309,7 +309,7 @@ def TLX_LocalLoadOp : TLX_Op<"local_load"> {
   let hasVerifier = 1;
 }
 
-def TLX_LocalStoreOp : TLX_Op<"local_store"> {
+def TLX_LocalStoreOp : TLX_Op<"local_store", [TLX_TaskSynchronized]> {
   let summary = "store registers into a shared- or tensor-memory buffer";
   let description = [{
     `tlx.local_store(buf, value)` in Python: `st.shared` (or `stmatrix`);
@@ -322,7 +322,7 @@ def TLX_LocalStoreOp : TLX_Op<"local_store"> {
   let hasVerifier = 1;
 }
 
-def TLX_LocalGatherOp : TLX_Op<"local_gather"> {
+def TLX_LocalGatherOp : TLX_Op<"local_gather", [TLX_TaskSynchronized]> {
   let summary = "gather elements of a shared buffer along an axis";
   let description = [{
     `tlx.local_gather(src, indices, axis)` in Python: `result[i, j, ...]` is
@@ -341,7 +341,7 @@ def TLX_LocalGatherOp : TLX_Op<"local_gather"> {
   let hasVerifier = 1;
 }
 
-def TLX_LocalScatterOp : TLX_Op<"local_scatter"> {
+def TLX_LocalScatterOp : TLX_Op<"local_scatter", [TLX_TaskSynchronized]> {
   let summary = "scatter a tensor into a shared buffer along an axis";
   let description = [{
     `tlx.local_scatter(dst, src, indices, axis)` in Python: the inverse of
@@ -388,7 +388,7 @@ def TLX_NamedBarrierArriveOp : TLX_Op<"named_barrier_arrive"> {
 //===----------------------------------------------------------------------===//
 
 def TLX_AsyncDescriptorLoadOp : TLX_Op<"async_descriptor_load",
-    [AttrSizedOperandSegments]> {
+    [TLX_TaskSynchronized, AttrSizedOperandSegments]> {
   let summary = "TMA load of one block into a buffer, completing on an mbarrier";
   let description = [{
     `tlx.async_descriptor_load(desc, buf, offsets, barrier, pred,
@@ -420,7 +420,7 @@ def TLX_AsyncDescriptorLoadOp : TLX_Op<"async_descriptor_load",
   let hasVerifier = 1;
 }
 
-def TLX_AsyncDescriptorStoreOp : TLX_Op<"async_descriptor_store"> {
+def TLX_AsyncDescriptorStoreOp : TLX_Op<"async_descriptor_store", [TLX_TaskSynchronized]> {
   let summary = "TMA store (or reduction) of a buffer to one block";
   let description = [{
     `tlx.async_descriptor_store(desc, buf, offsets, eviction_policy=,
@@ -500,7 +500,7 @@ def TLX_AsyncDescriptorPrefetchTensorOp
   let hasVerifier = 1;
 }
 
-def TLX_AsyncStoreOp : TLX_Op<"async_store"> {
+def TLX_AsyncStoreOp : TLX_Op<"async_store", [TLX_TaskSynchronized]> {
   let summary = "bulk copy of shared memory to global memory";
   let description = [{
     `tlx.async_store(dst_global_ptr, src_smem, size)` in Python: one thread
@@ -519,7 +519,7 @@ def TLX_AsyncStoreOp : TLX_Op<"async_store"> {
   let hasVerifier = 1;
 }
 
-def TLX_AsyncBulkLoadOp : TLX_Op<"async_bulk_load"> {
+def TLX_AsyncBulkLoadOp : TLX_Op<"async_bulk_load", [TLX_TaskSynchronized]> {
   let summary = "bulk copy of global memory into a buffer, completing on an mbarrier";
   let description = [{
     `tlx.async_load(src_ptr, buf, bulk=True, bulk_size=, barrier=)` in
@@ -626,7 +626,7 @@ def TLX_ReinterpretTensorDescriptorOp
 // cp.async
 //===----------------------------------------------------------------------===//
 
-def TLX_AsyncLoadOp : TLX_Op<"async_load", [AttrSizedOperandSegments,
+def TLX_AsyncLoadOp : TLX_Op<"async_load", [TLX_TaskSynchronized, AttrSizedOperandSegments,
     TypesMatchWith<"mask is i1 of the shape of src", "src", "mask",
                    "::mlir::triton::getI1SameShape($_self)",
                    "($_op.getOperands().size() <= 2) || std::equal_to<>()">,
@@ -669,7 +669,7 @@ def TLX_AsyncLoadWaitGroupOp : TLX_Op<"async_load_wait_group"> {
 // Asynchronous MMA
 //===----------------------------------------------------------------------===//
 
-def TLX_AsyncDotOp : TLX_Op<"async_dot", [
+def TLX_AsyncDotOp : TLX_Op<"async_dot", [TLX_WarpGroupAligned,
     TypesMatchWith<"result type matches the accumulator", "result", "acc",
                    "$_self">]> {
   let summary = "d = a * b + acc on the tensor cores, asynchronously";
@@ -694,7 +694,7 @@ def TLX_AsyncDotOp : TLX_Op<"async_dot", [
   let hasVerifier = 1;
 }
 
-def TLX_AsyncDotWaitOp : TLX_Op<"async_dot_wait", [AllTypesMatch<["acc", "result"]>]> {
+def TLX_AsyncDotWaitOp : TLX_Op<"async_dot_wait", [TLX_WarpGroupAligned, AllTypesMatch<["acc", "result"]>]> {
   let summary = "wait until at most `pendings` async dots are in flight";
   let description = [{
     `tlx.async_dot_wait(pendings, acc)` in Python: `wgmma.wait_group
@@ -706,7 +706,7 @@ def TLX_AsyncDotWaitOp : TLX_Op<"async_dot_wait", [AllTypesMatch<["acc", "result
   let assemblyFormat = "$acc `,` $pendings attr-dict `:` type($acc)";
 }
 
-def TLX_TCGen05MMAOp : TLX_Op<"tcgen05_mma", [AttrSizedOperandSegments]> {
+def TLX_TCGen05MMAOp : TLX_Op<"tcgen05_mma", [TLX_WarpGroupAligned, AttrSizedOperandSegments]> {
   let summary = "acc (+)= a * b on Blackwell's tensor cores, in tensor memory";
   let description = [{
     `tlx.async_dot(a, b, acc, use_acc=, pred=, mBarriers=[...])` in Python
@@ -745,7 +745,7 @@ def TLX_TCGen05MMAOp : TLX_Op<"tcgen05_mma", [AttrSizedOperandSegments]> {
 }
 
 def TLX_TCGen05MMAScaledOp : TLX_Op<"tcgen05_mma_scaled",
-    [AttrSizedOperandSegments]> {
+    [TLX_WarpGroupAligned, AttrSizedOperandSegments]> {
   let summary = "acc (+)= (a * aScale) * (b * bScale), block-scaled, in tensor memory";
   let description = [{
     `tlx.async_dot_scaled(A, B, acc, A_scale, A_format, B_scale, B_format,
@@ -786,7 +786,7 @@ def TLX_TCGen05MMAScaledOp : TLX_Op<"tcgen05_mma_scaled",
   let hasVerifier = 1;
 }
 
-def TLX_TCGen05CommitOp : TLX_Op<"tcgen05_commit"> {
+def TLX_TCGen05CommitOp : TLX_Op<"tcgen05_commit", [TLX_WarpGroupAligned]> {
   let summary = "an mbarrier arrival once every earlier tcgen05 op completes";
   let description = [{
     `tlx.tcgen05_commit(bar)` in Python (sm_100):
@@ -805,7 +805,7 @@ def TLX_TCGen05CommitOp : TLX_Op<"tcgen05_commit"> {
   let assemblyFormat = "$barrier (`,` $pred^)? (`two_ctas` $twoCTAs^)? attr-dict";
 }
 
-def TLX_TMEMCopyOp : TLX_Op<"tmem_copy"> {
+def TLX_TMEMCopyOp : TLX_Op<"tmem_copy", [TLX_WarpGroupAligned]> {
   let summary = "asynchronous copy from shared memory to tensor memory";
   let description = [{
     `tlx.tmem_copy(src, dst)` in Python (sm_100): `tcgen05.cp` of a
@@ -996,7 +996,7 @@ def TLX_ClusterSize1DOp : TLX_Op<"cluster_size_1d", [Pure]> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
-def TLX_ClusterBarrierOp : TLX_Op<"cluster_barrier"> {
+def TLX_ClusterBarrierOp : TLX_Op<"cluster_barrier", [TLX_WarpGroupAligned]> {
   let summary = "synchronize every thread of every CTA of the cluster";
   let description = [{
     `tlx.cluster_barrier()` in Python: `barrier.cluster.arrive` then
@@ -1016,7 +1016,7 @@ def TLX_FenceMBarrierInitClusterOp : TLX_Op<"fence_mbarrier_init_cluster"> {
   let assemblyFormat = "attr-dict";
 }
 
-def TLX_RemoteShmemStoreOp : TLX_Op<"remote_shmem_store"> {
+def TLX_RemoteShmemStoreOp : TLX_Op<"remote_shmem_store", [TLX_TaskSynchronized]> {
   let summary = "store a tensor into a buffer of another CTA of the cluster";
   let description = [{
     `tlx.remote_shmem_store(dst, src, remote_cta_rank)` in Python: every
@@ -1034,7 +1034,7 @@ def TLX_RemoteShmemStoreOp : TLX_Op<"remote_shmem_store"> {
   let hasVerifier = 1;
 }
 
-def TLX_AsyncRemoteShmemStoreOp : TLX_Op<"async_remote_shmem_store"> {
+def TLX_AsyncRemoteShmemStoreOp : TLX_Op<"async_remote_shmem_store", [TLX_TaskSynchronized]> {
   let summary = "store a tensor into another CTA's buffer, completing on "
                 "its mbarrier";
   let description = [{
@@ -1054,7 +1054,7 @@ def TLX_AsyncRemoteShmemStoreOp : TLX_Op<"async_remote_shmem_store"> {
   let hasVerifier = 1;
 }
 
-def TLX_AsyncRemoteShmemCopyOp : TLX_Op<"async_remote_shmem_copy"> {
+def TLX_AsyncRemoteShmemCopyOp : TLX_Op<"async_remote_shmem_copy", [TLX_TaskSynchronized]> {
   let summary = "copy a buffer into another CTA's buffer, completing on its "
                 "mbarrier";
   let description = [{
@@ -1145,7 +1145,7 @@ def TLX_CLCQueryOp : TLX_Op<"clc_query"> {
 // Warp specialization
 //===----------------------------------------------------------------------===//
 
-def TLX_AsyncTasksOp : TLX_Op<"async_tasks", [
+def TLX_AsyncTasksOp : TLX_Op<"async_tasks", [TLX_WarpGroupAligned,
     SingleBlock, NoTerminator, RecursiveMemoryEffects]> {
   let summary = "tasks that run at once on disjoint warp groups";
   let description = [{

@@ -23,15 +23,15 @@ def TLXCheckDivergentSync : Pass<"tlx-check-divergent-sync"> {
   let description = [{
     `tlx.thread_id` is the only value of a TLX kernel that differs between
     the threads of a task. Code under an `scf.if` (or a loop) whose condition
-    or bounds depend on it runs on some threads only. Some operations need
-    every thread of their warp group: `wgmma` and its wait, `tcgen05`, the
-    cluster barrier and register reallocation are `.sync.aligned`; those are
-    errors there. Others Triton synchronizes the task's warps around
-    (`bar.sync` before shared-memory, mbarrier and TMA operations that follow
-    conflicting ones): the threads that skip the branch never reach that
-    barrier and the kernel hangs; those get a warning that names the
-    operation's `pred=` where it has one. Reported at the operation, with a
-    note at the branch.
+    or bounds depend on it runs on some threads only. Ops marked
+    `TLX_WarpGroupAligned` in TLXOps.td (`wgmma` and its wait, `tcgen05`, the
+    cluster barrier, register reallocation: `.sync.aligned`), and `tt.dot`,
+    need every thread of their warp group: errors there. Ops marked
+    `TLX_TaskSynchronized` (shared memory, mbarriers, TMA) may get a task-wide
+    `bar.sync` from Triton's membar, which the threads that skip the branch
+    never reach, and the kernel hangs: a warning, naming `pred=` where the
+    op's contract has that operand. Reported at the op, with a note at the
+    branch.
   }];
   let dependentDialects = ["::mlir::tlx::TLXDialect"];
 }
