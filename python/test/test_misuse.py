@@ -1340,13 +1340,13 @@ COMPILER_CASES = [
 ]
 
 
-def misuse_line(kernel) -> int:
-    """The file line of `kernel` marked `# misuse`."""
+def misuse_line(kernel, marker: str = "# misuse") -> int:
+    """The file line of `kernel` marked `marker`."""
     start = kernel.starting_line_number
     for offset, text in enumerate(kernel.raw_src):
-        if text.rstrip().endswith("# misuse"):
+        if text.rstrip().endswith(marker):
             return start + offset
-    raise AssertionError(f"{kernel.__name__} has no `# misuse` line")
+    raise AssertionError(f"{kernel.__name__} has no `{marker}` line")
 
 
 @pytest.mark.parametrize("kernel, signature, target, message", CASES, ids=[c[0].__name__ for c in CASES])
@@ -1386,9 +1386,7 @@ def test_an_mbarrier_arrive_under_a_lane_branch_is_warned_at_its_line():
     text = frontend_ir(kernel, N, stage="converted", target=SM90)
     with pytest.warns(TLXWarning) as caught:
         pipeline.run(text, kernel=kernel.__name__, source_name=f"{kernel.__name__}.ttgir-converted.mlir")
-    line = next(
-        kernel.starting_line_number + i for i, row in enumerate(kernel.raw_src) if row.rstrip().endswith("# warned")
-    )
+    line = misuse_line(kernel, "# warned")
     messages = [str(w.message) for w in caught]
     assert any(
         f"{HERE}:{line}:" in m and "runs under a branch on tlx.thread_id" in m and "pred=" in m for m in messages
