@@ -114,8 +114,8 @@ struct CheckDivergentSyncPass
                                         "shared-memory, mbarrier and TMA "
                                         "operations, and threads that skip "
                                         "the branch never arrive there: the "
-                                        "kernel may hang. ";
-        warning << "Keep every thread of the task on it";
+                                        "kernel may hang. Keep every thread "
+                                        "of the task on it";
         if (takesPredicate(op))
           warning << " and pass the branch's condition as pred=";
         warning.attachNote(branch->getLoc()) << "the branch on tlx.thread_id";
