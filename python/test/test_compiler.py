@@ -22,6 +22,7 @@ from triton.backends.nvidia.compiler import CUDABackend
 from triton.compiler.compiler import ASTSource, make_backend
 from triton.compiler.errors import CompilationError
 from triton.runtime.cache import get_cache_key
+from triton.runtime.errors import PTXASError
 
 import tlx
 import tlx.compiler.cache_key as cache_key
@@ -572,6 +573,50 @@ def test_shared_memory_with_tritons_scratch_is_checked_at_compile_time(fresh_cac
     line = tlx_buffers_plus_triton_scratch.starting_line_number
     assert f"{HERE}:{line + 1}: TLX kernel `tlx_buffers_plus_triton_scratch` needs 245760 bytes" in text, text
     assert "a CTA on cuda:90 has at most 232448" in text
+
+
+@triton.jit
+def wide_dot_in_sixteen_warps(out):
+    # 4 warps of default task + a 1-warp task padded to a warp group + 2 x 4 consumer warps = 16 warps: a
+    # thread launches with 128 registers, and a 64x256 float32 accumulator alone takes 128 of them.
+    a = tlx.local_alloc((64, 16), tl.float16, 1)
+    b = tlx.local_alloc((16, 256), tl.float16, 1)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            pass
+        with tlx.async_task(num_warps=1, registers=24):
+            pass
+        with tlx.async_task(num_warps=4, registers=232, replicate=2):
+            acc = tlx.async_dot_wait(0, tlx.async_dot(a[0], b[0]))  # ptxas
+            offs = tl.arange(0, 64)[:, None] * 256 + tl.arange(0, 256)[None, :]
+            tl.store(out + offs, acc)
+
+
+def test_ptxas_rejecting_an_instruction_names_the_kernel_line(fresh_cache, capsys):
+    """Stock Triton prints the whole PTX and raises PTXASError; a TLX kernel's error names the line the
+    instruction came from, explains a launch register budget, and is still a PTXASError (autotuning skips
+    the configuration)."""
+    kernel = wide_dot_in_sixteen_warps
+    with pytest.raises(TLXCompilationError) as info:
+        compile_sm90(kernel, {"out": "*fp32"})
+    assert isinstance(info.value, PTXASError)
+    text = str(info.value)
+    line = kernel.starting_line_number + next(i for i, s in enumerate(kernel.raw_src) if s.rstrip().endswith("# ptxas"))
+    assert text.startswith(f"{HERE}:{line}:"), text
+    assert "ptxas rejected the PTX of kernel `wide_dot_in_sixteen_warps` at this line" in text, text
+    assert "Insufficient registers (128)" in text, text
+    assert "acc = tlx.async_dot_wait(0, tlx.async_dot(a[0], b[0]))" in text, text
+    assert "The kernel runs 16 warps, so each thread starts with at most 128 registers" in text, text
+    assert "please share the reproducer" not in capsys.readouterr().out
+
+
+def test_a_ptxas_error_without_line_info_names_the_kernel(fresh_cache, monkeypatch):
+    monkeypatch.setattr(triton.knobs.compilation, "disable_line_info", True)  # no .loc in the PTX
+    with pytest.raises(TLXCompilationError) as info:
+        compile_sm90(wide_dot_in_sixteen_warps, {"out": "*fp32"})
+    text = str(info.value)
+    assert text.startswith("kernel `wide_dot_in_sixteen_warps`: error: ptxas rejected the PTX"), text
+    assert "Insufficient registers (128)" in text and "Repro command: " in text, text
 
 
 def test_annotated_ir_names_inlined_helpers_and_their_callers(tmp_path):

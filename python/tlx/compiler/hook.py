@@ -14,19 +14,24 @@ hook wraps the ``ttgir`` stage: when the TTIR holds TLX carriers it runs
 
 otherwise it calls the stock stage unchanged. After stock ``make_llir``, a TLX kernel's two-CTA MMAs lose
 the cluster barrier stock Triton puts before each, and the task barriers stock Membar puts right after a
-named barrier wait go (``tlx.compiler.llir``). A hook that was installed
-before TLX keeps running, after TLX's.
+named barrier wait go (``tlx.compiler.llir``), and ptxas rejecting the PTX reports the kernel line the
+instruction came from (``tlx.compiler.ptxas``). A hook that was installed before TLX keeps running, after
+TLX's.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import sys
 import tempfile
 from typing import Any
 
 from triton import knobs
 from triton._C.libtriton import ir, passes
 from triton.backends.compiler import Language
+from triton.runtime.errors import PTXASError
 
 from .. import _C
 from . import clusters, layout_pins, pipeline
@@ -34,6 +39,7 @@ from . import knobs as tlx_knobs
 from .dump import Dumper
 from .errors import TLXCompilationError
 from .llir import TwoCTABarrierError, drop_task_barriers_after_named_barrier_waits, drop_two_cta_mma_cluster_barriers
+from .ptxas import ptxas_failure, without_reproducer
 from .ttgir import add_ttgir_passes
 
 _previous_hook: Any = None
@@ -82,6 +88,7 @@ class TLXStages:
         self.kernel: str | None = None  # set when the kernel takes the TLX path
         self.defined_at: str | None = None
         stages["llir"] = self._checking_shared_memory(self._rewriting_stock_barriers(stages["llir"]))
+        stages["cubin"] = self._locating_ptxas_errors(stages["cubin"])
         if os.environ.get("TLX_DUMP_DIR"):
             for stage in ("llir", "ptx"):
                 stages[stage] = self._dumping(stage, stages[stage])
@@ -176,6 +183,25 @@ class TLXStages:
                     diagnostics=[],
                 )
             return result
+
+        return run
+
+    def _locating_ptxas_errors(self, make_cubin: Any) -> Any:
+        """ptxas rejecting a TLX kernel's PTX reports the kernel line the instruction came from
+        (``tlx.compiler.ptxas``) instead of stock Triton's reproducer."""
+
+        def run(ptx: str, metadata: dict) -> Any:
+            if self.kernel is None:
+                return make_cubin(ptx, metadata)
+            # Stock make_cubin prints the whole PTX when ptxas fails; the error names the file it is in.
+            printed = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(printed):
+                    return make_cubin(ptx, metadata)
+            except PTXASError as error:
+                raise ptxas_failure(self.kernel, ptx, error, self.defined_at) from error
+            finally:
+                sys.stdout.write(without_reproducer(printed.getvalue()))
 
         return run
 
