@@ -39,7 +39,7 @@ tt.func @arrive_under_lane_branch() {
   %first = arith.cmpi eq, %lane, %c0 : i32
   // expected-note @below {{the branch on tlx.thread_id}}
   scf.if %first {
-    // expected-warning @below {{'tlx.barrier_arrive' runs under a branch on tlx.thread_id; Triton synchronizes the task's warps (bar.sync) around shared-memory, mbarrier and TMA operations, and threads that skip the branch never arrive there: the kernel may hang. Keep every thread of the task on it and pass the branch's condition as pred=}}
+    // expected-warning @below {{'tlx.barrier_arrive' runs under a branch on tlx.thread_id; Triton synchronizes the task's warps (bar.sync) around shared-memory, mbarrier and TMA operations, and threads that skip the branch never arrive there: the kernel may hang. Keep every thread of the task on it and pass the branch's condition as pred=, or give this work a task of its own (tlx.async_task(num_warps=1) runs on one warp)}}
     tlx.barrier_arrive %bar, 1 : !tlx.mbarrier
   }
   tt.return
@@ -60,7 +60,7 @@ tt.func @warp_zero_producer(%desc: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
   // One note per warning, all at the branch (the verifier matches them to this one line).
   // expected-note @below {{the branch on tlx.thread_id}}
   scf.if %warp0 {
-    // expected-warning @below {{'tlx.barrier_wait' runs under a branch on tlx.thread_id; Triton synchronizes the task's warps (bar.sync) around shared-memory, mbarrier and TMA operations, and threads that skip the branch never arrive there: the kernel may hang. Keep every thread of the task on it}}
+    // expected-warning @below {{'tlx.barrier_wait' runs under a branch on tlx.thread_id; Triton synchronizes the task's warps (bar.sync) around shared-memory, mbarrier and TMA operations, and threads that skip the branch never arrive there: the kernel may hang. Keep every thread of the task on it and pass the branch's condition as pred=, or give this work a task of its own (tlx.async_task(num_warps=1) runs on one warp)}}
     tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
     // expected-warning @below {{'tlx.barrier_expect_bytes' runs under a branch on tlx.thread_id}}
     tlx.barrier_expect_bytes %bar, 8192 : !tlx.mbarrier
@@ -69,7 +69,7 @@ tt.func @warp_zero_producer(%desc: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
   }
   tt.return
 }
-// LOC: check-divergent-sync.mlir:[[# @LINE - 6]]:5: warning: 'tlx.barrier_expect_bytes' runs under{{.*}}and pass the branch's condition as pred={{$}}
+// LOC: check-divergent-sync.mlir:[[# @LINE - 6]]:5: warning: 'tlx.barrier_expect_bytes' runs under{{.*}}and pass the branch's condition as pred=, or give this work a task of its own (tlx.async_task(num_warps=1) runs on one warp){{$}}
 
 // -----
 
@@ -87,7 +87,7 @@ tt.func @thread_dependent_loop(%value: tensor<64x64xf16>) {
   }
   tt.return
 }
-// LOC: check-divergent-sync.mlir:[[# @LINE - 4]]:5: warning: 'tlx.local_store' runs under a branch on tlx.thread_id;{{.*}}Keep every thread of the task on it{{$}}
+// LOC: check-divergent-sync.mlir:[[# @LINE - 4]]:5: warning: 'tlx.local_store' runs under a branch on tlx.thread_id;{{.*}}Keep every thread of the task on it, or give{{.*}}{{$}}
 
 // -----
 

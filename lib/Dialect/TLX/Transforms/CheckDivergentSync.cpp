@@ -118,6 +118,8 @@ struct CheckDivergentSyncPass
                                         "of the task on it";
         if (takesPredicate(op))
           warning << " and pass the branch's condition as pred=";
+        warning << ", or give this work a task of its own "
+                   "(tlx.async_task(num_warps=1) runs on one warp)";
         warning.attachNote(branch->getLoc()) << "the branch on tlx.thread_id";
       });
     });
