@@ -271,6 +271,31 @@ def test_a_four_warp_task_keeps_its_warp_group_and_the_small_ones_share_one():
     assert stock["actual"] == [240, 192, 24, 24, 24]
 
 
+
+@triton.jit
+def consumer_in_the_default_task(out_ptr, n):
+    # FA3's layout: the kernel's own warps are consumer 0, one more consumer warp group, a 1-warp producer.
+    bars = tlx.alloc_barriers(1, arrive_count=2)
+    with tlx.async_tasks():
+        with tlx.async_task("default", registers=232):
+            tlx.barrier_wait(bars[0], 0)
+            tl.store(out_ptr + tl.arange(0, 128), tl.zeros((128,), tl.float32) + n)
+        with tlx.async_task(num_warps=4, registers=232):
+            tl.store(out_ptr + 128 + tl.arange(0, 128), tl.zeros((128,), tl.float32) + n)
+            tlx.barrier_arrive(bars[0])
+        with tlx.async_task(num_warps=1, registers=24):
+            tlx.barrier_arrive(bars[0])
+
+
+def test_a_default_budget_no_launch_cap_lands_on_gets_the_next_one_up():
+    compiled = compile_quietly(consumer_in_the_default_task, {"out_ptr": "*fp32", "n": "i32"}, {}, arch=90)
+    ptx = compiled.asm["ptx"]
+    # 12 warps; the cap 160 would leave the default (160 * 12 - 232 * 4 - 24 * 4) / 4 = 224 < 232, 168 leaves 248.
+    assert ".maxnreg 168" in ptx and ".reqntid 384" in ptx
+    assert {24, 232, 248} <= setmaxnreg(ptx), setmaxnreg(ptx)
+    stock = stock_warp_groups(compiled.asm["ttgir"])
+    assert stock["actual"] == [248, 232, 24, 24, 24]
+
 # --- What cannot be honoured ---------------------------------------------------------------------------------
 
 

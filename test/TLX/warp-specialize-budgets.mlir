@@ -94,6 +94,28 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 // -----
 
+// A default task asking for a budget no launch cap lands on: with a consumer warp group of 232 and a 1-warp
+// producer (a warp group of 24), a cap of 160 would leave it (160 * 12 - 1024) / 4 = 224, short of its 232;
+// the next cap up, 168, leaves it (168 * 12 - 1024) / 4 = 248 (the kernel's 12 warps launch with 168 each).
+// CHECK: module attributes {ttg.maxnreg = 168 : i32
+// CHECK-LABEL: tt.func @default_budget_between_caps
+// CHECK: ttg.warp_specialize() attributes {requestedRegisters = array<i32: 232, 24>}
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @default_budget_between_caps() {
+    tlx.async_tasks {
+      tlx.async_task default registers(232) {
+      }
+      tlx.async_task num_warps(4) registers(232) {
+      }
+      tlx.async_task num_warps(1) registers(24) {
+      }
+    }
+    tt.return
+  }
+}
+
+// -----
+
 // A task that may call the driver's assert or print gets at least 32 registers from stock (an NVIDIA driver
 // bug): its warp group runs at 32, the launch cap 144 leaves the default (144 * 8 - 32 * 4) / 4 = 256.
 // CHECK: module attributes {ttg.maxnreg = 144 : i32

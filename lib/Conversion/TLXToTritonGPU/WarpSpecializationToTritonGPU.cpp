@@ -205,19 +205,26 @@ RegisterBudgets computeRegisterBudgets(TaskSet &set) {
                       set.baseWarps);
   };
   std::optional<uint32_t> asked = set.defaultTask.getRegisters();
-  int32_t wanted = asked.value_or(std::min<int32_t>(256, defaultGets(uniform)));
+  int32_t wanted = asked.value_or(
+      std::min<int32_t>(kMaxTaskRegisters, defaultGets(uniform)));
   int32_t entry = roundDown8(
       (int64_t(wanted) * set.baseWarps + budgets.partitionRegisters) /
       totalWarps);
   while (entry + 8 <= uniform && defaultGets(entry + 8) <= wanted)
     entry += 8;
+  // A step of the launch cap moves the default task by about 8 * totalWarps /
+  // baseWarps registers: where no cap lands on what it asks for, the next cap
+  // up gives it more rather than less.
+  if (asked && defaultGets(entry) < wanted)
+    entry += 8;
   int32_t available = defaultGets(std::min(entry, uniform));
   int32_t minimum = usesAssertOrPrint(set.defaultTask.getBody())
                         ? kAssertOrPrintRegisters
-                        : 24;
+                        : kMinTaskRegisters;
   budgets.launchCap = entry;
   budgets.defaultAtEqualShare = defaultGets(uniform);
   budgets.fits = entry <= uniform && available >= minimum &&
+                 available <= kMaxTaskRegisters &&
                  !(asked && available < wanted);
   return budgets;
 }

@@ -788,10 +788,11 @@ LogicalResult AsyncTaskOp::verify() {
              << " replicas); a CTA has at most 32";
   }
   if (std::optional<uint32_t> registers = getRegisters())
-    if (*registers < 24 || *registers > 256 || *registers % 8 != 0)
-      return emitOpError("registers must be a multiple of 8 in 24..256 "
-                         "(setmaxnreg), got ")
-             << *registers;
+    if (int64_t(*registers) < kMinTaskRegisters ||
+        int64_t(*registers) > kMaxTaskRegisters || *registers % 8 != 0)
+      return emitOpError("registers must be a multiple of 8 in ")
+             << kMinTaskRegisters << ".." << kMaxTaskRegisters
+             << " (setmaxnreg), got " << *registers;
   return success();
 }
 

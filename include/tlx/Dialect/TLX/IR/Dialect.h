@@ -16,6 +16,10 @@
 #include "tlx/Dialect/TLX/IR/Enums.h.inc"
 
 namespace mlir::tlx {
+/// The register budgets `setmaxnreg` can set, per thread (multiples of 8).
+constexpr int32_t kMinTaskRegisters = 24;
+constexpr int32_t kMaxTaskRegisters = 256;
+
 /// Every thread of the op's warp group executes it together (`.sync.aligned`).
 template <typename ConcreteType>
 class WarpGroupAligned
