@@ -271,7 +271,6 @@ def test_a_four_warp_task_keeps_its_warp_group_and_the_small_ones_share_one():
     assert stock["actual"] == [240, 192, 24, 24, 24]
 
 
-
 @triton.jit
 def consumer_in_the_default_task(out_ptr, n):
     # FA3's layout: the kernel's own warps are consumer 0, one more consumer warp group, a 1-warp producer.
@@ -295,6 +294,7 @@ def test_a_default_budget_no_launch_cap_lands_on_gets_the_next_one_up():
     assert {24, 232, 248} <= setmaxnreg(ptx), setmaxnreg(ptx)
     stock = stock_warp_groups(compiled.asm["ttgir"])
     assert stock["actual"] == [248, 232, 24, 24, 24]
+
 
 # --- What cannot be honoured ---------------------------------------------------------------------------------
 
