@@ -607,7 +607,7 @@ def test_ptxas_rejecting_an_instruction_names_the_kernel_line(fresh_cache, capsy
     assert "Insufficient registers (128)" in text, text
     assert "acc = tlx.async_dot_wait(0, tlx.async_dot(a[0], b[0]))" in text, text
     assert "The kernel runs 16 warps, so each thread starts with at most 128 registers" in text, text
-    assert "please share the reproducer" not in capsys.readouterr().out
+    assert capsys.readouterr().out == ""  # stock prints the whole PTX here
 
 
 def test_a_ptxas_error_without_line_info_names_the_kernel(fresh_cache, monkeypatch):

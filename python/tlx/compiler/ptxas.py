@@ -20,7 +20,7 @@ _FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s*,?\s*"([^"]*)")?')
 _THREADS = re.compile(r"^\s*\.reqntid\s+(\d+)", re.M)
 _REGISTERS = re.compile(r"Insufficient registers \((\d+)\) to compile instruction.*?register target of (\d+)")
 _ABORTED = "Ptx assembly aborted"
-_REPRODUCER = re.compile(r"\n\n={64}\n.*?please share the reproducer above with Triton project\.\n", re.S)
+_REPRODUCER = re.compile(r"\n\n={64}\n.*?please share the reproducer above with Triton project\.\n\n?", re.S)
 
 
 class TLXPTXASError(TLXCompilationError, PTXASError):
