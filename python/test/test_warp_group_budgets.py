@@ -15,6 +15,8 @@ at its line); budgets that do not fit are dropped with a warning, as the public 
 
 from __future__ import annotations
 
+import os
+import random
 import re
 import tempfile
 import warnings
@@ -337,3 +339,73 @@ def test_warp_specialization_needs_whole_warp_groups_for_the_default_task():
     text = str(info.value)
     assert "warp specialization needs the kernel's num_warps to be a multiple of 4" in text, text
     assert re.search(rf"{re.escape(str(HERE))}:{line_of('two_warps')}:\d+: error:", text), text
+
+
+# --- Random task sets, stock's allocate-warp-groups as the referee ---------------------------------------------
+
+
+def _task_set_module(base_warps: int, default_registers: int | None, tasks: list[tuple[int, int, int]]) -> str:
+    default = f" registers({default_registers})" if default_registers else ""
+    lines = [f"      tlx.async_task default{default} {{\n      }}"]
+    for warps, registers, replicas in tasks:
+        task = f"num_warps({warps}) registers({registers}) replicate({replicas})"
+        lines.append(f"      tlx.async_task {task} {{\n      }}")
+    body = "\n".join(lines)
+    return (
+        f'module attributes {{"ttg.num-warps" = {base_warps} : i32}} {{\n  tt.func @k() {{\n'
+        f"    tlx.async_tasks {{\n{body}\n    }}\n    tt.return\n  }}\n}}\n"
+    )
+
+
+def _with_budgets(lowered: str, requested: list[int], launch_cap: int) -> str:
+    """The lowered module as if TLX had kept `requested` under the launch cap `launch_cap`."""
+    requested_attr = ", ".join(map(str, requested))
+    attrs = f"attributes {{requestedRegisters = array<i32: {requested_attr}>}}"
+    text = lowered.replace("ttg.warp_specialize()", f"ttg.warp_specialize() {attrs}")
+    return text.replace("module attributes {", f"module attributes {{ttg.maxnreg = {launch_cap} : i32, ", 1)
+
+
+def test_budgets_are_kept_whenever_a_launch_cap_honours_them():
+    """For random task sets: where TLX keeps the budgets, stock gives every task at least its budget and the
+    default task at least what it asks for, within the SM; where TLX drops them (with its warning), no launch
+    cap would have done that."""
+    from tlx import _C
+
+    seed = int(os.environ.get("TLX_FUZZ_SEED", random.SystemRandom().randrange(2**31)))
+    rng = random.Random(seed)
+    kept = dropped = 0
+    for _ in range(300):
+        base = rng.choice([4, 4, 8])
+        budgets = [24, 40, 48, 152, 160, 192, 200, 224, 232, 240]
+        tasks = [
+            (rng.choice([1, 2, 4, 4, 8]), rng.choice(budgets), rng.choice([1, 2])) for _ in range(rng.randint(1, 3))
+        ]
+        task_warps = sum(warps * replicas for warps, _, replicas in tasks)
+        total_warps = base + -(-task_warps // 4) * 4  # stock pads the tasks to whole warp groups
+        if total_warps > 32:
+            continue
+        asked = rng.choice([None, 24, 48, 96, 160, 200, 232, 240, 256])
+        diagnostics = []
+        lowered = _C.run_pipeline(
+            _task_set_module(base, asked, tasks),
+            "builtin.module(tlx-assign-layouts,tlx-lower-to-ttg)",
+            on_diagnostic=diagnostics.append,
+        )
+        requested = [registers for warps, registers, replicas in tasks for _ in range(replicas)]
+        case = f"seed {seed}: {base} warps, default asks {asked}, tasks (warps, registers, replicas) {tasks}"
+        if "ttg.maxnreg" in lowered:
+            kept += 1
+            stock = stock_warp_groups(lowered)
+            assert stock["maxnreg"] * total_warps * 32 <= 65536, case
+            assert max(asked or 24, 24) <= stock["actual"][0] <= 256, (case, stock)
+            # stock's actual registers: the default task, each task's replicas in order, then its padding
+            granted = stock["actual"][1 : 1 + len(requested)]
+            assert all(got >= want for got, want in zip(granted, requested, strict=True)), (case, stock)
+            continue
+        dropped += 1
+        assert any("register budgets do not fit" in d[4] for d in diagnostics), (case, diagnostics)
+        for launch_cap in range(24, 65536 // (total_warps * 32) + 1, 8):
+            default = stock_warp_groups(_with_budgets(lowered, requested, launch_cap))["actual"]
+            assert not (default and max(asked or 24, 24) <= default[0] <= 256), (case, launch_cap, default)
+    print(f"seed {seed}: budgets kept {kept}, dropped {dropped}")
+    assert kept > 20 and dropped > 20
