@@ -81,6 +81,13 @@ def dot_fp8_b_stored_k_by_n(n):
 
 
 @triton.jit
+def dot_tf32_b_stored_k_by_n(n):
+    a = tlx.local_alloc((64, 16), tl.float32, 1)
+    b = tlx.local_alloc((16, 64), tl.float32, 1)
+    tlx.async_dot_wait(0, tlx.async_dot(a[0], b[0]))  # misuse
+
+
+@triton.jit
 def bool_buffer(n):
     flags = tlx.local_alloc((64,), tl.int1, 1)  # misuse
     tlx.local_store(flags[0], tl.arange(0, 64) > n)
@@ -1197,6 +1204,7 @@ COMPILER_CASES = [
     (dot_int8_into_float32, N, SM90, "or fp8 (e4m3, e5m2) operands into a float32 accumulator, not 'i8'"),
     (dot_f64, N, SM90, "or fp8 (e4m3, e5m2) operands into a float32 accumulator, not 'f64'"),
     (dot_fp8_b_stored_k_by_n, N, SM90, "wgmma reads 8-bit `b` K-major only: allocate `b` as NxK and pass"),
+    (dot_tf32_b_stored_k_by_n, N, SM90, "wgmma reads 32-bit (tf32) `b` K-major only: allocate `b` as NxK and"),
     (bool_buffer, N, SM90, "TLX buffers do not hold i1: store booleans as i8 (tl.int8)"),
     (
         alloc_over_shared_memory,

@@ -151,6 +151,20 @@ def test_fp8_async_dot_is_an_e4m3_wgmma():
 
 
 @triton.jit
+def tf32_dot(out):
+    a = tlx.local_alloc((64, 16), tl.float32, 1)
+    b = tlx.local_alloc((64, 16), tl.float32, 1)  # N x K: K-major, as wgmma reads tf32 operands
+    acc = tlx.async_dot_wait(0, tlx.async_dot(a[0], tlx.local_trans(b[0])))
+    rows, cols = tl.arange(0, 64)[:, None], tl.arange(0, 64)[None, :]
+    tl.store(out + rows * 64 + cols, acc)
+
+
+def test_float32_async_dot_is_a_tf32_wgmma():
+    ptx = compile_sm90(tf32_dot, {"out": "*fp32"}, {}).asm["ptx"]
+    assert len(re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n64k8\.f32\.tf32\.tf32", ptx)) == 2, ptx[-2000:]
+
+
+@triton.jit
 def only_the_default_task(out):
     # One `with` of two items (as ruff's SIM117 writes nested ones): Triton builds both before entering either.
     with tlx.async_tasks(), tlx.async_task("default"):

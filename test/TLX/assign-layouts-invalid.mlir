@@ -93,6 +93,21 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 // -----
 
+// So does tf32 wgmma (float32 operands): wgmma transposes 16-bit operands only.
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @tf32_b_mn_major(%acc: tensor<64x64xf32>, %i: i32) {
+    %a = tlx.local_alloc : !tlx.buffers<1, 64x16xf32, smem>
+    %b = tlx.local_alloc : !tlx.buffers<1, 16x64xf32, smem>
+    %av = tlx.local_view %a[%i] : !tlx.buffers<1, 64x16xf32, smem>
+    %bv = tlx.local_view %b[%i] : !tlx.buffers<1, 16x64xf32, smem>
+    // expected-error @+1 {{'tlx.async_dot' op wgmma reads 32-bit (tf32) `b` K-major only: allocate `b` as NxK and pass tlx.local_trans(b)}}
+    %d = tlx.async_dot %av, %bv, %acc : !tlx.buffer<64x16xf32, smem> * !tlx.buffer<16x64xf32, smem> -> tensor<64x64xf32>
+    tt.return
+  }
+}
+
+// -----
+
 // ... and `a` K-major: a transposed view is MN-major.
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @fp8_a_mn_major(%acc: tensor<64x64xf32>, %i: i32) {

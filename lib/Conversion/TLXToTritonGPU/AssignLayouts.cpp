@@ -188,23 +188,28 @@ static std::optional<bool> isKMajor(Attribute layout, bool transposedIsKMajor) {
 }
 
 /// What wgmma reads, checked where the layouts are known (stock Triton would
-/// assert or produce IR it cannot parse): whole warp groups, and 8-bit
-/// operands K-major.
+/// assert or produce IR it cannot parse): whole warp groups, and operands
+/// other than 16-bit ones K-major (wgmma transposes f16 and bf16 only).
 LogicalResult checkAsyncDotOperands(AsyncDotOp dot, Attribute aLayout,
                                     Attribute bLayout) {
   if (unsigned warps = lookupNumWarps(dot); warps % 4 != 0)
     return dot.emitOpError("wgmma runs on whole warp groups: the kernel (or "
                            "task) needs num_warps a multiple of 4, got ")
            << warps;
-  Type element = dot.getB().getType().getElementType();
-  if (element.getIntOrFloatBitWidth() != 8)
+  unsigned bits = dot.getB().getType().getElementType().getIntOrFloatBitWidth();
+  if (bits == 16)
     return success();
+  StringRef kind = bits == 32 ? " (tf32)" : "";
   if (isKMajor(aLayout, /*transposedIsKMajor=*/false) == false)
-    return dot.emitOpError("wgmma reads 8-bit `a` K-major only: pass an MxK "
-                           "buffer as it is, not a transposed view");
+    return dot.emitOpError("wgmma reads ")
+           << bits << "-bit" << kind
+           << " `a` K-major only: pass an MxK buffer as it is, not a "
+              "transposed view";
   if (isKMajor(bLayout, /*transposedIsKMajor=*/true) == false)
-    return dot.emitOpError("wgmma reads 8-bit `b` K-major only: allocate `b` "
-                           "as NxK and pass tlx.local_trans(b)");
+    return dot.emitOpError("wgmma reads ")
+           << bits << "-bit" << kind
+           << " `b` K-major only: allocate `b` as NxK and pass "
+              "tlx.local_trans(b)";
   return success();
 }
 
