@@ -619,6 +619,77 @@ def test_a_ptxas_error_without_line_info_names_the_kernel(fresh_cache, monkeypat
     assert "Insufficient registers (128)" in text and "Repro command: " in text, text
 
 
+@triton.jit
+def slice_of_two_rows(out):
+    buf = tlx.local_alloc((64, 64), tl.float16, 1)
+    tlx.local_store(buf[0], tl.zeros((64, 64), tl.float16))
+    rows = tlx.local_load(tlx.local_slice(buf[0], [8, 0], [2, 64]))  # stock
+    tl.store(out + tl.arange(0, 2)[:, None] * 64 + tl.arange(0, 64)[None, :], rows)
+
+
+@triton.jit
+def async_load_of_single_bytes(x, out):
+    buf = tlx.local_alloc((64, 64), tl.int8, 1)
+    offs = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]
+    tlx.async_load_commit_group([tlx.async_load(x + 1 + offs, buf[0])])  # stock
+    tlx.async_load_wait_group(0)
+    tl.store(out + offs, tlx.local_load(buf[0]))
+
+
+def test_stock_triton_rejecting_the_lowered_kernel_names_the_kernel_line(fresh_cache, capfd):
+    """Stock Triton prints its diagnostics and a whole-module reproducer on stderr and raises a bare
+    RuntimeError; a TLX kernel gets an error at the line stock names, with what to do, and a quiet stderr."""
+    kernel = async_load_of_single_bytes
+    with pytest.raises(TLXCompilationError) as info:
+        compile_sm90(kernel, {"x": "*i8", "out": "*i8"})
+    text = str(info.value)
+    line = kernel.starting_line_number + next(i for i, s in enumerate(kernel.raw_src) if s.rstrip().endswith("# stock"))
+    assert re.match(rf"{re.escape(str(HERE))}:{line}:\d+: error: stock Triton's lowering to LLVM rejects", text), text
+    assert "cp.async does not support transfers smaller than 4 bytes" in text, text
+    assert "at least 4 bytes per thread" in text, text
+    kept = re.search(r"with its reproducer: (\S+)", text).group(1)
+    assert "cp.async does not support transfers smaller than 4 bytes" in Path(kept).read_text()
+    assert capfd.readouterr().err == ""
+
+
+def test_a_stock_parser_error_is_captured_and_located(tmp_path, capfd):
+    """What libtriton's parser prints on fd 2 (C++) is captured, and its first error with a location becomes
+    the error; stock's pipeline boilerplate is skipped."""
+    from triton._C.libtriton import ir
+
+    from tlx.compiler.stock_errors import captured_stderr, stock_failure
+
+    source = tmp_path / "kernel.py"
+    source.write_text("def k():\n    y = tlx.local_slice(b, [0, 0], [2, 64])\n")
+    shared = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>"
+    memdesc = "!ttg.memdesc<64x64xf16, #shared, #smem, mutable>"
+    module = tmp_path / "k.ttgir"
+    module.write_text(
+        f"#shared = {shared}\n#smem = #ttg.shared_memory\n"
+        f'#loc1 = loc("{source}":2:22)\n'
+        'module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32}'
+        " {\n  tt.func @k() {\n"
+        f"    %a = ttg.local_alloc : () -> {memdesc}\n"
+        f"    %b = ttg.memdesc_subslice %a [0, 0] : {memdesc} -> !ttg.memdesc<2x64xf16, #shared, #smem, mutable, 64x64>"
+        ' loc("y"(#loc1))\n    tt.return\n  }\n}\n'
+    )
+    context = ir.context()
+    ir.load_dialects(context)
+    with captured_stderr() as printed, pytest.raises(RuntimeError):
+        ir.parse_mlir_module(str(module), context)
+    assert capfd.readouterr().err == ""
+    error = stock_failure("k", "parser", printed.text, defined_at=None)
+    assert str(error).startswith(f"{source}:2:22: error: stock Triton's parser rejects what TLX made of this line")
+    assert "We don't support splitting along the swizzling pattern" in str(error)
+    assert "tlx.local_slice(b, [0, 0], [2, 64])" in str(error) and "slice whole multiples of 8 rows" in str(error)
+    assert stock_failure("k", "parser", "no location here\n", defined_at=None) is None
+
+
+def test_a_slice_of_fewer_than_eight_rows_gets_an_unswizzled_buffer(fresh_cache):
+    ttgir = compile_sm90(slice_of_two_rows, {"out": "*fp16"}).asm["ttgir"]
+    assert "swizzlingByteWidth = 0" in ttgir and "swizzlingByteWidth = 128" not in ttgir, ttgir[:1500]
+
+
 def test_annotated_ir_names_inlined_helpers_and_their_callers(tmp_path):
     from tlx.compiler.annotate import annotate
 

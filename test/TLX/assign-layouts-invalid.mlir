@@ -146,3 +146,15 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// A layout the user gives keeps its swizzle: a slice of fewer than 8 rows cannot be cut out of it.
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+tt.func @slice_cuts_the_swizzle(%i: i32) {
+  %b = tlx.local_alloc {layout = #nv} : !tlx.buffers<1, 64x64xf16, smem>
+  %v = tlx.local_view %b[%i] : !tlx.buffers<1, 64x64xf16, smem>
+  // expected-error @below {{'tlx.local_slice' op cuts the swizzle of the buffer's layout #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>, which repeats every 8 rows: slice at least 8 rows, or give the buffer an unswizzled layout}}
+  %s = tlx.local_slice %v, [4, 0] : !tlx.buffer<64x64xf16, smem> -> !tlx.buffer<4x64xf16, smem>
+  tt.return
+}

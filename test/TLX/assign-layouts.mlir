@@ -92,3 +92,29 @@ tt.func public @swizzled_transposed(%desc: !tt.tensordesc<tensor<32x64xf16>>, %i
   tlx.async_descriptor_store %desc[%i, %i], %t : !tt.tensordesc<tensor<32x64xf16>>, !tlx.buffer<32x64xf16, smem>
   tt.return
 }
+
+// -----
+
+// Triton's memdesc_subslice cannot cut a swizzle, which repeats every 8 rows: a buffer sliced into fewer rows
+// gets the unswizzled NVMMA layout (through a transpose too: there the rows are the last dimension); one
+// sliced into 8 rows or more, or into columns only, keeps the widest swizzle.
+// CHECK-DAG: #[[NV0:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 16}>
+// CHECK-DAG: #[[NV128:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-LABEL: tt.func @slices_and_swizzle
+tt.func @slices_and_swizzle(%i: i32) {
+  // CHECK: tlx.local_alloc {layout = #[[NV0]]} : !tlx.buffers<2, 64x64xf16, smem>
+  %few = tlx.local_alloc : !tlx.buffers<2, 64x64xf16, smem>
+  %fv = tlx.local_view %few[%i] : !tlx.buffers<2, 64x64xf16, smem>
+  %f2 = tlx.local_slice %fv, [8, 0] : !tlx.buffer<64x64xf16, smem> -> !tlx.buffer<2x64xf16, smem>
+  // CHECK: tlx.local_alloc {layout = #[[NV128]]} : !tlx.buffers<2, 64x64xf16, smem>
+  %eight = tlx.local_alloc : !tlx.buffers<2, 64x64xf16, smem>
+  %ev = tlx.local_view %eight[%i] : !tlx.buffers<2, 64x64xf16, smem>
+  %e8 = tlx.local_slice %ev, [8, 0] : !tlx.buffer<64x64xf16, smem> -> !tlx.buffer<8x64xf16, smem>
+  %e1 = tlx.local_slice %ev, [0, 8] : !tlx.buffer<64x64xf16, smem> -> !tlx.buffer<64x8xf16, smem>
+  // CHECK: tlx.local_alloc {layout = #[[NV0]]} : !tlx.buffers<1, 64x64xf16, smem>
+  %tr = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %tv = tlx.local_view %tr[%i] : !tlx.buffers<1, 64x64xf16, smem>
+  %tt = tlx.local_trans %tv, [1, 0] : !tlx.buffer<64x64xf16, smem> -> !tlx.buffer<64x64xf16, smem>
+  %t4 = tlx.local_slice %tt, [0, 4] : !tlx.buffer<64x64xf16, smem> -> !tlx.buffer<64x4xf16, smem>
+  tt.return
+}

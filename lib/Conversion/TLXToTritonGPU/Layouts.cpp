@@ -78,16 +78,83 @@ bool mlir::tlx::isBlockScaleBuffer(BufferType buffer) {
          buffer.getElementType().isInteger(8);
 }
 
+/// A swizzled NVMMA layout repeats its swizzle every 8 rows (all dimensions
+/// but the contiguous one, row-major; transposed: the last dimension of a
+/// 2-D view), moving to the next phase every 128 / swizzle-bytes rows.
+constexpr int64_t kSwizzleRows = 8;
+
+/// Whether a slice of `sliceShape` out of `shape` cuts a `swizzleBytes`
+/// NVMMA swizzle: Triton's memdesc_subslice refuses a slice when a power of
+/// 2 of its rows, from its own count up to the source's, starts a row in
+/// another phase. Transposed layouts are judged for 2-D views only (others
+/// are left to Triton's verifier).
+static bool cutsSwizzle(ArrayRef<int64_t> shape, ArrayRef<int64_t> sliceShape,
+                        bool transposed, unsigned swizzleBytes) {
+  if (swizzleBytes == 0)
+    return false;
+  int64_t rowsPerPhase = 128 / swizzleBytes;
+  auto cuts = [&](int64_t slice, int64_t whole, int64_t rowsPerStep) {
+    for (int64_t step = slice; step < whole; step *= 2)
+      if (step * rowsPerStep >= rowsPerPhase &&
+          step * rowsPerStep < kSwizzleRows)
+        return true;
+    return false;
+  };
+  if (transposed)
+    return shape.size() == 2 && cuts(sliceShape[1], shape[1], 1);
+  int64_t rowsPerStep = 1;
+  for (int64_t dim = int64_t(shape.size()) - 2; dim >= 0; --dim) {
+    if (cuts(sliceShape[dim], shape[dim], rowsPerStep))
+      return true;
+    rowsPerStep *= shape[dim];
+  }
+  return false;
+}
+
+/// Whether a local_slice of `buffer`, through views that keep or transpose
+/// its layout, cuts a `swizzleBytes` NVMMA swizzle (`transposed` in the view
+/// at hand).
+static bool slicedAcrossSwizzle(Value buffer, unsigned swizzleBytes,
+                                bool transposed = false) {
+  for (Operation *user : buffer.getUsers()) {
+    if (isa<LocalViewOp>(user) &&
+        slicedAcrossSwizzle(user->getResult(0), swizzleBytes, transposed))
+      return true;
+    if (auto trans = dyn_cast<LocalTransOp>(user);
+        trans && trans.getSource().getType().getShape().size() == 2 &&
+        slicedAcrossSwizzle(trans.getResult(), swizzleBytes, !transposed))
+      return true;
+    auto slice = dyn_cast<LocalSliceOp>(user);
+    if (!slice || slice.getSource() != buffer)
+      continue;
+    if (cutsSwizzle(slice.getSource().getType().getShape(),
+                    slice.getResult().getType().getShape(), transposed,
+                    swizzleBytes) ||
+        slicedAcrossSwizzle(slice.getResult(), swizzleBytes, transposed))
+      return true;
+  }
+  return false;
+}
+
 Attribute mlir::tlx::getDefaultBufferLayout(LocalAllocOp alloc) {
   BuffersType buffers = alloc.getType();
+  Attribute layout = getDefaultBufferLayout(buffers);
+  auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(layout);
+  if (!nvmma)
+    return layout;
   // tcgen05.cp reads block scales unswizzled (the cuBLAS layout is the
-  // swizzle); TMA then loads them unswizzled too.
-  if (buffers.getShape().size() >= 2 && reachesBlockScaleUse(alloc))
-    return ttg::NVMMASharedEncodingAttr::get(
-        alloc.getContext(), /*swizzlingByteWidth=*/0, /*transposed=*/false,
-        buffers.getElementType().getIntOrFloatBitWidth(), /*fp4Padded=*/false,
-        buffers.getShape().size(), /*cgaBases=*/{});
-  return getDefaultBufferLayout(buffers);
+  // swizzle); TMA then loads them unswizzled too. A buffer sliced across its
+  // swizzle takes the widest one its slices keep.
+  unsigned swizzle =
+      reachesBlockScaleUse(alloc) ? 0 : nvmma.getSwizzlingByteWidth();
+  while (swizzle != 0 && slicedAcrossSwizzle(alloc.getResult(), swizzle))
+    swizzle = swizzle > 32 ? swizzle / 2 : 0;
+  if (swizzle == nvmma.getSwizzlingByteWidth())
+    return layout;
+  return ttg::NVMMASharedEncodingAttr::get(
+      alloc.getContext(), swizzle, /*transposed=*/false,
+      nvmma.getElementBitWidth(), nvmma.getFp4Padded(),
+      buffers.getShape().size(), nvmma.getCgaBases());
 }
 
 FailureOr<ttg::MemDescType>
@@ -328,6 +395,12 @@ FailureOr<Attribute> mlir::tlx::getViewLayout(Operation *view,
       .Case<LocalViewOp>(
           [&](auto) -> FailureOr<Attribute> { return sourceLayout; })
       .Case<LocalSliceOp>([&](LocalSliceOp slice) -> FailureOr<Attribute> {
+        if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(sourceLayout);
+            nvmma &&
+            cutsSwizzle(slice.getSource().getType().getShape(),
+                        slice.getResult().getType().getShape(),
+                        nvmma.getTransposed(), nvmma.getSwizzlingByteWidth()))
+          return failure();
         // A column slice of tensor memory keeps its rows; its blocks are at
         // most as wide as the slice.
         auto tmem = dyn_cast<ttng::TensorMemoryEncodingAttr>(sourceLayout);
@@ -365,6 +438,11 @@ LogicalResult mlir::tlx::emitViewLayoutError(Operation *view,
            << sourceLayout << " as " << reinterpret.getResult().getType()
            << ": the rows must keep their byte length (and an unswizzled "
               "buffer must become 1-D)";
+  if (auto slice = dyn_cast<LocalSliceOp>(view))
+    return slice.emitOpError("cuts the swizzle of the buffer's layout ")
+           << sourceLayout << ", which repeats every " << kSwizzleRows
+           << " rows: slice at least " << kSwizzleRows
+           << " rows, or give the buffer an unswizzled layout";
   if (auto reshape = dyn_cast<LocalReshapeOp>(view))
     return reshape.emitOpError("cannot reshape a buffer with layout ")
            << sourceLayout << " to ["

@@ -40,6 +40,7 @@ from .dump import Dumper
 from .errors import TLXCompilationError
 from .llir import TwoCTABarrierError, drop_task_barriers_after_named_barrier_waits, drop_two_cta_mma_cluster_barriers
 from .ptxas import ptxas_failure, without_reproducer
+from .stock_errors import captured_stderr, stock_failure
 from .ttgir import add_ttgir_passes
 
 _previous_hook: Any = None
@@ -127,11 +128,11 @@ class TLXStages:
             )
             if dumper:
                 dumper.write("lowered", lowered)
-            result = parse_module(lowered, module.context, kernel)
+            result = self._stock("parser", parse_module, lowered, module.context, kernel)
             pm = ir.pass_manager(result.context)
             pm.enable_debug()
             add_ttgir_passes(pm, options, capability)
-            pm.run(result, "tlx_make_ttgir")
+            self._stock("TTGIR passes", pm.run, result, "tlx_make_ttgir")
             result = layout_pins.finalize(result, kernel, lambda text: parse_module(text, module.context, kernel))
         except Exception as error:
             if dumper:
@@ -142,15 +143,32 @@ class TLXStages:
             dumper.write("ttgir", result.str())
         return result
 
+    def _stock(self, stage: str, step: Any, *args: Any) -> Any:
+        """A stock Triton step on what the TLX pipeline produced: a failure is reported at the kernel line
+        stock names (``tlx.compiler.stock_errors``); what it prints otherwise passes through."""
+        failure = None
+        with captured_stderr() as printed:
+            try:
+                result = step(*args)
+            except (RuntimeError, TLXCompilationError) as error:
+                failure = error
+        located = failure and stock_failure(self.kernel, stage, printed.text, self.defined_at)
+        if not located:
+            sys.stderr.write(printed.text)
+            if failure:
+                raise failure
+            return result
+        raise located from failure
+
     def _rewriting_stock_barriers(self, make_llir: Any) -> Any:
         """After stock make_llir: a TLX kernel's two-CTA MMAs lose the cluster barrier stock Triton 3.6 puts
         before each (the kernel orders the CTA pair with mbarriers), and the task barriers stock Membar puts
         right after a named barrier wait go (``tlx.compiler.llir``)."""
 
         def run(module: Any, metadata: dict) -> Any:
-            result = make_llir(module, metadata)
             if self.kernel is None:
-                return result
+                return make_llir(module, metadata)
+            result = self._stock("lowering to LLVM", make_llir, module, metadata)
             try:
                 return drop_task_barriers_after_named_barrier_waits(drop_two_cta_mma_cluster_barriers(result))
             except TwoCTABarrierError as error:

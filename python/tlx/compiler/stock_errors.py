@@ -1,0 +1,101 @@
+"""Stock Triton failing on what the TLX pipeline made of a kernel, reported at the kernel line.
+
+Stock Triton's passes and parser print their MLIR diagnostics on the process's stderr (file descriptor 2,
+from C++) and raise a bare ``RuntimeError`` ("PassManager::run failed", "Parse MLIR file failed"), after a
+whole-module reproducer. Around the stock steps of a TLX compilation the hook captures that stream: on
+success it is written back unchanged; on failure the first error with a kernel location becomes a
+``TLXCompilationError`` at that ``file:line:col`` (with advice where the cause is known), and the full
+output is kept in a file the message names.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import linecache
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Iterator
+
+from .errors import TLXCompilationError
+
+# `file:line:col: error: message`, or with a named location: `loc("name"("file":line:col)): error: message`.
+_DIAGNOSTIC = re.compile(
+    r'^(?:loc\((?:"[^"]*"\()?"?)?(?P<file>[^":\s][^":]*)"?:(?P<line>\d+):(?P<col>\d+)\)*: error: (?P<message>.*)$'
+)
+# What MLIR says about every failing pipeline, not about the kernel.
+_GENERIC = ("Failures have been detected while processing an MLIR pass pipeline", "failed to legalize operation")
+
+_ADVICE = (
+    (
+        "cp.async does not support transfers smaller than 4 bytes",
+        "tlx.async_load copies with cp.async, at least 4 bytes per thread: the addresses must be known 4-byte "
+        "aligned (Triton specializes pointer arguments divisible by 16 at launch; an offset such as `x + 1` "
+        "loses that) and each thread's elements contiguous along the buffer's last dimension",
+    ),
+    (
+        "We don't support splitting along the swizzling pattern",
+        "this slice cuts the swizzle pattern of the buffer's layout (the NVMMA layout TLX gives a 2-D buffer "
+        "repeats it every 8 rows): slice whole multiples of 8 rows, or keep data read in smaller pieces in a "
+        "buffer of its own",
+    ),
+)
+
+
+class StderrCapture:
+    """What was written to file descriptor 2 inside :func:`captured_stderr`."""
+
+    text = ""
+
+
+@contextlib.contextmanager
+def captured_stderr() -> Iterator[StderrCapture]:
+    """Redirect file descriptor 2 (C++ and Python alike) into a buffer for the duration."""
+    capture = StderrCapture()
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with tempfile.TemporaryFile() as sink:
+            os.dup2(sink.fileno(), 2)
+            try:
+                yield capture
+            finally:
+                sys.stderr.flush()
+                os.dup2(saved, 2)
+                sink.seek(0)
+                capture.text = sink.read().decode(errors="replace")
+    finally:
+        os.close(saved)
+
+
+def _kernel_errors(printed: str) -> list[tuple[str, int, int, str]]:
+    errors = []
+    for line in printed.splitlines():
+        match = _DIAGNOSTIC.match(line.strip())
+        if match and not match.group("message").startswith(_GENERIC):
+            errors.append((match["file"], int(match["line"]), int(match["col"]), match["message"]))
+    return errors
+
+
+def stock_failure(kernel: str, stage: str, printed: str, defined_at: str | None) -> TLXCompilationError | None:
+    """The error to raise when stock Triton's `stage` failed on TLX kernel `kernel` after printing `printed`;
+    None when no error there names a kernel line (the caller's own error stands)."""
+    errors = _kernel_errors(printed)
+    if not errors:
+        return None
+    fd, kept = tempfile.mkstemp(prefix=f"tlx-{kernel}-", suffix=".stock-error.txt")
+    with os.fdopen(fd, "w") as f:
+        f.write(printed)
+    file, line, column, message = errors[0]
+    text = (
+        f"{file}:{line}:{column}: error: stock Triton's {stage} rejects what TLX made of this line of kernel "
+        f"`{kernel}`: {message}"
+    )
+    source = linecache.getline(file, line).strip()
+    if source:
+        text += f"\n    {source}"
+    advice = next((advice for cause, advice in _ADVICE if message.startswith(cause)), None)
+    text += f"\n{advice}" if advice else "\n(a check TLX should make itself: please report it with the kernel)"
+    text += f"\nStock Triton's output, with its reproducer: {kept}"
+    return TLXCompilationError(text, kernel=kernel, diagnostics=[("error", file, line, column, message)])
