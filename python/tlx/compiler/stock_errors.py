@@ -30,9 +30,10 @@ _GENERIC = ("Failures have been detected while processing an MLIR pass pipeline"
 _ADVICE = (
     (
         "cp.async does not support transfers smaller than 4 bytes",
-        "tlx.async_load copies with cp.async, at least 4 bytes per thread: the addresses must be known 4-byte "
-        "aligned (Triton specializes pointer arguments divisible by 16 at launch; an offset such as `x + 1` "
-        "loses that) and each thread's elements contiguous along the buffer's last dimension",
+        "tlx.async_load copies with cp.async, at least 4 bytes per thread: the tile must hold 4 bytes or more "
+        "for each thread of the task (a 1x64 int8 tile is 64 bytes for 128 threads), its addresses must be "
+        "known 4-byte aligned (Triton specializes pointer arguments divisible by 16 at launch; an offset such as "
+        "`x + 1` loses that), and each thread's elements contiguous along the buffer's last dimension",
     ),
     (
         "We don't support splitting along the swizzling pattern",
