@@ -685,6 +685,20 @@ def test_a_stock_parser_error_is_captured_and_located(tmp_path, capfd):
     assert stock_failure("k", "parser", "no location here\n", defined_at=None) is None
 
 
+def test_stderr_capture_takes_what_is_written_to_fd_2_and_restores_it(capfd):
+    from tlx.compiler.stock_errors import captured_stderr
+
+    with captured_stderr() as printed:
+        os.write(2, b"from C++\n")
+    os.write(2, b"after\n")
+    assert printed.text == "from C++\n"
+    assert capfd.readouterr().err == "after\n"
+    with pytest.raises(ValueError), captured_stderr():
+        raise ValueError("the stream comes back on errors too")
+    os.write(2, b"back\n")
+    assert capfd.readouterr().err == "back\n"
+
+
 def test_a_slice_of_fewer_than_eight_rows_gets_an_unswizzled_buffer(fresh_cache):
     ttgir = compile_sm90(slice_of_two_rows, {"out": "*fp16"}).asm["ttgir"]
     assert "swizzlingByteWidth = 0" in ttgir and "swizzlingByteWidth = 128" not in ttgir, ttgir[:1500]

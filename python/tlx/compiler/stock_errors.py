@@ -16,6 +16,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 
 from .errors import TLXCompilationError
@@ -50,10 +51,20 @@ class StderrCapture:
     text = ""
 
 
+# File descriptor 2 belongs to the process: one capture at a time (compilations may run in threads; what
+# another thread writes meanwhile is captured too: written back, or kept in the file a failure names).
+_CAPTURE_LOCK = threading.Lock()
+
+
 @contextlib.contextmanager
 def captured_stderr() -> Iterator[StderrCapture]:
     """Redirect file descriptor 2 (C++ and Python alike) into a buffer for the duration."""
     capture = StderrCapture()
+    with _CAPTURE_LOCK:
+        yield from _capturing(capture)
+
+
+def _capturing(capture: StderrCapture) -> Iterator[StderrCapture]:
     sys.stderr.flush()
     saved = os.dup(2)
     try:
