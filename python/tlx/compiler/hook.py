@@ -14,9 +14,10 @@ hook wraps the ``ttgir`` stage: when the TTIR holds TLX carriers it runs
 
 otherwise it calls the stock stage unchanged. After stock ``make_llir``, a TLX kernel's two-CTA MMAs lose
 the cluster barrier stock Triton puts before each, and the task barriers stock Membar puts right after a
-named barrier wait go (``tlx.compiler.llir``), and ptxas rejecting the PTX reports the kernel line the
-instruction came from (``tlx.compiler.ptxas``). A hook that was installed before TLX keeps running, after
-TLX's.
+named barrier wait go (``tlx.compiler.llir``). A stock step failing on what TLX produced (the parser, the
+TTGIR passes, ``make_llir``) is reported at the kernel line its diagnostics name
+(``tlx.compiler.stock_errors``), and so is ptxas rejecting the PTX (``tlx.compiler.ptxas``). A hook that was
+installed before TLX keeps running, after TLX's.
 """
 
 from __future__ import annotations
