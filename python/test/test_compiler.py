@@ -683,6 +683,16 @@ def test_a_stock_parser_error_is_captured_and_located(tmp_path, capfd):
     assert "We don't support splitting along the swizzling pattern" in str(error)
     assert "tlx.local_slice(b, [0, 0], [2, 64])" in str(error) and "slice whole multiples of 8 rows" in str(error)
     assert stock_failure("k", "parser", "no location here\n", defined_at=None) is None
+    # A stock pass that asserted names no line: the kernel's definition stands for it.
+    printed = (
+        'python: MMAv5.cpp:453: void f(): Assertion `x && "no F32 transpose"\' failed.\n'
+        "k.py:6:0: error: Failures have been detected while processing an MLIR pass pipeline\n"
+    )
+    error = stock_failure("k", "lowering to LLVM", printed, defined_at=f"{source}:1")
+    assert str(error).startswith(f"{source}:1: error: stock Triton's lowering to LLVM failed on what TLX made of")
+    assert 'x && "no F32 transpose"' in str(error)
+    fatal = stock_failure("k", "lowering to LLVM", "LLVM ERROR: Failed to find a valid layout\n", f"{source}:1")
+    assert "made of kernel `k`: Failed to find a valid layout" in str(fatal)
 
 
 def test_stderr_capture_takes_what_is_written_to_fd_2_and_restores_it(capfd):

@@ -204,3 +204,37 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
     tt.return
   }
 }
+
+// -----
+
+// Triton 3.6 lowers tf32 tcgen05.mma with K-major operands only: `b` as KxN is N-major.
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  tt.func @tf32_b_n_major(%i: i32) {
+    %a = tlx.local_alloc : !tlx.buffers<1, 128x32xf32, smem>
+    %b = tlx.local_alloc : !tlx.buffers<1, 32x128xf32, smem>
+    %acc = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+    %av = tlx.local_view %a[%i] : !tlx.buffers<1, 128x32xf32, smem>
+    %bv = tlx.local_view %b[%i] : !tlx.buffers<1, 32x128xf32, smem>
+    %cv = tlx.local_view %acc[%i] : !tlx.buffers<1, 128x128xf32, tmem>
+    // expected-error @below {{'tlx.tcgen05_mma' op tcgen05.mma reads 32-bit (tf32) `b` K-major only: allocate `b` as NxK and pass tlx.local_trans(b)}}
+    tlx.tcgen05_mma %av, %bv, %cv : !tlx.buffer<128x32xf32, smem>, !tlx.buffer<32x128xf32, smem>, !tlx.buffer<128x128xf32, tmem>
+    tt.return
+  }
+}
+
+// -----
+
+// An N-major `b` needs rows of 16 bytes: 8 fp8 values are 8.
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  tt.func @fp8_b_rows_of_8_bytes(%i: i32) {
+    %a = tlx.local_alloc : !tlx.buffers<1, 64x64xf8E4M3FN, smem>
+    %b = tlx.local_alloc : !tlx.buffers<1, 64x8xf8E4M3FN, smem>
+    %acc = tlx.local_alloc : !tlx.buffers<1, 64x8xf32, tmem>
+    %av = tlx.local_view %a[%i] : !tlx.buffers<1, 64x64xf8E4M3FN, smem>
+    %bv = tlx.local_view %b[%i] : !tlx.buffers<1, 64x8xf8E4M3FN, smem>
+    %cv = tlx.local_view %acc[%i] : !tlx.buffers<1, 64x8xf32, tmem>
+    // expected-error @below {{'tlx.tcgen05_mma' op tcgen05.mma reads an N-major `b` in rows of 16 bytes or more, and these are 8: allocate `b` as NxK and pass tlx.local_trans(b)}}
+    tlx.tcgen05_mma %av, %bv, %cv : !tlx.buffer<64x64xf8E4M3FN, smem>, !tlx.buffer<64x8xf8E4M3FN, smem>, !tlx.buffer<64x8xf32, tmem>
+    tt.return
+  }
+}

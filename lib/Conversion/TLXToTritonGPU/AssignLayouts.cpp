@@ -232,10 +232,36 @@ LogicalResult checkScaledDotOperands(TCGen05MMAScaledOp dot, Attribute aLayout,
   return success();
 }
 
+/// Triton 3.6 lowers tf32 tcgen05.mma with both operands K-major only (it
+/// asserts otherwise), and an N-major `b` in rows of 16 bytes or more (it
+/// finds no shared-memory layout for narrower ones).
+LogicalResult checkTCGen05Operands(TCGen05MMAOp mma, Attribute aLayout,
+                                   Attribute bLayout) {
+  BufferType b = mma.getB().getType();
+  unsigned bits = b.getElementType().getIntOrFloatBitWidth();
+  int64_t rowBytes = b.getShape().back() * bits / 8;
+  if (isKMajor(bLayout, /*transposedIsKMajor=*/true) == false && rowBytes < 16)
+    return mma.emitOpError("tcgen05.mma reads an N-major `b` in rows of 16 "
+                           "bytes or more, and these are ")
+           << rowBytes << ": allocate `b` as NxK and pass tlx.local_trans(b)";
+  if (bits != 32)
+    return success();
+  if (isKMajor(aLayout, /*transposedIsKMajor=*/false) == false)
+    return mma.emitOpError(
+        "tcgen05.mma reads 32-bit (tf32) `a` K-major only: "
+        "pass an MxK buffer as it is, not a transposed view");
+  if (isKMajor(bLayout, /*transposedIsKMajor=*/true) == false)
+    return mma.emitOpError("tcgen05.mma reads 32-bit (tf32) `b` K-major only: "
+                           "allocate `b` as NxK and pass tlx.local_trans(b)");
+  return success();
+}
+
 LogicalResult checkDotOperands(Operation *dot, Attribute aLayout,
                                Attribute bLayout) {
   if (auto scaled = dyn_cast<TCGen05MMAScaledOp>(dot))
     return checkScaledDotOperands(scaled, aLayout, bLayout);
+  if (auto mma = dyn_cast<TCGen05MMAOp>(dot))
+    return checkTCGen05Operands(mma, aLayout, bLayout);
   return checkAsyncDotOperands(cast<AsyncDotOp>(dot), aLayout, bLayout);
 }
 

@@ -500,8 +500,8 @@ LogicalResult mlir::tlx::propagateBufferLayouts(ModuleOp module,
         anyFailed = true;
       return;
     }
-    if (isa<AsyncDotOp, TCGen05MMAScaledOp>(op) && onDotUse) {
-      // Both take `a` and `b` as their first two operands.
+    if (isa<AsyncDotOp, TCGen05MMAOp, TCGen05MMAScaledOp>(op) && onDotUse) {
+      // All take `a` and `b` as their first two operands.
       if (failed(onDotUse(op, layouts.lookup(op->getOperand(0)),
                           layouts.lookup(op->getOperand(1)))))
         anyFailed = true;

@@ -25,6 +25,9 @@ from .errors import TLXCompilationError
 _DIAGNOSTIC = re.compile(
     r'^(?:loc\((?:"[^"]*"\()?"?)?(?P<file>[^":\s][^":]*)"?:(?P<line>\d+):(?P<col>\d+)\)*: error: (?P<message>.*)$'
 )
+# A stock pass that asserted or called report_fatal_error (Triton's pass manager recovers from both): the
+# message names no kernel line.
+_FATAL = re.compile(r"Assertion `(.*)' failed\.|LLVM ERROR: (.*)")
 # What MLIR says about every failing pipeline, not about the kernel.
 _GENERIC = ("Failures have been detected while processing an MLIR pass pipeline", "failed to legalize operation")
 
@@ -94,11 +97,19 @@ def stock_failure(kernel: str, stage: str, printed: str, defined_at: str | None)
     """The error to raise when stock Triton's `stage` failed on TLX kernel `kernel` after printing `printed`;
     None when no error there names a kernel line (the caller's own error stands)."""
     errors = _kernel_errors(printed)
-    if not errors:
+    fatal = _FATAL.search(printed)
+    if not errors and not (fatal and defined_at):
         return None
     fd, kept = tempfile.mkstemp(prefix=f"tlx-{kernel}-", suffix=".stock-error.txt")
     with os.fdopen(fd, "w") as f:
         f.write(printed)
+    if not errors:  # the kernel's definition stands for the line
+        text = (
+            f"{defined_at}: error: stock Triton's {stage} failed on what TLX made of kernel `{kernel}`: "
+            f"{fatal.group(1) or fatal.group(2)}\n(a check TLX should make itself: please report it with the "
+            f"kernel)\nStock Triton's output, with its reproducer: {kept}"
+        )
+        return TLXCompilationError(text, kernel=kernel)
     file, line, column, message = errors[0]
     text = (
         f"{file}:{line}:{column}: error: stock Triton's {stage} rejects what TLX made of this line of kernel "

@@ -117,9 +117,9 @@ using AssertFn = function_ref<LogicalResult(
 /// allocation the one `allocLayout` returns, a view the one getViewLayout
 /// derives from its source (an error at each view that has none). Calls
 /// `onTMAUse` for every TMA load and store, `onAssert`, when given, for every
-/// assertion on buffers, and `onDotUse`, when given, for every async_dot and
-/// tcgen05_mma_scaled. Keeps going after an error, so
-/// that one run reports them all.
+/// assertion on buffers, and `onDotUse`, when given, for every async_dot,
+/// tcgen05_mma and tcgen05_mma_scaled. Keeps going after an error, so that
+/// one run reports them all.
 LogicalResult propagateBufferLayouts(ModuleOp module, AllocLayoutFn allocLayout,
                                      TMAUseFn onTMAUse,
                                      DotUseFn onDotUse = nullptr,
