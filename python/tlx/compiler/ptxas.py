@@ -7,12 +7,12 @@ which says nothing about the kernel. ptxas names a PTX line, and the ``.loc`` di
 
 from __future__ import annotations
 
-import linecache
 import re
 
 from triton.runtime.errors import PTXASError
 
 from .errors import TLXCompilationError
+from .pipeline import format_diagnostics
 
 _PTX_LINE = re.compile(r"\bline (\d+)\b")
 _LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+(\d+)")
@@ -81,18 +81,11 @@ def ptxas_failure(kernel: str, ptx: str, error: PTXASError, defined_at: str | No
     first = messages[0]
     match = _PTX_LINE.search(first)
     position = source_position(ptx, int(match.group(1))) if match else None
-    if position:
-        file, line, column = position
-        where = f"{file}:{line}:{column}"
-        source = linecache.getline(file, line).strip()
-    else:
-        where, source = defined_at or f"kernel `{kernel}`", ""
-    text = f"{where}: error: ptxas rejected the PTX of kernel `{kernel}` at this line: {first}"
-    if source:
-        text += f"\n    {source}"
+    message = f"ptxas rejected the PTX of kernel `{kernel}` at this line: {first}"
+    diagnostics = [("error", *position, message)] if position else []
+    text = format_diagnostics(diagnostics) if position else f"{defined_at or f'kernel `{kernel}`'}: error: {message}"
     text += _register_advice(ptx, first)
     repro = next((line for line in (error.error_message or "").splitlines() if line.startswith("Repro command:")), "")
     if repro:
         text += f"\n{repro}"
-    diagnostics = [("error", position[0], position[1], position[2], first)] if position else []
     return TLXPTXASError(text, kernel=kernel, diagnostics=diagnostics)

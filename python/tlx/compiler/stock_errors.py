@@ -11,7 +11,6 @@ output is kept in a file the message names.
 from __future__ import annotations
 
 import contextlib
-import linecache
 import os
 import re
 import sys
@@ -20,6 +19,7 @@ import threading
 from collections.abc import Iterator
 
 from .errors import TLXCompilationError
+from .pipeline import format_diagnostics
 
 # `file:line:col: error: message`, or with a named location: `loc("name"("file":line:col)): error: message`.
 _DIAGNOSTIC = re.compile(
@@ -111,14 +111,15 @@ def stock_failure(kernel: str, stage: str, printed: str, defined_at: str | None)
         )
         return TLXCompilationError(text, kernel=kernel)
     file, line, column, message = errors[0]
-    text = (
-        f"{file}:{line}:{column}: error: stock Triton's {stage} rejects what TLX made of this line of kernel "
-        f"`{kernel}`: {message}"
+    diagnostic = (
+        "error",
+        file,
+        line,
+        column,
+        f"stock Triton's {stage} rejects what TLX made of this line of kernel `{kernel}`: {message}",
     )
-    source = linecache.getline(file, line).strip()
-    if source:
-        text += f"\n    {source}"
     advice = next((advice for cause, advice in _ADVICE if message.startswith(cause)), None)
+    text = format_diagnostics([diagnostic])
     text += f"\n{advice}" if advice else "\n(a check TLX should make itself: please report it with the kernel)"
     text += f"\nStock Triton's output, with its reproducer: {kept}"
-    return TLXCompilationError(text, kernel=kernel, diagnostics=[("error", file, line, column, message)])
+    return TLXCompilationError(text, kernel=kernel, diagnostics=[diagnostic])
