@@ -187,6 +187,25 @@ static std::optional<bool> isKMajor(Attribute layout, bool transposedIsKMajor) {
   return nvmma.getTransposed() == transposedIsKMajor;
 }
 
+/// Operands `instruction` reads K-major only, `bits` wide: an error at `op`
+/// where a layout says otherwise.
+LogicalResult checkKMajorOperands(Operation *op, StringRef instruction,
+                                  unsigned bits, Attribute aLayout,
+                                  Attribute bLayout) {
+  StringRef kind = bits == 32 ? " (tf32)" : "";
+  if (isKMajor(aLayout, /*transposedIsKMajor=*/false) == false)
+    return op->emitOpError()
+           << instruction << " reads " << bits << "-bit" << kind
+           << " `a` K-major only: pass an MxK buffer as it is, not a "
+              "transposed view";
+  if (isKMajor(bLayout, /*transposedIsKMajor=*/true) == false)
+    return op->emitOpError()
+           << instruction << " reads " << bits << "-bit" << kind
+           << " `b` K-major only: allocate `b` as NxK and pass "
+              "tlx.local_trans(b)";
+  return success();
+}
+
 /// What wgmma reads, checked where the layouts are known (stock Triton would
 /// assert or produce IR it cannot parse): whole warp groups, and operands
 /// other than 16-bit ones K-major (wgmma transposes f16 and bf16 only).
@@ -199,18 +218,7 @@ LogicalResult checkAsyncDotOperands(AsyncDotOp dot, Attribute aLayout,
   unsigned bits = dot.getB().getType().getElementType().getIntOrFloatBitWidth();
   if (bits == 16)
     return success();
-  StringRef kind = bits == 32 ? " (tf32)" : "";
-  if (isKMajor(aLayout, /*transposedIsKMajor=*/false) == false)
-    return dot.emitOpError("wgmma reads ")
-           << bits << "-bit" << kind
-           << " `a` K-major only: pass an MxK buffer as it is, not a "
-              "transposed view";
-  if (isKMajor(bLayout, /*transposedIsKMajor=*/true) == false)
-    return dot.emitOpError("wgmma reads ")
-           << bits << "-bit" << kind
-           << " `b` K-major only: allocate `b` as NxK and pass "
-              "tlx.local_trans(b)";
-  return success();
+  return checkKMajorOperands(dot, "wgmma", bits, aLayout, bLayout);
 }
 
 /// e2m1 operands of a block-scaled MMA are packed two to a byte along K,
@@ -246,14 +254,7 @@ LogicalResult checkTCGen05Operands(TCGen05MMAOp mma, Attribute aLayout,
            << rowBytes << ": allocate `b` as NxK and pass tlx.local_trans(b)";
   if (bits != 32)
     return success();
-  if (isKMajor(aLayout, /*transposedIsKMajor=*/false) == false)
-    return mma.emitOpError(
-        "tcgen05.mma reads 32-bit (tf32) `a` K-major only: "
-        "pass an MxK buffer as it is, not a transposed view");
-  if (isKMajor(bLayout, /*transposedIsKMajor=*/true) == false)
-    return mma.emitOpError("tcgen05.mma reads 32-bit (tf32) `b` K-major only: "
-                           "allocate `b` as NxK and pass tlx.local_trans(b)");
-  return success();
+  return checkKMajorOperands(mma, "tcgen05.mma", bits, aLayout, bLayout);
 }
 
 LogicalResult checkDotOperands(Operation *dot, Attribute aLayout,

@@ -51,13 +51,12 @@ def without_reproducer(printed: str) -> str:
     return _REPRODUCER.sub("", printed)
 
 
-def _ptxas_messages(error: PTXASError) -> list[str]:
-    text = error.error_message or ""
-    return [
-        " ".join(line.split())
-        for line in text.splitlines()
-        if line.startswith("ptxas") and _ABORTED not in line and ("error" in line or "fatal" in line)
-    ]
+def _first_ptxas_error(error: PTXASError) -> str:
+    """ptxas's first error line, spaces collapsed; else the first line of the exception."""
+    for line in (error.error_message or "").splitlines():
+        if line.startswith("ptxas") and _ABORTED not in line and ("error" in line or "fatal" in line):
+            return " ".join(line.split())
+    return str(error).splitlines()[0]
 
 
 def _register_advice(ptx: str, message: str) -> str:
@@ -77,8 +76,7 @@ def _register_advice(ptx: str, message: str) -> str:
 
 def ptxas_failure(kernel: str, ptx: str, error: PTXASError, defined_at: str | None) -> TLXPTXASError:
     """The error to raise when ptxas rejects the PTX of TLX kernel ``kernel``."""
-    messages = _ptxas_messages(error) or [str(error).splitlines()[0]]
-    first = messages[0]
+    first = _first_ptxas_error(error)
     match = _PTX_LINE.search(first)
     position = source_position(ptx, int(match.group(1))) if match else None
     message = f"ptxas rejected the PTX of kernel `{kernel}` at this line: {first}"
