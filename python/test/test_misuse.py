@@ -1471,6 +1471,26 @@ def cluster_barrier_before_tasks(n):
             tlx.cluster_barrier()
 
 
+@triton.jit
+def cluster_barrier_beside_a_one_warp_task(n):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.cluster_barrier()  # misuse
+        with tlx.async_task(num_warps=4):
+            tlx.cluster_barrier()
+        with tlx.async_task(num_warps=1):
+            tlx.cluster_barrier()
+
+
+@triton.jit
+def cluster_barrier_in_one_task_only(n):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.cluster_barrier()  # misuse
+        with tlx.async_task(num_warps=4):
+            tlx.thread_id(0)
+
+
 @pytest.mark.parametrize(
     "kernel, signature, options, message",
     [
@@ -1483,6 +1503,18 @@ def cluster_barrier_before_tasks(n):
         ),
         (remote_store_outside_cluster, N, {"ctas_per_cga": (4, 1, 1)}, "remote CTA rank 4 is outside the cluster of 4"),
         (cluster_barrier_before_tasks, N, {"ctas_per_cga": (2, 1, 1)}, "outside the async tasks never completes"),
+        (
+            cluster_barrier_beside_a_one_warp_task,
+            N,
+            {"ctas_per_cga": (2, 1, 1)},
+            "have 5 warps, which Triton rounds up to whole warp groups of 4: the 3 idle warps never arrive",
+        ),
+        (
+            cluster_barrier_in_one_task_only,
+            N,
+            {"ctas_per_cga": (2, 1, 1)},
+            "but a task never calls tlx.cluster_barrier()",
+        ),
         (buffer_chosen_in_an_if, N, {}, "select the buffer where it is used (in each branch of the if"),
     ],
     ids=lambda c: c.__name__ if hasattr(c, "__name__") else None,

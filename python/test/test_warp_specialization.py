@@ -103,7 +103,7 @@ def test_tasks_lower_to_warp_specialize_with_register_budgets():
 
 
 @pytest.mark.needs_tlx_passes
-def test_the_ws_gemm_gives_the_producer_40_and_the_consumers_232_registers():
+def test_the_ws_gemm_gives_the_producer_24_and_the_consumers_232_registers():
     from tlx.tutorials import compile_tutorial, ws_gemm
 
     ptx = compile_tutorial(ws_gemm.SPEC).asm["ptx"]

@@ -62,6 +62,62 @@ module attributes {"ttg.cluster-dim-x" = 2 : i32} {
 
 // -----
 
+// Inside tasks every task arrives: a task without the barrier hangs the cluster.
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @barrier_missing_in_a_task() {
+    tlx.async_tasks {
+      tlx.async_task default {
+        // expected-error @below {{'tlx.cluster_barrier' op waits for every thread of the cluster, but a task never calls tlx.cluster_barrier(): its warps would never arrive and every CTA would hang here; call it in every task, the same number of times}}
+        tlx.cluster_barrier
+      }
+      // expected-note @below {{this task never calls it}}
+      tlx.async_task num_warps(4) {
+      }
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// Tasks of 4 + 1 warps are padded to 8 with 3 idle warps, which never arrive.
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @barrier_beside_idle_warps() {
+    tlx.async_tasks {
+      tlx.async_task default {
+        // expected-error @below {{'tlx.cluster_barrier' op waits for every thread of the cluster, but the tasks beside the default one have 5 warps, which Triton rounds up to whole warp groups of 4: the 3 idle warps never arrive and every CTA would hang here; give the tasks warps adding up to a multiple of 4 (e.g. num_warps=4 for a one-warp task)}}
+        tlx.cluster_barrier
+      }
+      tlx.async_task num_warps(4) {
+        tlx.cluster_barrier
+      }
+      tlx.async_task num_warps(1) {
+        tlx.cluster_barrier
+      }
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// Whole warp groups (replicas count): every warp arrives, no error.
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @barrier_in_every_task() {
+    tlx.async_tasks {
+      tlx.async_task default {
+        tlx.cluster_barrier
+      }
+      tlx.async_task num_warps(2) replicate(2) {
+        tlx.cluster_barrier
+      }
+    }
+    tt.return
+  }
+}
+
+// -----
+
 // two_ctas runs on CTA pairs: it needs a cluster of an even size along x.
 tt.func @two_ctas_without_cluster(%a: !tlx.buffer<128x64xf16, smem>, %b: !tlx.buffer<64x64xf16, smem>, %acc: !tlx.buffer<128x128xf32, tmem>, %bar: !tlx.mbarrier) {
   // expected-error @below {{two_ctas (cta_group::2) runs on pairs of CTAs: launch the kernel with ctas_per_cga=(2, 1, 1) (an even cluster size along x), got no cluster}}

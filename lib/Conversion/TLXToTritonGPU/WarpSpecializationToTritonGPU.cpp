@@ -29,7 +29,6 @@ namespace {
 constexpr int kThreadsPerWarp = 32;
 constexpr int kRegistersPerSM = 64 * 1024;
 constexpr int kMaxWarpsPerCTA = 32;
-constexpr int kWarpsPerGroup = 4;
 /// Set by planWarpSpecialization on a tlx.async_tasks whose register budgets
 /// do not fit: it lowers without them.
 constexpr llvm::StringLiteral kWithoutBudgets = "tlx.without_register_budgets";

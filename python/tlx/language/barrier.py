@@ -79,6 +79,9 @@ def barrier_arrive(bar, arrive_count=1, remote_cta_rank=None, pred=None, _semant
 def cluster_barrier(_semantic=None, _generator=None) -> None:
     """Synchronize every thread of every CTA of the cluster; all CTAs must reach the same barriers.
 
+    In a warp-specialized kernel every task calls it, and the tasks beside the default one have a
+    multiple of 4 warps: the idle warps Triton pads them with never arrive (a compile error says so).
+
     Hardware: ``barrier.cluster.arrive`` then ``barrier.cluster.wait`` (sm_90+).
     """
     TLXSemantic(_semantic, _generator).cluster_op("cluster_barrier")

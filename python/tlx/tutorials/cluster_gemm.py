@@ -1,6 +1,6 @@
 """Persistent warp-specialized GEMM on Hopper with 2-CTA clusters and TMA multicast of B.
 
-The kernel of ``ws_gemm`` (cooperative schedule: one TMA producer warp group, two wgmma consumer
+A cooperative warp-specialized GEMM (one TMA producer warp group, two wgmma consumer
 warp groups each on half of a ``BLOCK_M x BLOCK_N`` tile), launched in clusters of two CTAs
 (``ctas_per_cga=(2, 1, 1)``). The two CTAs of a cluster compute vertically adjacent tiles, so they
 need the same ``BLOCK_K x BLOCK_N`` tile of B at every k-step: each CTA loads one half of it and

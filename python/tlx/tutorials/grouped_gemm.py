@@ -9,7 +9,7 @@ the convention of ``torch._grouped_mm``). Two products are needed in training:
 * **weight gradient**: ``dW[g] = A[offs[g-1]:offs[g]]^T @ dY[offs[g-1]:offs[g]]`` (G x K x N), a
   reduction over each group's tokens.
 
-Both kernels are the cooperative ``ws_gemm`` (one TMA producer warp group, two wgmma consumer warp
+Both kernels are cooperative GEMMs like ``ws_gemm``'s first form (one TMA producer warp group, two wgmma consumer warp
 groups each on half of a ``BLOCK_M x BLOCK_N`` tile, a ring of ``NUM_STAGES`` shared-memory stages
 with ``full``/``empty`` mbarriers) with a tile scheduler that walks every group's tiles:
 

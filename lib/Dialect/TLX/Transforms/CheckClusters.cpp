@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::tlx {
@@ -73,8 +74,8 @@ public:
   }
 
   LogicalResult checkBarrierPlacement(ClusterBarrierOp barrier) {
-    if (barrier->getParentOfType<AsyncTaskOp>())
-      return success();
+    if (auto tasks = barrier->getParentOfType<AsyncTasksOp>())
+      return checkBarrierInTasks(barrier, tasks);
     auto function = barrier->getParentOfType<FunctionOpInterface>();
     AsyncTasksOp tasks;
     function->walk([&](AsyncTasksOp op) {
@@ -96,7 +97,46 @@ public:
     return error;
   }
 
+  /// A cluster barrier completes once every thread of every CTA arrived: in
+  /// tasks, every task must call it, and the tasks' warps must fill whole
+  /// warp groups, as Triton pads them with idle warps that never arrive.
+  LogicalResult checkBarrierInTasks(ClusterBarrierOp barrier,
+                                    AsyncTasksOp tasks) {
+    if (!checkedTaskSets.insert(tasks).second)
+      return success();
+    int64_t taskWarps = 0;
+    for (AsyncTaskOp task : tasks.getBody().getOps<AsyncTaskOp>()) {
+      if (!task.getIsDefault())
+        taskWarps +=
+            int64_t(task.getNumWarps().value_or(0)) * task.getReplicate();
+      bool arrives =
+          task.getBody()
+              .walk([](ClusterBarrierOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
+      if (arrives)
+        continue;
+      InFlightDiagnostic error = barrier.emitOpError(
+          "waits for every thread of the cluster, but a task never calls "
+          "tlx.cluster_barrier(): its warps would never arrive and every CTA "
+          "would hang here; call it in every task, the same number of times");
+      error.attachNote(task.getLoc()) << "this task never calls it";
+      return error;
+    }
+    int64_t idleWarps =
+        (kWarpsPerGroup - taskWarps % kWarpsPerGroup) % kWarpsPerGroup;
+    if (idleWarps == 0)
+      return success();
+    return barrier.emitOpError("waits for every thread of the cluster, but ")
+           << "the tasks beside the default one have " << taskWarps
+           << " warps, which Triton rounds up to whole warp groups of "
+           << kWarpsPerGroup << ": the " << idleWarps
+           << " idle warps never arrive and every CTA would hang here; give "
+              "the tasks warps adding up to a multiple of "
+           << kWarpsPerGroup << " (e.g. num_warps=4 for a one-warp task)";
+  }
+
 private:
+  llvm::SmallPtrSet<Operation *, 2> checkedTaskSets;
   int64_t clusterSize;
   int64_t clusterX = 1;
   Operation *firstMMA = nullptr;

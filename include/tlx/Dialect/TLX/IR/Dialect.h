@@ -19,6 +19,8 @@ namespace mlir::tlx {
 /// The register budgets `setmaxnreg` can set, per thread (multiples of 8).
 constexpr int32_t kMinTaskRegisters = 24;
 constexpr int32_t kMaxTaskRegisters = 256;
+/// Warps per warp group: Triton adds a kernel's task warps in whole groups.
+constexpr int32_t kWarpsPerGroup = 4;
 
 /// Every thread of the op's warp group executes it together (`.sync.aligned`).
 template <typename ConcreteType>
