@@ -231,3 +231,78 @@ def test_sliced_buffers_keep_the_widest_swizzle_stock_accepts():
             assert not _stock_parses(refused), ("needlessly narrow", case)
     print(f"seed {seed}: {narrowed} of 200 buffers narrowed")
     assert narrowed > 20
+
+
+# --- Tensor-memory accesses: Triton's tmem_load/tmem_store verifier as referee ------------------------------------
+
+
+def _tmem_register_layout(rows: int, cols: int, num_warps: int) -> str:
+    """tcgen05.ld/st 32x32b: 16 or 32 rows per warp, warp groups beyond the first splitting the columns."""
+    column_threads, column_warps = (2 if rows == 64 else 1), num_warps // 4
+    per_thread = cols // (column_threads * column_warps)
+    return (
+        f"#ttg.blocked<{{sizePerThread = [1, {per_thread}], threadsPerWarp = [{32 // column_threads}, "
+        f"{column_threads}], warpsPerCTA = [4, {column_warps}], order = [0, 1]}}>"
+    )
+
+
+def _module(num_warps: int, body: str, args: str = "") -> str:
+    return (
+        f'module attributes {{"ttg.num-warps" = {num_warps} : i32, "ttg.num-ctas" = 1 : i32, '
+        f'"ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:100"}} {{\n  tt.func @k({args}) {{\n{body}\n'
+        "    tt.return\n  }\n}\n"
+    )
+
+
+def test_tensor_memory_accesses_lower_where_stock_accepts_them():
+    """Random tensor-memory stores and loads (64/128 rows, 4-256 columns, 16- and 32-bit, packed or not, 4-32
+    warps): what TLX lowers parses in stock Triton, and what TLX refuses for packed columns split between
+    threads, stock's tmem_load verifier refuses too."""
+    from tlx import _C
+
+    seed = int(os.environ.get("TLX_FUZZ_SEED", random.SystemRandom().randrange(2**31)))
+    rng = random.Random(seed)
+    lowered = refused = 0
+    for _ in range(300):
+        rows, num_warps = rng.choice([64, 128]), rng.choice([4, 8, 16, 32])
+        minimum = (2 if rows == 64 else 1) * num_warps // 4
+        widths = [c for c in (4, 8, 16, 32, 64, 128, 256) if c >= minimum]
+        cols = rng.choice(widths[:2] if rng.random() < 0.5 else widths)  # narrow ones split columns
+        dtype = rng.choice(["f16", "bf16", "f32", "i32"])
+        col_stride = 2 if dtype in ("f16", "bf16") and rng.random() < 0.3 else 1
+        case = f"seed {seed}: {rows}x{cols}x{dtype} colStride {col_stride}, {num_warps} warps"
+        blocked = _tmem_register_layout(rows, cols, num_warps)
+        tensor, buffer = f"tensor<{rows}x{cols}x{dtype}, {blocked}>", f"!tlx.buffer<{rows}x{cols}x{dtype}, tmem>"
+        layout = (
+            f" {{layout = #ttng.tensor_memory_encoding<blockM = {rows}, blockN = {cols}, colStride = 2>}}"
+            if col_stride == 2
+            else ""
+        )
+        body = (
+            f"    %b = tlx.local_alloc{layout} : !tlx.buffers<1, {rows}x{cols}x{dtype}, tmem>\n"
+            f"    %v = tlx.local_view %b[%i] : !tlx.buffers<1, {rows}x{cols}x{dtype}, tmem>\n"
+            f"    tlx.local_store %x, %v : {tensor} -> {buffer}\n"
+            f"    %y = tlx.local_load %v : {buffer} -> {tensor}"
+        )
+        try:
+            text = _C.run_pipeline(
+                _module(num_warps, body, f"%i: i32, %x: {tensor}"),
+                "builtin.module(tlx-assign-layouts,tlx-lower-to-ttg)",
+            )
+        except _C.PipelineError as error:
+            assert "move whole 32-bit columns" in str(error), (case, str(error))
+            refused += 1
+            memdesc = (
+                f"!ttg.memdesc<{rows}x{cols}x{dtype}, #ttng.tensor_memory_encoding<blockM = {rows}, blockN = {cols}, "
+                f"colStride = {col_stride}>, #ttng.tensor_memory, mutable>"
+            )
+            stock = (
+                f"    %t = ttng.tmem_alloc : () -> {memdesc}\n"
+                f"    %y = ttng.tmem_load %t : {memdesc} -> tensor<{rows}x{cols}x{dtype}, {blocked}>"
+            )
+            assert not _stock_parses(_module(num_warps, stock)), ("refused, but stock accepts it", case)
+            continue
+        lowered += 1
+        assert _stock_parses(text), (case, text)
+    print(f"seed {seed}: {lowered} lowered, {refused} refused")
+    assert lowered > 50 and refused > 3, (seed, lowered, refused)

@@ -4,6 +4,8 @@ on a GPU (marker `gpu`) each computes what PyTorch computes."""
 import importlib.util
 
 import pytest
+import triton
+import triton.language as tl
 
 from tlx.tutorials import (
     cluster_gemm,
@@ -47,6 +49,19 @@ def test_tutorial_compiles_to_cubin_with_promised_ptx(module, spec):
     assert not missing, f"PTX lacks {missing}"
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     assert "tlx." not in compiled.asm["ttgir"], "a TLX op or carrier survived into the final TTGIR"
+
+
+@triton.jit
+def _arange_of_default_width(out, OFFSET: tl.constexpr, WIDTH: tl.constexpr = 8):
+    tl.store(out + OFFSET + tl.arange(0, WIDTH), tl.arange(0, WIDTH))
+
+
+def test_compile_tutorial_binds_the_defaults_of_constexprs_a_spec_leaves_out():
+    spec = {"kernel": _arange_of_default_width, "signature": {"out": "*i32", "OFFSET": "constexpr"}}
+    ttir = compile_tutorial({**spec, "constexprs": {"OFFSET": 3}, "num_warps": 1}).asm["ttir"]
+    assert "end = 8 : i32" in ttir and "end = 3" not in ttir, ttir
+    ttir = compile_tutorial({**spec, "constexprs": {"OFFSET": 3, "WIDTH": 16}, "num_warps": 1}).asm["ttir"]
+    assert "end = 16 : i32" in ttir, ttir
 
 
 class _Shape:

@@ -67,6 +67,68 @@ module attributes {"ttg.cluster-dim-x" = 2 : i32} {
 
 // -----
 
+// One-warp tasks (1 + 1 + 1 warps): Triton would pad them with an idle warp, which never arrives on
+// a cluster barrier; a one-warp task that passes it takes its place (registers: the smallest
+// budget, as the tasks ask for budgets).
+// CHECK-LABEL: tt.func @one_warp_tasks
+// CHECK:         tlx.async_task default {
+// CHECK-NEXT:      tlx.cluster_barrier
+// CHECK:         tlx.async_task num_warps(1) registers(24) {
+// CHECK-NEXT:      tlx.cluster_barrier
+// CHECK:         tlx.async_task num_warps(2) {
+// CHECK-NEXT:      tlx.cluster_barrier
+// CHECK:         tlx.async_task num_warps(1) registers(24) {
+// CHECK-NEXT:      tlx.cluster_barrier
+// CHECK-NEXT:    }
+// CHECK-NEXT:  }
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @one_warp_tasks() {
+    %c0 = arith.constant 0 : i32
+    %bars = tlx.alloc_barriers arrive_count = 2 : !tlx.mbarriers<1>
+    tlx.async_tasks {
+      tlx.async_task default {
+        %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+        tlx.barrier_arrive %bar, 1 remote %c0 : !tlx.mbarrier
+      }
+      tlx.async_task num_warps(1) registers(24) {
+        %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+        tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
+      }
+      tlx.async_task num_warps(2) {
+      }
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// Two-warp tasks without budgets: two idle warps, one two-warp task without registers.
+// CHECK-LABEL: tt.func @two_warp_task
+// CHECK:         tlx.async_task num_warps(2) {
+// CHECK-NEXT:      tlx.cluster_barrier
+// CHECK:         tlx.async_task num_warps(2) {
+// CHECK-NEXT:      tlx.cluster_barrier
+// CHECK-NEXT:    }
+// CHECK-NEXT:  }
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @two_warp_task() {
+    %c0 = arith.constant 0 : i32
+    %bars = tlx.alloc_barriers arrive_count = 2 : !tlx.mbarriers<1>
+    tlx.async_tasks {
+      tlx.async_task default {
+        %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+        tlx.barrier_arrive %bar, 1 remote %c0 : !tlx.mbarrier
+      }
+      tlx.async_task num_warps(2) {
+      }
+    }
+    tt.return
+  }
+}
+
+// -----
+
 // The kernel's own fence: nothing is added. No cluster, or no remote completion: nothing either.
 // CHECK-LABEL: tt.func @own_fence
 // CHECK-COUNT-1: tlx.fence_mbarrier_init_cluster

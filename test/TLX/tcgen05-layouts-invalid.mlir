@@ -110,6 +110,34 @@ module attributes {"ttg.num-warps" = 2 : i32, ttg.target = "cuda:100"} {
 
 // -----
 
+// Packed 16-bit tensor memory: a 32-bit column holds two elements. 16 warps
+// split 8 columns of a 64-row buffer into one element per thread.
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 4], order = [0, 1]}>
+module attributes {"ttg.num-warps" = 16 : i32, ttg.target = "cuda:100"} {
+  tt.func @packed_columns_split_in_half(%i: i32, %v: tensor<64x8xbf16, #blocked>) {
+    %bufs = tlx.local_alloc : !tlx.buffers<1, 64x8xbf16, tmem>
+    %buf = tlx.local_view %bufs[%i] : !tlx.buffers<1, 64x8xbf16, tmem>
+    // expected-error @below {{'tlx.local_store' op tcgen05.ld/st move whole 32-bit columns, which hold 2 packed 'bf16' elements here, but 16 warps split the [64, 8] buffer's columns finer than that: use fewer warps for this access, more columns, or an unpacked tensor-memory layout}}
+    tlx.local_store %v, %buf : tensor<64x8xbf16, #blocked> -> !tlx.buffer<64x8xbf16, tmem>
+    tt.return
+  }
+}
+
+// -----
+
+// Unpacked (colStride = 2), each element has a column of its own: it fits.
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 4], order = [0, 1]}>
+module attributes {"ttg.num-warps" = 16 : i32, ttg.target = "cuda:100"} {
+  tt.func @unpacked_columns(%i: i32, %v: tensor<64x8xbf16, #blocked>) {
+    %bufs = tlx.local_alloc {layout = #ttng.tensor_memory_encoding<blockM = 64, blockN = 8, colStride = 2>} : !tlx.buffers<1, 64x8xbf16, tmem>
+    %buf = tlx.local_view %bufs[%i] : !tlx.buffers<1, 64x8xbf16, tmem>
+    tlx.local_store %v, %buf : tensor<64x8xbf16, #blocked> -> !tlx.buffer<64x8xbf16, tmem>
+    tt.return
+  }
+}
+
+// -----
+
 // Block-scaled MMA and stochastic rounding need sm_100.
 module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
   tt.func @block_scaled_on_hopper(%a: !tlx.buffer<128x128xf8E4M3FN, smem>, %acc: !tlx.buffer<128x128xf32, tmem>, %s: !tlx.buffer<1x1x1x2x256xi8, smem>, %x: tensor<128xf32>, %bits: tensor<128xi32>) {

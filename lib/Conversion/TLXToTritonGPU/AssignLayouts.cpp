@@ -294,9 +294,13 @@ LogicalResult checkOneCTA(ModuleOp module) {
          << numCTAs.getInt();
 }
 
-/// Whether tcgen05.ld/st can move `buffer` between tensor memory and the
-/// registers of `op`'s warps; an error at `op` if not.
-LogicalResult checkTensorMemoryAccess(Operation *op, BufferType buffer) {
+/// Whether tcgen05.ld/st can move the tensor-memory buffer of `op` (a
+/// local_load or local_store, its buffer in `layout`) between tensor memory
+/// and the registers of `op`'s warps; an error at `op` if not.
+LogicalResult checkTensorMemoryAccess(Operation *op, Attribute layout) {
+  Value bufferValue = isa<LocalLoadOp>(op) ? cast<LocalLoadOp>(op).getBuffer()
+                                           : cast<LocalStoreOp>(op).getBuffer();
+  auto buffer = cast<BufferType>(bufferValue.getType());
   if (buffer.getStorage() != StorageKind::tmem)
     return success();
   if (isBlockScaleBuffer(buffer))
@@ -304,13 +308,24 @@ LogicalResult checkTensorMemoryAccess(Operation *op, BufferType buffer) {
                            "tlx.tmem_copy fills and tlx.async_dot_scaled "
                            "reads; tcgen05.ld/st of scales is not supported");
   unsigned numWarps = lookupNumWarps(op);
-  if (succeeded(getTensorMemoryRegisterLayout(op->getContext(),
-                                              buffer.getShape(), numWarps)))
+  if (failed(getTensorMemoryRegisterLayout(op->getContext(), buffer.getShape(),
+                                           numWarps, /*elementsPerColumn=*/1)))
+    return op->emitOpError("tcgen05.ld/st move 64- or 128-row tensor-memory "
+                           "buffers with whole warp groups, each warp group "
+                           "an equal share of the columns: got [")
+           << buffer.getShape() << "] with num_warps " << numWarps;
+  unsigned elementsPerColumn =
+      getTensorMemoryElementsPerColumn(buffer.getElementType(), layout);
+  if (succeeded(getTensorMemoryRegisterLayout(
+          op->getContext(), buffer.getShape(), numWarps, elementsPerColumn)))
     return success();
-  return op->emitOpError("tcgen05.ld/st move 64- or 128-row tensor-memory "
-                         "buffers with whole warp groups, each warp group "
-                         "an equal share of the columns: got [")
-         << buffer.getShape() << "] with num_warps " << numWarps;
+  return op->emitOpError("tcgen05.ld/st move whole 32-bit columns, which "
+                         "hold ")
+         << elementsPerColumn << " packed " << buffer.getElementType()
+         << " elements here, but " << numWarps << " warps split the ["
+         << buffer.getShape()
+         << "] buffer's columns finer than that: use fewer warps for this "
+            "access, more columns, or an unpacked tensor-memory layout";
 }
 
 /// tcgen05 and cluster launch control exist from sm_100 on; tensor memory
@@ -336,12 +351,6 @@ LogicalResult checkBlackwellOps(ModuleOp module) {
     else if (isa<CLCQueryOp>(op))
       failed |= mlir::failed(
           verifyBlackwellTarget(op, "clusterlaunchcontrol.query_cancel"));
-    else if (auto load = dyn_cast<LocalLoadOp>(op))
-      failed |=
-          mlir::failed(checkTensorMemoryAccess(op, load.getBuffer().getType()));
-    else if (auto store = dyn_cast<LocalStoreOp>(op))
-      failed |= mlir::failed(
-          checkTensorMemoryAccess(op, store.getBuffer().getType()));
   });
   return failure(failed);
 }
@@ -350,9 +359,9 @@ struct AssignLayoutsPass : tlx::impl::TLXAssignLayoutsBase<AssignLayoutsPass> {
   void runOnOperation() override {
     if (failed(checkOneCTA(getOperation())) ||
         failed(checkBlackwellOps(getOperation())) ||
-        failed(propagateBufferLayouts(getOperation(), assignBufferLayout,
-                                      giveDescriptorLayout, checkDotOperands,
-                                      checkBufferAssertion)) ||
+        failed(propagateBufferLayouts(
+            getOperation(), assignBufferLayout, giveDescriptorLayout,
+            checkDotOperands, checkBufferAssertion, checkTensorMemoryAccess)) ||
         failed(assignDescriptorSlotLayouts(getOperation())))
       signalPassFailure();
   }

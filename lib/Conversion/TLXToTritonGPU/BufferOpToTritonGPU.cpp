@@ -120,10 +120,13 @@ namespace {
 
 /// `type` in the register layout of tcgen05.ld/st for `buffer` (checked
 /// possible by tlx-assign-layouts).
-FailureOr<RankedTensorType> getTensorMemoryRegisterType(Operation *op,
-                                                        RankedTensorType type) {
+FailureOr<RankedTensorType>
+getTensorMemoryRegisterType(Operation *op, RankedTensorType type,
+                            ttg::MemDescType buffer) {
   FailureOr<ttg::BlockedEncodingAttr> layout = getTensorMemoryRegisterLayout(
-      op->getContext(), type.getShape(), lookupNumWarps(op));
+      op->getContext(), type.getShape(), lookupNumWarps(op),
+      getTensorMemoryElementsPerColumn(buffer.getElementType(),
+                                       buffer.getEncoding()));
   if (failed(layout))
     return failure();
   return RankedTensorType::get(type.getShape(), type.getElementType(), *layout);
@@ -352,7 +355,7 @@ struct LocalLoadOpConversion : OpConversionPattern<LocalLoadOp> {
     if (isTensorMemory(buffer)) {
       // tcgen05.ld in its own register layout, then the result's.
       FailureOr<RankedTensorType> type =
-          getTensorMemoryRegisterType(op, op.getType());
+          getTensorMemoryRegisterType(op, op.getType(), buffer);
       if (failed(type))
         return rewriter.notifyMatchFailure(op, "no tcgen05.ld layout");
       Value loaded = ttng::TMEMLoadOp::create(rewriter, op.getLoc(), *type,
@@ -384,7 +387,7 @@ struct LocalStoreOpConversion : OpConversionPattern<LocalStoreOp> {
       // The value in tcgen05.st's register layout, then tcgen05.st.
       auto valueType = cast<RankedTensorType>(adaptor.getValue().getType());
       FailureOr<RankedTensorType> type =
-          getTensorMemoryRegisterType(op, valueType);
+          getTensorMemoryRegisterType(op, valueType, buffer);
       if (failed(type))
         return rewriter.notifyMatchFailure(op, "no tcgen05.st layout");
       Value value = adaptor.getValue();

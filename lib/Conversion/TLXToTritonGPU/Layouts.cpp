@@ -261,10 +261,20 @@ FailureOr<Attribute> mlir::tlx::getTensorMemoryLayout(LocalAllocOp alloc) {
   return Attribute(layout);
 }
 
+unsigned mlir::tlx::getTensorMemoryElementsPerColumn(Type elementType,
+                                                     Attribute layout) {
+  auto tensorMemory = dyn_cast_or_null<ttng::TensorMemoryEncodingAttr>(layout);
+  unsigned bits = elementType.getIntOrFloatBitWidth();
+  if (!tensorMemory || bits == 0 || bits * tensorMemory.getColStride() >= 32)
+    return 1;
+  return 32 / (bits * tensorMemory.getColStride());
+}
+
 FailureOr<triton::gpu::BlockedEncodingAttr>
 mlir::tlx::getTensorMemoryRegisterLayout(MLIRContext *context,
                                          ArrayRef<int64_t> shape,
-                                         unsigned numWarps) {
+                                         unsigned numWarps,
+                                         unsigned elementsPerColumn) {
   // tcgen05.ld/st 32x32b: warp w of a warp group reaches lanes (rows)
   // 32(w % 4) .. 32(w % 4) + 31, one row per thread; 64-row buffers use 16
   // lanes per warp and split the columns in two halves over the others.
@@ -278,6 +288,8 @@ mlir::tlx::getTensorMemoryRegisterLayout(MLIRContext *context,
   if (shape[1] % (columnThreads * columnWarps) != 0)
     return failure();
   unsigned perThread = shape[1] / (columnThreads * columnWarps);
+  if (perThread % elementsPerColumn != 0)
+    return failure();
   return ttg::BlockedEncodingAttr::get(context, {1, perThread},
                                        {rowsPerWarp, columnThreads},
                                        {4, columnWarps}, /*order=*/{0, 1},
@@ -461,11 +473,9 @@ static std::pair<Value, Value> getTMAOperands(Operation *op) {
   return {};
 }
 
-LogicalResult mlir::tlx::propagateBufferLayouts(ModuleOp module,
-                                                AllocLayoutFn allocLayout,
-                                                TMAUseFn onTMAUse,
-                                                DotUseFn onDotUse,
-                                                AssertFn onAssert) {
+LogicalResult mlir::tlx::propagateBufferLayouts(
+    ModuleOp module, AllocLayoutFn allocLayout, TMAUseFn onTMAUse,
+    DotUseFn onDotUse, AssertFn onAssert, AccessFn onRegisterAccess) {
   DenseMap<Value, Attribute> layouts;
   bool anyFailed = false;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -497,6 +507,13 @@ LogicalResult mlir::tlx::propagateBufferLayouts(ModuleOp module,
       Attribute rhs = check.getRhs() ? layouts.lookup(check.getRhs())
                                      : check.getExpectedAttr();
       if (failed(onAssert(check, layouts.lookup(check.getLhs()), rhs)))
+        anyFailed = true;
+      return;
+    }
+    if (isa<LocalLoadOp, LocalStoreOp>(op) && onRegisterAccess) {
+      Value buffer = isa<LocalLoadOp>(op) ? cast<LocalLoadOp>(op).getBuffer()
+                                          : cast<LocalStoreOp>(op).getBuffer();
+      if (failed(onRegisterAccess(op, layouts.lookup(buffer))))
         anyFailed = true;
       return;
     }

@@ -65,11 +65,12 @@ struct TaskSet {
   /// The kernel's warps, which run the default task.
   int32_t baseWarps;
   /// The warps of the other tasks, all replicas.
-  int32_t extraWarps = 0;
+  int32_t extraWarps;
 };
 
 TaskSet::TaskSet(AsyncTasksOp tasks)
-    : op(tasks), baseWarps(lookupNumWarps(tasks->getParentOfType<ModuleOp>())) {
+    : op(tasks), baseWarps(lookupNumWarps(tasks->getParentOfType<ModuleOp>())),
+      extraWarps(tasks.getTaskWarps()) {
   for (AsyncTaskOp task : tasks.getBody().getOps<AsyncTaskOp>()) {
     if (task.getIsDefault()) {
       defaultTask = task;
@@ -77,7 +78,6 @@ TaskSet::TaskSet(AsyncTasksOp tasks)
     }
     others.push_back(task);
     int32_t numWarps = task.getNumWarps().value_or(0);
-    extraWarps += numWarps * task.getReplicate();
     for (int32_t replica = 0; replica < task.getReplicate(); ++replica) {
       partitions.push_back({task, replica});
       partitionWarps.push_back(numWarps);
@@ -139,7 +139,7 @@ SmallVector<WarpGroup> formWarpGroups(TaskSet &set,
     slots.push_back(
         {static_cast<int32_t>(index), set.partitionWarps[index], registers});
   }
-  int32_t padding = set.getTotalWarps() - set.baseWarps - set.extraWarps;
+  int32_t padding = set.op.getIdleWarps();
   while (padding > 0) {
     int32_t size = llvm::NextPowerOf2(padding) / 2;
     slots.push_back({-1, size, kPaddingRegisters});

@@ -4,6 +4,8 @@ Each module has the kernel, a `run(...)` host function taking PyTorch tensors, a
 compile it on the CPU (no GPU needed) in the test suite and the showcase.
 """
 
+import inspect
+
 
 def compile_tutorial(spec: dict, arch: int = 90):
     """Compile a tutorial's kernel on the CPU for `arch` from its SPEC (no GPU needed).
@@ -14,10 +16,18 @@ def compile_tutorial(spec: dict, arch: int = 90):
     from triton.backends.compiler import GPUTarget
     from triton.compiler.compiler import ASTSource
 
-    names = list(spec["signature"])
-    constants = {(names.index(name),): value for name, value in spec["constexprs"].items()}
+    signature, constexprs = dict(spec["signature"]), dict(spec["constexprs"])
+    params = getattr(spec["kernel"], "params", ())
+    # A constexpr parameter the SPEC leaves out takes its default, as a launch binds it.
+    for param in params:
+        if param.name not in signature and param.is_constexpr and param.default is not inspect.Parameter.empty:
+            signature[param.name] = "constexpr"
+            constexprs.setdefault(param.name, param.default)
+    names = [param.name for param in params if param.name in signature] or list(signature)
+    signature = {name: signature[name] for name in names}
+    constants = {(names.index(name),): value for name, value in constexprs.items()}
     attrs = {(names.index(name),): [["tt.divisibility", 16]] for name in spec.get("divisible_by_16", ())}
-    source = ASTSource(spec["kernel"], spec["signature"], constants, attrs)
+    source = ASTSource(spec["kernel"], signature, constants, attrs)
     options = {"num_warps": spec["num_warps"]}
     if "num_stages" in spec:
         options["num_stages"] = spec["num_stages"]

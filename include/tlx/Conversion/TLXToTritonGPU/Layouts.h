@@ -73,11 +73,16 @@ constexpr int64_t kTensorMemoryColumns = 512;
 /// more than its 512 columns.
 FailureOr<Attribute> getTensorMemoryLayout(LocalAllocOp alloc);
 
+/// How many elements of `elementType` one 32-bit tensor-memory column holds
+/// in `layout` (2 for packed 16-bit elements); 1 for an unknown layout.
+unsigned getTensorMemoryElementsPerColumn(Type elementType, Attribute layout);
+
 /// The register layout of a tcgen05.ld / tcgen05.st (32x32b) of a `shape`
-/// tensor-memory buffer by `numWarps` warps; failure where there is none.
+/// tensor-memory buffer by `numWarps` warps, each thread moving whole 32-bit
+/// columns of `elementsPerColumn` elements; failure where there is none.
 FailureOr<triton::gpu::BlockedEncodingAttr>
 getTensorMemoryRegisterLayout(MLIRContext *context, ArrayRef<int64_t> shape,
-                              unsigned numWarps);
+                              unsigned numWarps, unsigned elementsPerColumn);
 
 triton::gpu::MemDescType getTensorMemDesc(ArrayRef<int64_t> shape,
                                           Type elementType, Attribute layout);
@@ -112,18 +117,23 @@ using DotUseFn = function_ref<LogicalResult(Operation *dot, Attribute aLayout,
 /// that of `rhs` or the expected one.
 using AssertFn = function_ref<LogicalResult(
     AssertSameLayoutOp, Attribute lhsLayout, Attribute rhsLayout)>;
+/// Called for every local_load and local_store: the op and its buffer's
+/// layout (null when the buffer has none or it is unknown here).
+using AccessFn = function_ref<LogicalResult(Operation *, Attribute layout)>;
 
 /// Walks `module` in order and gives every buffer value a layout: an
 /// allocation the one `allocLayout` returns, a view the one getViewLayout
 /// derives from its source (an error at each view that has none). Calls
 /// `onTMAUse` for every TMA load and store, `onAssert`, when given, for every
 /// assertion on buffers, and `onDotUse`, when given, for every async_dot,
-/// tcgen05_mma and tcgen05_mma_scaled. Keeps going after an error, so that
-/// one run reports them all.
+/// tcgen05_mma and tcgen05_mma_scaled, and `onRegisterAccess`, when given,
+/// for every local_load and local_store (its buffer's layout, null when
+/// unknown). Keeps going after an error, so that one run reports them all.
 LogicalResult propagateBufferLayouts(ModuleOp module, AllocLayoutFn allocLayout,
                                      TMAUseFn onTMAUse,
                                      DotUseFn onDotUse = nullptr,
-                                     AssertFn onAssert = nullptr);
+                                     AssertFn onAssert = nullptr,
+                                     AccessFn onRegisterAccess = nullptr);
 
 /// The warps that run `op`: its function's or module's "ttg.num-warps" (4
 /// where none says). Tensor ops in an async task run on that many warps too:

@@ -771,6 +771,18 @@ LogicalResult AsyncTasksOp::verify() {
   return success();
 }
 
+int64_t AsyncTasksOp::getTaskWarps() {
+  int64_t warps = 0;
+  for (AsyncTaskOp task : getBody().getOps<AsyncTaskOp>())
+    if (!task.getIsDefault())
+      warps += int64_t(task.getNumWarps().value_or(0)) * task.getReplicate();
+  return warps;
+}
+
+int64_t AsyncTasksOp::getIdleWarps() {
+  return (kWarpsPerGroup - getTaskWarps() % kWarpsPerGroup) % kWarpsPerGroup;
+}
+
 LogicalResult AsyncTaskOp::verify() {
   if (getIsDefault() && getReplicate() != 1)
     return emitOpError("the default task runs once, on the kernel's warps: "

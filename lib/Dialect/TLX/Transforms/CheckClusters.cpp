@@ -104,11 +104,7 @@ public:
                                     AsyncTasksOp tasks) {
     if (!checkedTaskSets.insert(tasks).second)
       return success();
-    int64_t taskWarps = 0;
     for (AsyncTaskOp task : tasks.getBody().getOps<AsyncTaskOp>()) {
-      if (!task.getIsDefault())
-        taskWarps +=
-            int64_t(task.getNumWarps().value_or(0)) * task.getReplicate();
       bool arrives =
           task.getBody()
               .walk([](ClusterBarrierOp) { return WalkResult::interrupt(); })
@@ -122,12 +118,11 @@ public:
       error.attachNote(task.getLoc()) << "this task never calls it";
       return error;
     }
-    int64_t idleWarps =
-        (kWarpsPerGroup - taskWarps % kWarpsPerGroup) % kWarpsPerGroup;
+    int64_t idleWarps = tasks.getIdleWarps();
     if (idleWarps == 0)
       return success();
     return barrier.emitOpError("waits for every thread of the cluster, but ")
-           << "the tasks beside the default one have " << taskWarps
+           << "the tasks beside the default one have " << tasks.getTaskWarps()
            << " warps, which Triton rounds up to whole warp groups of "
            << kWarpsPerGroup << ": the " << idleWarps
            << " idle warps never arrive and every CTA would hang here; give "

@@ -7,7 +7,9 @@
 // also writes the peer's tensor memory, which the peer allocates when it
 // starts: the same cluster barrier orders that allocation before the MMA
 // (stock Triton's cluster barrier before every two-CTA MMA is dropped for
-// TLX kernels, see MMAOpToTritonGPU.cpp).
+// TLX kernels, see MMAOpToTritonGPU.cpp). In a warp-specialized kernel the
+// barrier opens every task, and the warps Triton would leave idle to fill
+// whole warp groups get a task that passes it too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +48,28 @@ bool completesRemoteBarrier(Operation *op) {
   return isa<AsyncRemoteShmemStoreOp, AsyncRemoteShmemCopyOp>(op);
 }
 
+/// Gives the warps Triton would pad `tasks` with (they run no task, so they
+/// never arrive on a cluster barrier) tasks of their own that pass the one
+/// the pass inserts. Budgets, where the tasks have any, are the smallest.
+void addBarrierTasksForIdleWarps(AsyncTasksOp tasks, Location loc) {
+  bool budgets =
+      llvm::any_of(tasks.getBody().getOps<AsyncTaskOp>(), [](AsyncTaskOp task) {
+        return task.getRegisters().has_value();
+      });
+  OpBuilder builder = OpBuilder::atBlockEnd(&tasks.getBody().front());
+  IntegerAttr registers =
+      budgets ? builder.getI32IntegerAttr(kMinTaskRegisters) : IntegerAttr();
+  for (int64_t idle = tasks.getIdleWarps(); idle > 0;) {
+    int64_t warps = llvm::bit_floor(uint64_t(idle)); // num_warps: powers of 2
+    auto task = AsyncTaskOp::create(builder, loc, /*isDefault=*/UnitAttr(),
+                                    builder.getI32IntegerAttr(warps), registers,
+                                    /*replicate=*/builder.getI32IntegerAttr(1));
+    OpBuilder body = OpBuilder::atBlockBegin(&task.getBody().emplaceBlock());
+    ClusterBarrierOp::create(body, loc);
+    idle -= warps;
+  }
+}
+
 void insertInit(FunctionOpInterface function) {
   bool remote = false, paired = false, fenced = false;
   function->walk([&](Operation *op) {
@@ -81,6 +105,8 @@ void insertInit(FunctionOpInterface function) {
     builder.setInsertionPointToStart(&task.getBody().front());
     ClusterBarrierOp::create(builder, loc);
   }
+  function->walk(
+      [&](AsyncTasksOp set) { addBarrierTasksForIdleWarps(set, loc); });
 }
 
 struct InsertClusterBarrierInitPass

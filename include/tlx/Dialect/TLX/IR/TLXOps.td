@@ -1183,6 +1183,14 @@ def TLX_AsyncTasksOp : TLX_Op<"async_tasks", [TLX_WarpGroupAligned,
     (`mbarrier_try_wait_suspend_ns` `(` $mbarrierTryWaitSuspendNs^ `)`)?
     attr-dict-with-keyword $body
   }];
+  let extraClassDeclaration = [{
+    /// The warps of the tasks beside the default one, all replicas; Triton
+    /// adds them to the kernel's in whole warp groups.
+    int64_t getTaskWarps();
+    /// The warps Triton pads the tasks with to whole warp groups: they run
+    /// no task and wait for the tasks' end.
+    int64_t getIdleWarps();
+  }];
   let hasVerifier = 1;
 }
 
