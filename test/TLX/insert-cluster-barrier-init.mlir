@@ -129,6 +129,34 @@ module attributes {"ttg.cluster-dim-x" = 2 : i32} {
 
 // -----
 
+// Cluster barriers of the kernel's own in tasks: no task of the pass's, whose warps would pass fewer
+// barriers than the others (tlx-check-clusters reports the idle warps at the kernel's barrier).
+// CHECK-LABEL: tt.func @own_barriers_in_tasks
+// CHECK:         tlx.async_task num_warps(1) {
+// CHECK-NEXT:      tlx.cluster_barrier
+// CHECK-NEXT:      tlx.cluster_barrier
+// CHECK-NEXT:    }
+// CHECK-NEXT:  }
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @own_barriers_in_tasks() {
+    %c0 = arith.constant 0 : i32
+    %bars = tlx.alloc_barriers arrive_count = 2 : !tlx.mbarriers<1>
+    tlx.async_tasks {
+      tlx.async_task default {
+        tlx.cluster_barrier
+        %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+        tlx.barrier_arrive %bar, 1 remote %c0 : !tlx.mbarrier
+      }
+      tlx.async_task num_warps(1) {
+        tlx.cluster_barrier
+      }
+    }
+    tt.return
+  }
+}
+
+// -----
+
 // The kernel's own fence: nothing is added. No cluster, or no remote completion: nothing either.
 // CHECK-LABEL: tt.func @own_fence
 // CHECK-COUNT-1: tlx.fence_mbarrier_init_cluster

@@ -294,12 +294,10 @@ LogicalResult checkOneCTA(ModuleOp module) {
          << numCTAs.getInt();
 }
 
-/// Whether tcgen05.ld/st can move the tensor-memory buffer of `op` (a
-/// local_load or local_store, its buffer in `layout`) between tensor memory
-/// and the registers of `op`'s warps; an error at `op` if not.
-LogicalResult checkTensorMemoryAccess(Operation *op, Attribute layout) {
-  Value bufferValue = isa<LocalLoadOp>(op) ? cast<LocalLoadOp>(op).getBuffer()
-                                           : cast<LocalStoreOp>(op).getBuffer();
+/// Whether tcgen05.ld/st can move `bufferValue` (in `layout`) between tensor
+/// memory and the registers of `op`'s warps; an error at `op` if not.
+LogicalResult checkTensorMemoryAccess(Operation *op, Value bufferValue,
+                                      Attribute layout) {
   auto buffer = cast<BufferType>(bufferValue.getType());
   if (buffer.getStorage() != StorageKind::tmem)
     return success();

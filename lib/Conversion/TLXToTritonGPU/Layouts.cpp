@@ -513,7 +513,7 @@ LogicalResult mlir::tlx::propagateBufferLayouts(
     if (isa<LocalLoadOp, LocalStoreOp>(op) && onRegisterAccess) {
       Value buffer = isa<LocalLoadOp>(op) ? cast<LocalLoadOp>(op).getBuffer()
                                           : cast<LocalStoreOp>(op).getBuffer();
-      if (failed(onRegisterAccess(op, layouts.lookup(buffer))))
+      if (failed(onRegisterAccess(op, buffer, layouts.lookup(buffer))))
         anyFailed = true;
       return;
     }

@@ -117,9 +117,10 @@ using DotUseFn = function_ref<LogicalResult(Operation *dot, Attribute aLayout,
 /// that of `rhs` or the expected one.
 using AssertFn = function_ref<LogicalResult(
     AssertSameLayoutOp, Attribute lhsLayout, Attribute rhsLayout)>;
-/// Called for every local_load and local_store: the op and its buffer's
-/// layout (null when the buffer has none or it is unknown here).
-using AccessFn = function_ref<LogicalResult(Operation *, Attribute layout)>;
+/// Called for every local_load and local_store: the op, its buffer and the
+/// buffer's layout (null when the buffer has none or it is unknown here).
+using AccessFn =
+    function_ref<LogicalResult(Operation *, Value buffer, Attribute layout)>;
 
 /// Walks `module` in order and gives every buffer value a layout: an
 /// allocation the one `allocLayout` returns, a view the one getViewLayout

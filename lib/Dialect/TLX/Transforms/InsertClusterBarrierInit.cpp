@@ -101,12 +101,22 @@ void insertInit(FunctionOpInterface function) {
     ClusterBarrierOp::create(builder, loc);
     return;
   }
+  // Where the kernel passes cluster barriers of its own in tasks, warps of a
+  // task of ours would pass fewer: tlx-check-clusters reports the idle warps
+  // at the kernel's barrier instead.
+  SmallVector<AsyncTasksOp> withoutOwnBarriers;
+  function->walk([&](AsyncTasksOp set) {
+    if (!set.getBody()
+             .walk([](ClusterBarrierOp) { return WalkResult::interrupt(); })
+             .wasInterrupted())
+      withoutOwnBarriers.push_back(set);
+  });
   for (AsyncTaskOp task : tasks) {
     builder.setInsertionPointToStart(&task.getBody().front());
     ClusterBarrierOp::create(builder, loc);
   }
-  function->walk(
-      [&](AsyncTasksOp set) { addBarrierTasksForIdleWarps(set, loc); });
+  for (AsyncTasksOp set : withoutOwnBarriers)
+    addBarrierTasksForIdleWarps(set, loc);
 }
 
 struct InsertClusterBarrierInitPass
