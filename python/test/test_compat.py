@@ -287,6 +287,51 @@ def test_cluster_row_sum_on_gpu(num_ctas, num_warps):
 
 
 @triton.jit
+def peer_handshake_from_a_one_warp_task(x, out, N: tl.constexpr):
+    """Each CTA's one-warp task arrives on the peer CTA's mbarrier; the default task waits for that arrival,
+    then stores. The cluster barrier TLX inserts after the mbarrier init must be passed by every warp: the
+    3 warps Triton would leave idle beside the one-warp task get a task of their own that passes it."""
+    arrived = tlx.alloc_barriers(1, arrive_count=1)
+    rank = tlx.cluster_cta_rank()
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.barrier_wait(arrived[0], 0)
+            offs = tl.program_id(0) * N + tl.arange(0, N)
+            tl.store(out + offs, tl.load(x + offs) + rank)
+        with tlx.async_task(num_warps=1):
+            tlx.barrier_arrive(arrived[0], 1, remote_cta_rank=rank ^ 1)
+
+
+def _compile_peer_handshake():
+    return triton.compile(
+        ASTSource(peer_handshake_from_a_one_warp_task, {"x": "*fp32", "out": "*fp32", "N": "constexpr"}, {(2,): 128}),
+        target=GPUTarget("cuda", 90, 32), options={"ctas_per_cga": (2, 1, 1), "num_warps": 4},
+    )  # fmt: skip
+
+
+def test_one_warp_task_leaves_no_warp_outside_the_init_cluster_barrier():
+    compiled = _compile_peer_handshake()
+    partitions = sorted(int(n) for n in re.findall(r"num_warps\((\d+)\)", compiled.asm["ttgir"]))
+    assert partitions == [1, 1, 2], partitions  # the task, and the idle warps' 2 + 1
+    ptx = compiled.asm["ptx"]
+    assert ".reqntid 256" in ptx  # 4 + 4 warps: no more than without the added tasks
+    assert ptx.count("barrier.cluster.arrive.aligned;") == ptx.count("barrier.cluster.wait.aligned;") == 4
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+def test_peer_handshake_from_a_one_warp_task_on_gpu():
+    import torch
+
+    x = torch.randn(4 * 128, device="cuda")
+    out = torch.full_like(x, float("nan"))
+    peer_handshake_from_a_one_warp_task[(4,)](x, out, N=128, num_warps=4, ctas_per_cga=(2, 1, 1))
+    torch.cuda.synchronize()
+    rank = torch.arange(4, device="cuda").repeat_interleave(128) % 2
+    torch.testing.assert_close(out, x + rank)
+
+
+@triton.jit
 def diagonal_gather_scatter(matrix_ptr, indices_ptr, values_ptr, out_ptr, N: tl.constexpr, M: tl.constexpr):
     """The diagonal of an N x M matrix held flat in shared memory (local_gather), then the diagonal replaced
     (local_scatter) and the whole matrix written back."""
