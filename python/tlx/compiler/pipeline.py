@@ -21,7 +21,7 @@ from .errors import TLXCompilationError, TLXWarning
 
 #: The whole TLX pipeline, as ``tlx-opt --pass-pipeline=`` and ``tlx._C.run_pipeline`` take it.
 PIPELINE = (
-    "builtin.module(tlx-raise-carriers,tlx-insert-proxy-fences,tlx-insert-cluster-barrier-init,tlx-check-static-bounds,tlx-check-clusters,tlx-check-divergent-sync,tlx-check-async-hazards,"
+    "builtin.module(tlx-raise-carriers,tlx-insert-proxy-fences,tlx-check-clusters,tlx-insert-cluster-barrier-init,tlx-check-static-bounds,tlx-check-divergent-sync,tlx-check-async-hazards,"
     "tlx-check-protocol,tlx-check-shared-memory,"
     "tlx-assign-layouts,tlx-lower-to-nvvm,tlx-lower-to-ttg)"
 )

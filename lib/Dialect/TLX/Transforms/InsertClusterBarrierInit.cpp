@@ -102,8 +102,8 @@ void insertInit(FunctionOpInterface function) {
     return;
   }
   // Where the kernel passes cluster barriers of its own in tasks, warps of a
-  // task of ours would pass fewer: tlx-check-clusters reports the idle warps
-  // at the kernel's barrier instead.
+  // task of ours would pass fewer: tlx-check-clusters (run before) has
+  // reported the idle warps at the kernel's barrier.
   SmallVector<AsyncTasksOp> withoutOwnBarriers;
   function->walk([&](AsyncTasksOp set) {
     if (!set.getBody()
