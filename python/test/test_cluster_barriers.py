@@ -1,8 +1,8 @@
 """Cluster barriers in warp-specialized kernels complete only when every warp of both CTAs arrives. Random task
-layouts (tasks of 1, 2 or 4 warps, replicated or not) in 2-CTA clusters, with a remote mbarrier arrival (so TLX
-adds its own cluster barrier after the mbarrier init) and, in some, cluster barriers of the kernel's own: what
-compiles has a cluster barrier in every region of its `ttg.warp_specialize` and no warp outside them; what does
-not is refused at the kernel's barrier, naming the idle warps."""
+layouts (tasks of 1, 2 or 4 warps, replicated or not, with register budgets or not) in 2-CTA clusters, with a
+remote mbarrier arrival (so TLX adds its own cluster barrier after the mbarrier init) and, in some, cluster
+barriers of the kernel's own: what compiles has a cluster barrier in every region of its `ttg.warp_specialize`
+and no warp outside them; what does not is refused at the kernel's barrier, naming the idle warps."""
 
 import importlib.util
 import os
@@ -18,15 +18,19 @@ from tlx.compiler import TLXCompilationError
 _HEADER = "import triton\nimport triton.language as tl\nimport tlx\n\n\n@triton.jit\ndef kernel(out):\n"
 
 
-def _kernel_source(tasks: list[tuple[int, int]], own_barriers: bool, arriving: int) -> str:
-    """A kernel whose task `arriving` (0: the default task) arrives on the peer CTA's mbarrier."""
+def _kernel_source(tasks: list[tuple[int, int, int | None]], own_barriers: bool, arriving: int) -> str:
+    """A kernel whose task `arriving` (0: the default task) arrives on the peer CTA's mbarrier; tasks are
+    (num_warps, replicate, registers or None)."""
     lines = [
         "    arrived = tlx.alloc_barriers(1, arrive_count=1)",
         "    rank = tlx.cluster_cta_rank()",
         "    with tlx.async_tasks():",
     ]
     headers = ['        with tlx.async_task("default"):'] + [
-        f"        with tlx.async_task(num_warps={warps}, replicate={replicas}):" for warps, replicas in tasks
+        f"        with tlx.async_task(num_warps={warps}, replicate={replicas}"
+        + (f", registers={registers}" if registers else "")
+        + "):"
+        for warps, replicas, registers in tasks
     ]
     for index, header in enumerate(headers):
         lines.append(header)
@@ -66,15 +70,18 @@ def test_every_warp_passes_the_cluster_barriers_of_a_warp_specialized_kernel(tmp
     rng = random.Random(seed)
     compiled_count = refused = 0
     for case in range(24):
-        tasks = [(rng.choice([1, 1, 2, 4]), rng.choice([1, 1, 2])) for _ in range(rng.randint(1, 3))]
-        if sum(w * r for w, r in tasks) > 12:
+        tasks = [
+            (rng.choice([1, 1, 2, 4]), rng.choice([1, 1, 2]), rng.choice([None, None, 24, 40, 152, 232]))
+            for _ in range(rng.randint(1, 3))
+        ]
+        if sum(w * r for w, r, _ in tasks) > 12:
             continue
         own_barriers = rng.random() < 0.4
         arriving = rng.randrange(len(tasks) + 1)
         source = _kernel_source(tasks, own_barriers, arriving)
         kernel = _load(tmp_path / f"cluster_kernel_{case}.py", source)
         label = f"seed {seed}, case {case}: tasks {tasks}, own barriers {own_barriers}\n{source}"
-        idle = -sum(w * r for w, r in tasks) % 4
+        idle = -sum(w * r for w, r, _ in tasks) % 4
         try:
             compiled = triton.compile(
                 ASTSource(kernel, {"out": "*i32"}, {}),
