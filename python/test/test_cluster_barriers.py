@@ -1,8 +1,9 @@
 """Cluster barriers in warp-specialized kernels complete only when every warp of both CTAs arrives. Random task
 layouts (tasks of 1, 2 or 4 warps, replicated or not, with register budgets or not) in 2-CTA clusters, with a
 remote mbarrier arrival (so TLX adds its own cluster barrier after the mbarrier init) and, in some, cluster
-barriers of the kernel's own: what compiles has a cluster barrier in every region of its `ttg.warp_specialize`
-and no warp outside them; what does not is refused at the kernel's barrier, naming the idle warps."""
+barriers of the kernel's own (directly in the tasks, or in a loop): what compiles passes as many cluster
+barriers in every region of its `ttg.warp_specialize` and has no warp outside them; what does not (barriers in
+a loop beside idle warps) is refused at the kernel's barrier, naming the idle warps."""
 
 import importlib.util
 import os
@@ -15,12 +16,13 @@ from triton.compiler.compiler import ASTSource
 
 from tlx.compiler import TLXCompilationError
 
-_HEADER = "import triton\nimport triton.language as tl\nimport tlx\n\n\n@triton.jit\ndef kernel(out):\n"
+_HEADER = "import triton\nimport triton.language as tl\nimport tlx\n\n\n@triton.jit\ndef kernel(out, n):\n"
 
 
-def _kernel_source(tasks: list[tuple[int, int, int | None]], own_barriers: bool, arriving: int) -> str:
+def _kernel_source(tasks: list[tuple[int, int, int | None]], own_barriers: str, arriving: int) -> str:
     """A kernel whose task `arriving` (0: the default task) arrives on the peer CTA's mbarrier; tasks are
-    (num_warps, replicate, registers or None)."""
+    (num_warps, replicate, registers or None); `own_barriers`: "" (none), "direct" (two in each task's body)
+    or "loop" (in a loop of n iterations in each task)."""
     lines = [
         "    arrived = tlx.alloc_barriers(1, arrive_count=1)",
         "    rank = tlx.cluster_cta_rank()",
@@ -34,8 +36,10 @@ def _kernel_source(tasks: list[tuple[int, int, int | None]], own_barriers: bool,
     ]
     for index, header in enumerate(headers):
         lines.append(header)
-        if own_barriers:
-            lines.append("            tlx.cluster_barrier()")
+        if own_barriers == "direct":
+            lines += ["            tlx.cluster_barrier()"] * 2
+        elif own_barriers == "loop":
+            lines += ["            for _ in range(n):", "                tlx.cluster_barrier()"]
         if index == arriving:
             lines.append("            tlx.barrier_arrive(arrived[0], 1, remote_cta_rank=rank ^ 1)")
         if index == 0:
@@ -76,7 +80,7 @@ def test_every_warp_passes_the_cluster_barriers_of_a_warp_specialized_kernel(tmp
         ]
         if sum(w * r for w, r, _ in tasks) > 12:
             continue
-        own_barriers = rng.random() < 0.4
+        own_barriers = rng.choice(["", "", "direct", "loop"])
         arriving = rng.randrange(len(tasks) + 1)
         source = _kernel_source(tasks, own_barriers, arriving)
         kernel = _load(tmp_path / f"cluster_kernel_{case}.py", source)
@@ -84,20 +88,20 @@ def test_every_warp_passes_the_cluster_barriers_of_a_warp_specialized_kernel(tmp
         idle = -sum(w * r for w, r, _ in tasks) % 4
         try:
             compiled = triton.compile(
-                ASTSource(kernel, {"out": "*i32"}, {}),
+                ASTSource(kernel, {"out": "*i32", "n": "i32"}, {}),
                 target=GPUTarget("cuda", 90, 32),
                 options={"ctas_per_cga": (2, 1, 1), "num_warps": 4},
             )
         except TLXCompilationError as error:
-            assert own_barriers and idle, (label, str(error))
-            assert f"the {idle} idle warps never arrive" in str(error), (label, str(error))
+            assert own_barriers == "loop" and idle, (label, str(error))
+            assert f"the {idle} idle warps cannot pass barriers in a loop" in str(error), (label, str(error))
             assert f"cluster_kernel_{case}.py:" in str(error), (label, str(error))
             refused += 1
             continue
-        assert not (own_barriers and idle), ("a kernel that would hang compiled", label)
+        assert not (own_barriers == "loop" and idle), ("a kernel that would hang compiled", label)
         regions = _regions(compiled.asm["ttgir"])
-        missing = [warps for warps, text in regions if "ttng.cluster_arrive" not in text]
-        assert not missing, ("a region without a cluster barrier", label)
+        passes = {text.count("ttng.cluster_arrive") for _, text in regions}
+        assert len(passes) == 1 and 0 not in passes, ("regions passing different cluster barriers", label, passes)
         threads = int(re.search(r"\.reqntid (\d+)", compiled.asm["ptx"]).group(1))
         assert threads == 32 * (4 + sum(warps for warps, _ in regions)), (label, threads, regions)
         compiled_count += 1

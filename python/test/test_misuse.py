@@ -1472,14 +1472,17 @@ def cluster_barrier_before_tasks(n):
 
 
 @triton.jit
-def cluster_barrier_beside_a_one_warp_task(n):
+def cluster_barrier_in_a_loop_beside_a_one_warp_task(n):
     with tlx.async_tasks():
         with tlx.async_task("default"):
-            tlx.cluster_barrier()  # misuse
+            for _ in range(n):
+                tlx.cluster_barrier()  # misuse
         with tlx.async_task(num_warps=4):
-            tlx.cluster_barrier()
+            for _ in range(n):
+                tlx.cluster_barrier()
         with tlx.async_task(num_warps=1):
-            tlx.cluster_barrier()
+            for _ in range(n):
+                tlx.cluster_barrier()
 
 
 @triton.jit
@@ -1504,10 +1507,10 @@ def cluster_barrier_in_one_task_only(n):
         (remote_store_outside_cluster, N, {"ctas_per_cga": (4, 1, 1)}, "remote CTA rank 4 is outside the cluster of 4"),
         (cluster_barrier_before_tasks, N, {"ctas_per_cga": (2, 1, 1)}, "outside the async tasks never completes"),
         (
-            cluster_barrier_beside_a_one_warp_task,
+            cluster_barrier_in_a_loop_beside_a_one_warp_task,
             N,
             {"ctas_per_cga": (2, 1, 1)},
-            "have 5 warps, which Triton rounds up to whole warp groups of 4: the 3 idle warps never arrive",
+            "rounds up to whole warp groups of 4: the 3 idle warps cannot pass barriers in a loop or branch",
         ),
         (
             cluster_barrier_in_one_task_only,

@@ -80,18 +80,66 @@ module attributes {"ttg.cluster-dim-x" = 2 : i32} {
 
 // -----
 
-// Tasks of 4 + 1 warps are padded to 8 with 3 idle warps, which never arrive.
+// Tasks of 4 + 1 warps are padded to 8 with 3 idle warps, which cannot pass a barrier in a loop.
 module attributes {"ttg.cluster-dim-x" = 2 : i32} {
-  tt.func @barrier_beside_idle_warps() {
+  tt.func @barrier_in_a_loop_beside_idle_warps(%n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
     tlx.async_tasks {
       tlx.async_task default {
-        // expected-error @below {{'tlx.cluster_barrier' op waits for every thread of the cluster, but the tasks beside the default one have 5 warps, which Triton rounds up to whole warp groups of 4: the 3 idle warps never arrive and every CTA would hang here; give the tasks warps adding up to a multiple of 4 (e.g. num_warps=4 for a one-warp task)}}
-        tlx.cluster_barrier
+        scf.for %i = %c0 to %n step %c1 : i32 {
+          // expected-error @below {{'tlx.cluster_barrier' op waits for every thread of the cluster, but the tasks beside the default one have 5 warps, which Triton rounds up to whole warp groups of 4: the 3 idle warps cannot pass barriers in a loop or branch and every CTA would hang here; call tlx.cluster_barrier() only directly in the tasks' bodies (TLX then gives the idle warps a task that passes as many), or give the tasks warps adding up to a multiple of 4}}
+          tlx.cluster_barrier
+        }
       }
       tlx.async_task num_warps(4) {
+        scf.for %i = %c0 to %n step %c1 : i32 {
+          tlx.cluster_barrier
+        }
+      }
+      tlx.async_task num_warps(1) {
+        scf.for %i = %c0 to %n step %c1 : i32 {
+          tlx.cluster_barrier
+        }
+      }
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// Directly in the tasks' bodies, the same number of times: the idle warps can pass as many.
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @counted_barriers_beside_idle_warps() {
+    tlx.async_tasks {
+      tlx.async_task default {
+        tlx.cluster_barrier
         tlx.cluster_barrier
       }
       tlx.async_task num_warps(1) {
+        tlx.cluster_barrier
+        tlx.cluster_barrier
+      }
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// Counted, but not the same number of times: the task passing more waits forever.
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @different_counts() {
+    tlx.async_tasks {
+      // expected-note @below {{this task passes 2}}
+      tlx.async_task default {
+        // expected-error @below {{'tlx.cluster_barrier' op waits for every thread of the cluster, but one task passes 2 cluster barriers and another 1: the threads of the first would wait forever; call tlx.cluster_barrier() the same number of times in every task}}
+        tlx.cluster_barrier
+        tlx.cluster_barrier
+      }
+      // expected-note @below {{this task passes 1}}
+      tlx.async_task num_warps(4) {
         tlx.cluster_barrier
       }
     }

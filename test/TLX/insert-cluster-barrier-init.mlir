@@ -129,10 +129,18 @@ module attributes {"ttg.cluster-dim-x" = 2 : i32} {
 
 // -----
 
-// Cluster barriers of the kernel's own in tasks: no task of the pass's, whose warps would pass fewer
-// barriers than the others (tlx-check-clusters reports the idle warps at the kernel's barrier).
+// Cluster barriers of the kernel's own directly in the tasks: the idle warps' task passes as many as every
+// task does (the kernel's one and the pass's).
 // CHECK-LABEL: tt.func @own_barriers_in_tasks
 // CHECK:         tlx.async_task num_warps(1) {
+// CHECK-NEXT:      tlx.cluster_barrier
+// CHECK-NEXT:      tlx.cluster_barrier
+// CHECK-NEXT:    }
+// CHECK-NEXT:    tlx.async_task num_warps(2) {
+// CHECK-NEXT:      tlx.cluster_barrier
+// CHECK-NEXT:      tlx.cluster_barrier
+// CHECK-NEXT:    }
+// CHECK-NEXT:    tlx.async_task num_warps(1) {
 // CHECK-NEXT:      tlx.cluster_barrier
 // CHECK-NEXT:      tlx.cluster_barrier
 // CHECK-NEXT:    }
@@ -149,6 +157,54 @@ module attributes {"ttg.cluster-dim-x" = 2 : i32} {
       }
       tlx.async_task num_warps(1) {
         tlx.cluster_barrier
+      }
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// Without remote arrivals the pass adds no barrier of its own, but the kernel's barriers still need the
+// idle warps: they get a task passing as many. A barrier in a loop cannot be counted: nothing is added
+// (tlx-check-clusters refuses such a kernel).
+// CHECK-LABEL: tt.func @own_barriers_only
+// CHECK:         tlx.async_task num_warps(2) {
+// CHECK-NEXT:      tlx.cluster_barrier
+// CHECK-NEXT:    }
+// CHECK-NEXT:    tlx.async_task num_warps(2) {
+// CHECK-NEXT:      tlx.cluster_barrier
+// CHECK-NEXT:    }
+// CHECK-NEXT:  }
+// CHECK-LABEL: tt.func @barrier_in_a_loop
+// CHECK:         tlx.async_task num_warps(2) {
+// CHECK-NOT:     tlx.async_task
+// CHECK:         tt.return
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @own_barriers_only() {
+    tlx.async_tasks {
+      tlx.async_task default {
+        tlx.cluster_barrier
+      }
+      tlx.async_task num_warps(2) {
+        tlx.cluster_barrier
+      }
+    }
+    tt.return
+  }
+  tt.func @barrier_in_a_loop(%n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    tlx.async_tasks {
+      tlx.async_task default {
+        scf.for %i = %c0 to %n step %c1 : i32 {
+          tlx.cluster_barrier
+        }
+      }
+      tlx.async_task num_warps(2) {
+        scf.for %i = %c0 to %n step %c1 : i32 {
+          tlx.cluster_barrier
+        }
       }
     }
     tt.return

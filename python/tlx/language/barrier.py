@@ -79,8 +79,10 @@ def barrier_arrive(bar, arrive_count=1, remote_cta_rank=None, pred=None, _semant
 def cluster_barrier(_semantic=None, _generator=None) -> None:
     """Synchronize every thread of every CTA of the cluster; all CTAs must reach the same barriers.
 
-    In a warp-specialized kernel every task calls it, and the tasks beside the default one have a
-    multiple of 4 warps: the idle warps Triton pads them with never arrive (a compile error says so).
+    In a warp-specialized kernel every task calls it, as many times. Where the tasks beside the default
+    one do not fill whole warp groups, Triton pads them with idle warps: TLX gives those a task that
+    passes as many barriers when every task calls it directly in its body (not in a loop or branch; a
+    compile error says so otherwise).
 
     Hardware: ``barrier.cluster.arrive`` then ``barrier.cluster.wait`` (sm_90+).
     """

@@ -783,6 +783,20 @@ int64_t AsyncTasksOp::getIdleWarps() {
   return (kWarpsPerGroup - getTaskWarps() % kWarpsPerGroup) % kWarpsPerGroup;
 }
 
+std::optional<int64_t> AsyncTaskOp::getClusterBarrierCount() {
+  int64_t count = 0;
+  bool countable = true;
+  getBody().walk([&](ClusterBarrierOp barrier) {
+    if (barrier->getParentOp() == getOperation())
+      ++count;
+    else
+      countable = false;
+  });
+  if (!countable)
+    return std::nullopt;
+  return count;
+}
+
 LogicalResult AsyncTaskOp::verify() {
   if (getIsDefault() && getReplicate() != 1)
     return emitOpError("the default task runs once, on the kernel's warps: "

@@ -98,36 +98,61 @@ public:
   }
 
   /// A cluster barrier completes once every thread of every CTA arrived: in
-  /// tasks, every task must call it, and the tasks' warps must fill whole
-  /// warp groups, as Triton pads them with idle warps that never arrive.
+  /// tasks, every task must pass as many, and Triton's idle warps (padding
+  /// the tasks to whole warp groups) too, which tlx-insert-cluster-barrier-
+  /// init gives tasks that pass as many where the count is known.
   LogicalResult checkBarrierInTasks(ClusterBarrierOp barrier,
                                     AsyncTasksOp tasks) {
     if (!checkedTaskSets.insert(tasks).second)
       return success();
+    AsyncTaskOp counted;
+    std::optional<int64_t> count;
+    bool countable = true;
     for (AsyncTaskOp task : tasks.getBody().getOps<AsyncTaskOp>()) {
       bool arrives =
           task.getBody()
               .walk([](ClusterBarrierOp) { return WalkResult::interrupt(); })
               .wasInterrupted();
-      if (arrives)
+      if (!arrives) {
+        InFlightDiagnostic error = barrier.emitOpError(
+            "waits for every thread of the cluster, but a task never calls "
+            "tlx.cluster_barrier(): its warps would never arrive and every "
+            "CTA would hang here; call it in every task, the same number of "
+            "times");
+        error.attachNote(task.getLoc()) << "this task never calls it";
+        return error;
+      }
+      std::optional<int64_t> taskCount = task.getClusterBarrierCount();
+      countable &= taskCount.has_value();
+      if (!taskCount || !countable)
         continue;
-      InFlightDiagnostic error = barrier.emitOpError(
-          "waits for every thread of the cluster, but a task never calls "
-          "tlx.cluster_barrier(): its warps would never arrive and every CTA "
-          "would hang here; call it in every task, the same number of times");
-      error.attachNote(task.getLoc()) << "this task never calls it";
-      return error;
+      if (count && *count != *taskCount) {
+        InFlightDiagnostic error =
+            barrier.emitOpError("waits for every thread of the cluster, but "
+                                "one task passes ")
+            << *count << " cluster barriers and another " << *taskCount
+            << ": the threads of the first would wait forever; call "
+               "tlx.cluster_barrier() the same number of times in every task";
+        error.attachNote(counted.getLoc()) << "this task passes " << *count;
+        error.attachNote(task.getLoc()) << "this task passes " << *taskCount;
+        return error;
+      }
+      count = taskCount;
+      counted = task;
     }
     int64_t idleWarps = tasks.getIdleWarps();
-    if (idleWarps == 0)
+    if (idleWarps == 0 || countable)
       return success();
     return barrier.emitOpError("waits for every thread of the cluster, but ")
            << "the tasks beside the default one have " << tasks.getTaskWarps()
            << " warps, which Triton rounds up to whole warp groups of "
            << kWarpsPerGroup << ": the " << idleWarps
-           << " idle warps never arrive and every CTA would hang here; give "
-              "the tasks warps adding up to a multiple of "
-           << kWarpsPerGroup << " (e.g. num_warps=4 for a one-warp task)";
+           << " idle warps cannot pass barriers in a loop or branch and every "
+              "CTA would hang here; call tlx.cluster_barrier() only directly "
+              "in the tasks' bodies (TLX then gives the idle warps a task "
+              "that passes as many), or give the tasks warps adding up to a "
+              "multiple of "
+           << kWarpsPerGroup;
   }
 
 private:

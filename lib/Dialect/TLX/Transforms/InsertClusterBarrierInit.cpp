@@ -8,8 +8,9 @@
 // starts: the same cluster barrier orders that allocation before the MMA
 // (stock Triton's cluster barrier before every two-CTA MMA is dropped for
 // TLX kernels, see MMAOpToTritonGPU.cpp). In a warp-specialized kernel the
-// barrier opens every task, and the warps Triton would leave idle to fill
-// whole warp groups get a task that passes it too.
+// barrier opens every task. The warps Triton would leave idle to fill whole
+// warp groups then get a task that passes as many cluster barriers as every
+// task does (this one and the kernel's own), so that each barrier completes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,9 +50,28 @@ bool completesRemoteBarrier(Operation *op) {
 }
 
 /// Gives the warps Triton would pad `tasks` with (they run no task, so they
-/// never arrive on a cluster barrier) tasks of their own that pass the one
-/// the pass inserts. Budgets, where the tasks have any, are the smallest.
-void addBarrierTasksForIdleWarps(AsyncTasksOp tasks, Location loc) {
+/// never arrive on a cluster barrier) tasks of their own that pass as many
+/// cluster barriers as every task does, where that count is known
+/// (tlx-check-clusters has refused the other cases). Budgets, where the
+/// tasks have any, are the smallest.
+void addBarrierTasksForIdleWarps(AsyncTasksOp tasks) {
+  if (tasks.getIdleWarps() == 0)
+    return;
+  std::optional<int64_t> count;
+  for (AsyncTaskOp task : tasks.getBody().getOps<AsyncTaskOp>()) {
+    std::optional<int64_t> taskCount = task.getClusterBarrierCount();
+    if (!taskCount || (count && *count != *taskCount))
+      return;
+    count = taskCount;
+  }
+  if (!count || *count == 0)
+    return;
+  ClusterBarrierOp first;
+  tasks.getBody().walk([&](ClusterBarrierOp barrier) {
+    first = barrier;
+    return WalkResult::interrupt();
+  });
+  Location loc = first.getLoc();
   bool budgets =
       llvm::any_of(tasks.getBody().getOps<AsyncTaskOp>(), [](AsyncTaskOp task) {
         return task.getRegisters().has_value();
@@ -65,7 +85,8 @@ void addBarrierTasksForIdleWarps(AsyncTasksOp tasks, Location loc) {
                                     builder.getI32IntegerAttr(warps), registers,
                                     /*replicate=*/builder.getI32IntegerAttr(1));
     OpBuilder body = OpBuilder::atBlockBegin(&task.getBody().emplaceBlock());
-    ClusterBarrierOp::create(body, loc);
+    for (int64_t i = 0; i < *count; ++i)
+      ClusterBarrierOp::create(body, loc);
     idle -= warps;
   }
 }
@@ -101,22 +122,10 @@ void insertInit(FunctionOpInterface function) {
     ClusterBarrierOp::create(builder, loc);
     return;
   }
-  // Where the kernel passes cluster barriers of its own in tasks, warps of a
-  // task of ours would pass fewer: tlx-check-clusters (run before) has
-  // reported the idle warps at the kernel's barrier.
-  SmallVector<AsyncTasksOp> withoutOwnBarriers;
-  function->walk([&](AsyncTasksOp set) {
-    if (!set.getBody()
-             .walk([](ClusterBarrierOp) { return WalkResult::interrupt(); })
-             .wasInterrupted())
-      withoutOwnBarriers.push_back(set);
-  });
   for (AsyncTaskOp task : tasks) {
     builder.setInsertionPointToStart(&task.getBody().front());
     ClusterBarrierOp::create(builder, loc);
   }
-  for (AsyncTasksOp set : withoutOwnBarriers)
-    addBarrierTasksForIdleWarps(set, loc);
 }
 
 struct InsertClusterBarrierInitPass
@@ -129,6 +138,8 @@ struct InsertClusterBarrierInitPass
       if (!function.isExternal())
         insertInit(function);
     });
+    module->walk(
+        [](AsyncTasksOp tasks) { addBarrierTasksForIdleWarps(tasks); });
   }
 };
 

@@ -1216,6 +1216,12 @@ def TLX_AsyncTaskOp : TLX_Op<"async_task", [
     (`registers` `(` $registers^ `)`)? (`replicate` `(` $replicate^ `)`)?
     attr-dict-with-keyword $body
   }];
+  let extraClassDeclaration = [{
+    /// How many cluster barriers each thread of the task passes, where that
+    /// is known: all of them stand directly in its body (none in a loop or a
+    /// branch).
+    std::optional<int64_t> getClusterBarrierCount();
+  }];
   let hasVerifier = 1;
 }
 

@@ -159,6 +159,12 @@ def TLXInsertClusterBarrierInit : Pass<"tlx-insert-cluster-barrier-init",
     allocation before the first MMA, which is what stock Triton's cluster
     barrier before every two-CTA MMA did; TLX drops that one. Such a kernel
     without mbarriers still gets the cluster barrier, at the start.
+
+    A cluster barrier completes once every thread of the cluster arrived,
+    and Triton pads tasks of fewer warps than whole warp groups with idle
+    warps: where every task passes the same, known number of cluster
+    barriers (all directly in its body; the kernel's own ones and the one
+    above), the idle warps get tasks of their own that pass as many.
   }];
   let dependentDialects = ["::mlir::tlx::TLXDialect"];
 }
