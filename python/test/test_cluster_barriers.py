@@ -10,6 +10,7 @@ import os
 import random
 import re
 
+import pytest
 import triton
 from triton.backends.compiler import GPUTarget
 from triton.compiler.compiler import ASTSource
@@ -69,6 +70,8 @@ def _regions(ttgir: str) -> list[tuple[int, str]]:
     return regions
 
 
+# Random budgets often cannot all be honoured: TLX's warning says so, which is not what this test is about.
+@pytest.mark.filterwarnings("ignore::tlx.compiler.TLXWarning")
 def test_every_warp_passes_the_cluster_barriers_of_a_warp_specialized_kernel(tmp_path):
     seed = int(os.environ.get("TLX_FUZZ_SEED", random.SystemRandom().randrange(2**31)))
     rng = random.Random(seed)
