@@ -109,11 +109,9 @@ public:
     std::optional<int64_t> count;
     bool countable = true;
     for (AsyncTaskOp task : tasks.getBody().getOps<AsyncTaskOp>()) {
-      bool arrives =
-          task.getBody()
-              .walk([](ClusterBarrierOp) { return WalkResult::interrupt(); })
-              .wasInterrupted();
-      if (!arrives) {
+      // Not countable: a barrier stands in a loop or branch of the task.
+      std::optional<int64_t> taskCount = task.getClusterBarrierCount();
+      if (taskCount == 0) {
         InFlightDiagnostic error = barrier.emitOpError(
             "waits for every thread of the cluster, but a task never calls "
             "tlx.cluster_barrier(): its warps would never arrive and every "
@@ -122,7 +120,6 @@ public:
         error.attachNote(task.getLoc()) << "this task never calls it";
         return error;
       }
-      std::optional<int64_t> taskCount = task.getClusterBarrierCount();
       countable &= taskCount.has_value();
       if (!taskCount || !countable)
         continue;
