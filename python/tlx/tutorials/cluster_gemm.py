@@ -1,7 +1,8 @@
 """Persistent warp-specialized GEMM on Hopper with 2-CTA clusters and TMA multicast of B.
 
-A cooperative warp-specialized GEMM (one TMA producer warp group, two wgmma consumer
-warp groups each on half of a ``BLOCK_M x BLOCK_N`` tile), launched in clusters of two CTAs
+A cooperative warp-specialized GEMM in ``ws_gemm``'s warp layout (a one-warp TMA producer, two wgmma
+consumer warp groups each on half of a ``BLOCK_M x BLOCK_N`` tile, the first on the kernel's own
+warps), launched in clusters of two CTAs
 (``ctas_per_cga=(2, 1, 1)``). The two CTAs of a cluster compute vertically adjacent tiles, so they
 need the same ``BLOCK_K x BLOCK_N`` tile of B at every k-step: each CTA loads one half of it and
 multicasts it to both (``async_descriptor_load(..., multicast_targets=[rank, rank ^ 1])``), which
@@ -18,7 +19,9 @@ The protocol, per shared-memory stage ``s``:
   into the peer's copy of it, only once both copies are free.
 * At the start the mbarriers are made visible to the cluster (``fence_mbarrier_init_cluster``,
   then a ``cluster_barrier`` at the start of every task: a cluster barrier waits for every thread
-  of the cluster, and only the default task's warps run the code before ``async_tasks``). At the
+  of the cluster, and only the default task's warps run the code before ``async_tasks``; the three
+  warps that round the producer up to a warp group get a task of their own from the compiler that
+  passes it too). At the
   end each CTA waits until the peer's consumers have made their last remote arrive (``done``), so
   no CTA exits while the other may still write its shared memory.
 
@@ -39,6 +42,62 @@ def _tile_offsets(tile, rank, num_pid_m, num_pid_n, CTAS: tl.constexpr, BLOCK_M:
     """Where this CTA's output tile of pair ``tile`` starts: row ``rank`` of the pair's ``CTAS`` tile rows."""
     pair_m, pid_n = grouped_tile(tile, num_pid_m, num_pid_n, GROUP_M)
     return (pair_m * CTAS + rank) * BLOCK_M, pid_n * BLOCK_N
+
+
+@triton.jit
+def _consume_tiles(consumer: tl.constexpr, a_tiles, b_tiles, c_tiles, full, empty, done, c_desc, rank, cluster,
+                   num_clusters, num_tiles, num_pid_m, num_pid_n, k_steps, CTAS: tl.constexpr, BLOCK_M: tl.constexpr,
+                   BLOCK_N: tl.constexpr, GROUP_M: tl.constexpr, NUM_STAGES: tl.constexpr, MULTICAST: tl.constexpr,
+                   EPILOGUE_SPLIT: tl.constexpr):  # fmt: skip
+    """Consumer ``consumer`` (0 or 1): rows ``consumer * BLOCK_M // 2`` on of each of the CTA's tiles, its
+    stages released on both CTAs of the cluster, then the tile's TMA store."""
+    dtype = tlx.dtype_of(c_desc)
+    HALF_M: tl.constexpr = BLOCK_M // 2
+    EPI_N: tl.constexpr = BLOCK_N // EPILOGUE_SPLIT
+    peer = rank ^ 1
+    if MULTICAST:
+        tlx.cluster_barrier()
+    step = 0
+    for tile in range(cluster, num_tiles, num_clusters):
+        off_m, off_n = _tile_offsets(tile, rank, num_pid_m, num_pid_n, CTAS, BLOCK_M, BLOCK_N, GROUP_M)
+        s = step % NUM_STAGES
+        tlx.barrier_wait(full[s], (step // NUM_STAGES) & 1)
+        acc = tlx.async_dot(a_tiles[s * 2 + consumer], b_tiles[s], use_acc=False)
+        step += 1
+        for _k in range(1, k_steps):
+            s = step % NUM_STAGES
+            tlx.barrier_wait(full[s], (step // NUM_STAGES) & 1)
+            acc = tlx.async_dot(a_tiles[s * 2 + consumer], b_tiles[s], acc)
+            acc = tlx.async_dot_wait(1, acc)
+            released = (step - 1) % NUM_STAGES
+            tlx.barrier_arrive(empty[released])
+            if MULTICAST:
+                tlx.barrier_arrive(empty[released], remote_cta_rank=peer)
+            step += 1
+        acc = tlx.async_dot_wait(0, acc)
+        released = (step - 1) % NUM_STAGES
+        tlx.barrier_arrive(empty[released])
+        if MULTICAST:
+            tlx.barrier_arrive(empty[released], remote_cta_rank=peer)
+        c_tile = c_tiles[consumer]
+        if EPILOGUE_SPLIT == 1:
+            tlx.async_descriptor_store_wait(0)
+            tlx.local_store(c_tile, acc.to(dtype))
+            tlx.fence_async_shared()
+            tlx.async_descriptor_store(c_desc, c_tile, [off_m + consumer * HALF_M, off_n])
+        else:
+            left, right = tl.split(tl.permute(tl.reshape(acc, (HALF_M, 2, EPI_N)), (0, 2, 1)))
+            tlx.async_descriptor_store_wait(0)
+            tlx.local_store(c_tile, left.to(dtype))
+            tlx.fence_async_shared()
+            tlx.async_descriptor_store(c_desc, c_tile, [off_m + consumer * HALF_M, off_n])
+            tlx.async_descriptor_store_wait(0)
+            tlx.local_store(c_tile, right.to(dtype))
+            tlx.fence_async_shared()
+            tlx.async_descriptor_store(c_desc, c_tile, [off_m + consumer * HALF_M, off_n + EPI_N])
+    tlx.async_descriptor_store_wait(0)
+    if MULTICAST:
+        tlx.barrier_arrive(done[0], remote_cta_rank=peer)
 
 
 @triton.jit
@@ -90,7 +149,18 @@ def cluster_gemm_kernel(
     k_steps = tl.cdiv(K, BLOCK_K)
 
     with tlx.async_tasks():
-        with tlx.async_task("default"):
+        # FlashAttention-3's warp layout, as ws_gemm: consumer 0 on the kernel's own warps, consumer 1 a task
+        # of four, the producer one warp. Every task passes the cluster barrier once, directly in its body, so
+        # the three warps Triton adds to round the producer up to a warp group get a task passing it too.
+        with tlx.async_task("default", registers=232):
+            _consume_tiles(0, a_tiles, b_tiles, c_tiles, full, empty, done, c_desc, rank, cluster, num_clusters,
+                           num_tiles, num_pid_m, num_pid_n, k_steps, CTAS, BLOCK_M, BLOCK_N, GROUP_M, NUM_STAGES,
+                           MULTICAST, EPILOGUE_SPLIT)  # fmt: skip
+        with tlx.async_task(num_warps=4, registers=232):
+            _consume_tiles(1, a_tiles, b_tiles, c_tiles, full, empty, done, c_desc, rank, cluster, num_clusters,
+                           num_tiles, num_pid_m, num_pid_n, k_steps, CTAS, BLOCK_M, BLOCK_N, GROUP_M, NUM_STAGES,
+                           MULTICAST, EPILOGUE_SPLIT)  # fmt: skip
+        with tlx.async_task(num_warps=1, registers=24):
             if MULTICAST:
                 # Every thread of both CTAs passes a cluster barrier once: the peer's mbarriers are ready.
                 tlx.cluster_barrier()
@@ -106,6 +176,7 @@ def cluster_gemm_kernel(
                             a_desc, a_tiles[s * 2 + part], [off_m + part * HALF_M, k * BLOCK_K], full[s]
                         )
                     if MULTICAST:
+                        # CTA `rank` loads column half `rank` of the B tile into both CTAs.
                         if rank == 0:
                             tlx.async_descriptor_load(
                                 b_desc,
@@ -129,56 +200,9 @@ def cluster_gemm_kernel(
                 # Stay until the peer's consumers have made their last arrive on this CTA.
                 tlx.barrier_wait(done[0], 0)
 
-        with tlx.async_task(num_warps=4, registers=232, replicate=2):
-            consumer = tlx.async_task_replica_id()
-            peer = rank ^ 1
-            if MULTICAST:
-                tlx.cluster_barrier()
-            step = 0
-            for tile in range(cluster, num_tiles, num_clusters):
-                off_m, off_n = _tile_offsets(tile, rank, num_pid_m, num_pid_n, CTAS, BLOCK_M, BLOCK_N, GROUP_M)
-                s = step % NUM_STAGES
-                tlx.barrier_wait(full[s], (step // NUM_STAGES) & 1)
-                acc = tlx.async_dot(a_tiles[s * 2 + consumer], b_tiles[s], use_acc=False)
-                step += 1
-                for _k in range(1, k_steps):
-                    s = step % NUM_STAGES
-                    tlx.barrier_wait(full[s], (step // NUM_STAGES) & 1)
-                    acc = tlx.async_dot(a_tiles[s * 2 + consumer], b_tiles[s], acc)
-                    acc = tlx.async_dot_wait(1, acc)
-                    released = (step - 1) % NUM_STAGES
-                    tlx.barrier_arrive(empty[released])
-                    if MULTICAST:
-                        tlx.barrier_arrive(empty[released], remote_cta_rank=peer)
-                    step += 1
-                acc = tlx.async_dot_wait(0, acc)
-                released = (step - 1) % NUM_STAGES
-                tlx.barrier_arrive(empty[released])
-                if MULTICAST:
-                    tlx.barrier_arrive(empty[released], remote_cta_rank=peer)
-                c_tile = c_tiles[consumer]
-                if EPILOGUE_SPLIT == 1:
-                    tlx.async_descriptor_store_wait(0)
-                    tlx.local_store(c_tile, acc.to(dtype))
-                    tlx.fence_async_shared()
-                    tlx.async_descriptor_store(c_desc, c_tile, [off_m + consumer * HALF_M, off_n])
-                else:
-                    left, right = tl.split(tl.permute(tl.reshape(acc, (HALF_M, 2, EPI_N)), (0, 2, 1)))
-                    tlx.async_descriptor_store_wait(0)
-                    tlx.local_store(c_tile, left.to(dtype))
-                    tlx.fence_async_shared()
-                    tlx.async_descriptor_store(c_desc, c_tile, [off_m + consumer * HALF_M, off_n])
-                    tlx.async_descriptor_store_wait(0)
-                    tlx.local_store(c_tile, right.to(dtype))
-                    tlx.fence_async_shared()
-                    tlx.async_descriptor_store(c_desc, c_tile, [off_m + consumer * HALF_M, off_n + EPI_N])
-            tlx.async_descriptor_store_wait(0)
-            if MULTICAST:
-                tlx.barrier_arrive(done[0], remote_cta_rank=peer)
-
 
 CONFIG = {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "NUM_STAGES": 3, "GROUP_M": 8, "EPILOGUE_SPLIT": 1}
-NUM_WARPS = 4  # the producer; the consumers' 8 warps come from the async_task
+NUM_WARPS = 4  # consumer 0; consumer 1 and the producer come from their async_tasks
 CLUSTER = (2, 1, 1)
 
 
@@ -211,7 +235,7 @@ def _spec(multicast: bool) -> dict:
             "setmaxnreg.inc.sync.aligned.u32",
         )
         + (("multicast::cluster", "mapa.shared::cluster", "mbarrier.arrive.shared::cluster.b64") if multicast else ()),
-        "registers": {"producer": 40, "consumer": 232},
+        "registers": {"producer": 24, "consumer": 232},
     }
 
 

@@ -9,9 +9,10 @@ the convention of ``torch._grouped_mm``). Two products are needed in training:
 * **weight gradient**: ``dW[g] = A[offs[g-1]:offs[g]]^T @ dY[offs[g-1]:offs[g]]`` (G x K x N), a
   reduction over each group's tokens.
 
-Both kernels are cooperative GEMMs like ``ws_gemm``'s first form (one TMA producer warp group, two wgmma consumer warp
-groups each on half of a ``BLOCK_M x BLOCK_N`` tile, a ring of ``NUM_STAGES`` shared-memory stages
-with ``full``/``empty`` mbarriers) with a tile scheduler that walks every group's tiles:
+Both kernels are cooperative GEMMs in ``ws_gemm``'s warp layout (a one-warp TMA producer, two wgmma
+consumer warp groups each on half of a ``BLOCK_M x BLOCK_N`` tile, the first on the kernel's own warps, a
+ring of ``NUM_STAGES`` shared-memory stages with ``full``/``empty`` mbarriers) with a tile scheduler that
+walks every group's tiles:
 
 * The CTAs are persistent and take the tiles of all groups round-robin: tile ``t`` (counted over the
   groups in order) belongs to CTA ``t % NUM_SMS``, so the CTAs work on one group at a time and share
@@ -95,6 +96,37 @@ def _store_tile(out_desc, c_tiles, acc, consumer, row, col):
 
 
 @triton.jit
+def _forward_consumer(consumer: tl.constexpr, a_tiles, w_tiles, c_tiles, full, empty, c_desc, out_ptr, offs_ptr, G,
+                      T, N, k_steps, num_n, pid, NUM_SMS: tl.constexpr, BLOCK_M: tl.constexpr,
+                      BLOCK_N: tl.constexpr, NUM_STAGES: tl.constexpr, GROUP_M: tl.constexpr):  # fmt: skip
+    """Forward consumer ``consumer`` (0 or 1): rows ``consumer * BLOCK_M // 2`` on of each of the CTA's tiles."""
+    PART_M: tl.constexpr = BLOCK_M // 2
+    step = 0
+    tile_base = 0
+    start = 0
+    for g in range(G):
+        end = _group_end(offs_ptr, g, start, T)
+        num_m = tl.cdiv(end - start, BLOCK_M)
+        count = num_m * num_n
+        for tile in range(_first_tile(tile_base, pid, NUM_SMS), tile_base + count, NUM_SMS):
+            pid_m, pid_n = grouped_tile(tile - tile_base, num_m, num_n, GROUP_M)
+            acc, step = _mma_tile(a_tiles, w_tiles, full, empty, step, k_steps, consumer, True,
+                                  PART_M, BLOCK_N, NUM_STAGES)  # fmt: skip
+            row = start + pid_m * BLOCK_M + consumer * PART_M
+            if row + PART_M <= end:
+                _store_tile(c_desc, c_tiles, acc, consumer, row, pid_n * BLOCK_N)
+            elif row < end:
+                # The group's last rows: through a descriptor that ends with the group, TMA drops
+                # the rows past it. It is rewritten in place: the store through it must be done.
+                tlx.async_descriptor_store_wait(0)
+                tail = tlx.make_tensor_descriptor(None, out_ptr, [end, N], [N, 1], [PART_M, BLOCK_N])
+                _store_tile(tail, c_tiles, acc, consumer, row, pid_n * BLOCK_N)
+        tile_base += count
+        start = end
+    tlx.async_descriptor_store_wait(0)
+
+
+@triton.jit
 def grouped_gemm_kernel(
     a_desc,
     w_desc,
@@ -128,7 +160,15 @@ def grouped_gemm_kernel(
     k_steps = tl.cdiv(K, BLOCK_K)
 
     with tlx.async_tasks():
-        with tlx.async_task("default"):
+        # ws_gemm's warp layout: consumer 0 on the kernel's own warps, consumer 1 a task of four, the producer
+        # one warp.
+        with tlx.async_task("default", registers=232):
+            _forward_consumer(0, a_tiles, w_tiles, c_tiles, full, empty, c_desc, out_ptr, offs_ptr, G, T, N, k_steps,
+                              num_n, pid, NUM_SMS, BLOCK_M, BLOCK_N, NUM_STAGES, GROUP_M)  # fmt: skip
+        with tlx.async_task(num_warps=4, registers=232):
+            _forward_consumer(1, a_tiles, w_tiles, c_tiles, full, empty, c_desc, out_ptr, offs_ptr, G, T, N, k_steps,
+                              num_n, pid, NUM_SMS, BLOCK_M, BLOCK_N, NUM_STAGES, GROUP_M)  # fmt: skip
+        with tlx.async_task(num_warps=1, registers=24):
             step = 0
             tile_base = 0
             start = 0
@@ -152,32 +192,6 @@ def grouped_gemm_kernel(
                 tile_base += count
                 start = end
 
-        with tlx.async_task(num_warps=4, registers=232, replicate=2):
-            consumer = tlx.async_task_replica_id()
-            step = 0
-            tile_base = 0
-            start = 0
-            for g in range(G):
-                end = _group_end(offs_ptr, g, start, T)
-                num_m = tl.cdiv(end - start, BLOCK_M)
-                count = num_m * num_n
-                for tile in range(_first_tile(tile_base, pid, NUM_SMS), tile_base + count, NUM_SMS):
-                    pid_m, pid_n = grouped_tile(tile - tile_base, num_m, num_n, GROUP_M)
-                    acc, step = _mma_tile(a_tiles, w_tiles, full, empty, step, k_steps, consumer, True,
-                                          PART_M, BLOCK_N, NUM_STAGES)  # fmt: skip
-                    row = start + pid_m * BLOCK_M + consumer * PART_M
-                    if row + PART_M <= end:
-                        _store_tile(c_desc, c_tiles, acc, consumer, row, pid_n * BLOCK_N)
-                    elif row < end:
-                        # The group's last rows: through a descriptor that ends with the group, TMA drops
-                        # the rows past it. It is rewritten in place: the store through it must be done.
-                        tlx.async_descriptor_store_wait(0)
-                        tail = tlx.make_tensor_descriptor(None, out_ptr, [end, N], [N, 1], [PART_M, BLOCK_N])
-                        _store_tile(tail, c_tiles, acc, consumer, row, pid_n * BLOCK_N)
-                tile_base += count
-                start = end
-            tlx.async_descriptor_store_wait(0)
-
 
 @triton.jit
 def _load_wgrad_group(a_desc, dy_desc, a_tiles, dy_tiles, full, empty, step, g, start, k_steps, per_group, num_m,
@@ -199,6 +213,40 @@ def _load_wgrad_group(a_desc, dy_desc, a_tiles, dy_tiles, full, empty, step, g, 
             tlx.async_descriptor_load(dy_desc, dy_tiles[s], [start + k * BLOCK_K, pid_n * BLOCK_N], full[s])
             step += 1
     return step
+
+
+@triton.jit
+def _wgrad_consumer(consumer: tl.constexpr, a_tiles, dy_tiles, c_tiles, full, empty, dw_desc, dw_ptr, offs_ptr, G, T,
+                    K, N, per_group, num_m, num_n, pid, NUM_SMS: tl.constexpr, BLOCK_M: tl.constexpr,
+                    BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, NUM_STAGES: tl.constexpr, GROUP_M: tl.constexpr,
+                    DW_PER_GROUP: tl.constexpr):  # fmt: skip
+    """Weight-gradient consumer ``consumer`` (0 or 1): rows ``consumer * BLOCK_M // 2`` on of each of the CTA's
+    dW tiles."""
+    PART_M: tl.constexpr = BLOCK_M // 2
+    step = 0
+    start = 0
+    for g in range(G):
+        end = _group_end(offs_ptr, g, start, T)
+        k_steps = tl.cdiv(end - start, BLOCK_K)
+        first = _first_tile(g * per_group, pid, NUM_SMS)
+        if first < (g + 1) * per_group:
+            out_desc = dw_desc
+            out_row = g * K
+            if DW_PER_GROUP:
+                tlx.async_descriptor_store_wait(0)  # the store through the old one
+                out_desc = tlx.make_tensor_descriptor(
+                    None, dw_ptr + g.to(tl.int64) * K * N, [K, N], [N, 1], [PART_M, BLOCK_N]
+                )
+                out_row = 0
+            for tile in range(first, (g + 1) * per_group, NUM_SMS):
+                pid_m, pid_n = grouped_tile(tile - g * per_group, num_m, num_n, GROUP_M)
+                # An empty group runs no k-step: its gradient is the zero accumulator.
+                acc, step = _mma_tile(a_tiles, dy_tiles, full, empty, step, k_steps, consumer, False,
+                                      PART_M, BLOCK_N, NUM_STAGES)  # fmt: skip
+                _store_tile(out_desc, c_tiles, acc, consumer, out_row + pid_m * BLOCK_M + consumer * PART_M,
+                            pid_n * BLOCK_N)  # fmt: skip
+        start = end
+    tlx.async_descriptor_store_wait(0)
 
 
 @triton.jit
@@ -240,7 +288,15 @@ def grouped_gemm_wgrad_kernel(
     per_group = num_m * num_n
 
     with tlx.async_tasks():
-        with tlx.async_task("default"):
+        with tlx.async_task("default", registers=232):
+            _wgrad_consumer(0, a_tiles, dy_tiles, c_tiles, full, empty, dw_desc, dw_ptr, offs_ptr, G, T, K, N,
+                            per_group, num_m, num_n, pid, NUM_SMS, BLOCK_M, BLOCK_N, BLOCK_K, NUM_STAGES, GROUP_M,
+                            DW_PER_GROUP)  # fmt: skip
+        with tlx.async_task(num_warps=4, registers=232):
+            _wgrad_consumer(1, a_tiles, dy_tiles, c_tiles, full, empty, dw_desc, dw_ptr, offs_ptr, G, T, K, N,
+                            per_group, num_m, num_n, pid, NUM_SMS, BLOCK_M, BLOCK_N, BLOCK_K, NUM_STAGES, GROUP_M,
+                            DW_PER_GROUP)  # fmt: skip
+        with tlx.async_task(num_warps=1, registers=24):
             step = 0
             start = 0
             # dY's rows past a group's end must read as zeros: a descriptor per group, rows [0, end). Two
@@ -268,33 +324,6 @@ def grouped_gemm_wgrad_kernel(
                     parity ^= 1
                 start = end
 
-        with tlx.async_task(num_warps=4, registers=232, replicate=2):
-            consumer = tlx.async_task_replica_id()
-            step = 0
-            start = 0
-            for g in range(G):
-                end = _group_end(offs_ptr, g, start, T)
-                k_steps = tl.cdiv(end - start, BLOCK_K)
-                first = _first_tile(g * per_group, pid, NUM_SMS)
-                if first < (g + 1) * per_group:
-                    out_desc = dw_desc
-                    out_row = g * K
-                    if DW_PER_GROUP:
-                        tlx.async_descriptor_store_wait(0)  # the store through the old one
-                        out_desc = tlx.make_tensor_descriptor(
-                            None, dw_ptr + g.to(tl.int64) * K * N, [K, N], [N, 1], [PART_M, BLOCK_N]
-                        )
-                        out_row = 0
-                    for tile in range(first, (g + 1) * per_group, NUM_SMS):
-                        pid_m, pid_n = grouped_tile(tile - g * per_group, num_m, num_n, GROUP_M)
-                        # An empty group runs no k-step: its gradient is the zero accumulator.
-                        acc, step = _mma_tile(a_tiles, dy_tiles, full, empty, step, k_steps, consumer, False,
-                                              PART_M, BLOCK_N, NUM_STAGES)  # fmt: skip
-                        _store_tile(out_desc, c_tiles, acc, consumer, out_row + pid_m * BLOCK_M + consumer * PART_M,
-                                    pid_n * BLOCK_N)  # fmt: skip
-                start = end
-            tlx.async_descriptor_store_wait(0)
-
 
 #: Tile shapes, tuned on the H200 (see docs/results). BLOCK_K is the largest of 64, 32, 16 dividing K
 #: (forward: a k-step must not run into the next expert's weights). Where N is not a multiple of 256
@@ -302,7 +331,7 @@ def grouped_gemm_wgrad_kernel(
 CONFIG = {"BLOCK_M": 128, "BLOCK_N": 256, "NUM_STAGES": 3, "GROUP_M": 8}
 WGRAD_CONFIG = {**CONFIG, "BLOCK_K": 64}
 NARROW = {"BLOCK_N": 128, "NUM_STAGES": 4}
-NUM_WARPS = 4  # the producer; the consumers' 8 warps come from the async_task
+NUM_WARPS = 4  # consumer 0; consumer 1 and the producer come from their async_tasks
 
 
 def _signature(kernel_args: dict, *more_constexprs: str) -> dict:
@@ -340,7 +369,7 @@ SPEC = {
     "divisible_by_16": ("out_ptr", "offs_ptr", "N", "K"),
     "num_warps": NUM_WARPS,
     "ptx": _PTX,
-    "registers": {"producer": 40, "consumer": 232},
+    "registers": {"producer": 24, "consumer": 232},
 }
 
 SPEC_WGRAD = {
@@ -363,7 +392,7 @@ SPEC_WGRAD = {
     "divisible_by_16": ("dy_ptr", "dw_ptr", "offs_ptr", "K", "N"),
     "num_warps": NUM_WARPS,
     "ptx": _PTX,
-    "registers": {"producer": 40, "consumer": 232},
+    "registers": {"producer": 24, "consumer": 232},
 }
 
 

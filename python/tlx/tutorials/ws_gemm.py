@@ -1,4 +1,4 @@
-"""Persistent warp-specialized GEMM on Hopper: one producer warp group, two consumer warp groups.
+"""Persistent warp-specialized GEMM on Hopper: a one-warp producer, two consumer warp groups.
 
 The kernel is persistent (one CTA per SM walks the output tiles) and splits its warps by role with
 ``tlx.async_tasks``:
