@@ -1017,8 +1017,8 @@ def scale_copy_from_rows(n):
 
 
 @triton.jit
-def ballot_of_a_tensor(n):
-    tlx.vote_ballot_sync(0xFFFFFFFF, tl.arange(0, 128) < n)  # misuse
+def ballot_of_pointers(X, n):
+    tlx.vote_ballot_sync(0xFFFFFFFF, X + tl.arange(0, 128))  # misuse
 
 
 @triton.jit
@@ -1178,7 +1178,7 @@ CASES = [
     (dot_scaled_on_hopper, N, SM90, "tlx.async_dot_scaled: block-scaled MMA (tcgen05.mma with scales) needs sm_100"),
     (dot_scaled_unknown_format, N, SM100, "tlx.async_dot_scaled: `B_format` must be one of 'e4m3', 'e5m2', 'e2m1'"),
     (dot_scaled_two_ctas, N, SM100, "tlx.async_dot_scaled: `two_ctas` (tcgen05.mma cta_group::2) is not supported"),
-    (ballot_of_a_tensor, N, SM90, "tlx.vote_ballot_sync: a tensor `pred` (shape [128]) is not supported by this"),
+    (ballot_of_pointers, PTR, SM90, "tlx.vote_ballot_sync: `pred` must be a bool or integer scalar or tensor, go"),
     (warp_sum, PTR, SM90, "tlx.warp_redux: `op` must be one of 'max', 'min', 'abs_max', 'abs_min', got 'sum'"),
     (fp8_name_of_fp16, N, SM90, "tlx.get_fp8_format_name: supports only tl.float8e5 (e5m2) and tl.float8e4nv"),
     (prefetch_tensormap, PTR, SM90, "tlx.prefetch: `tensormap=True` (prefetch.tensormap of a TMA descriptor) is"),

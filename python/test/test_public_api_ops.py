@@ -229,6 +229,55 @@ def test_vote_ballot_sync_is_a_vote_sync():
     assert re.search(r"vote\.sync\.ballot\.b32 %r\d+, p, 0xffffffff;", ptx), ptx
 
 
+#: Each thread holds two neighbouring elements of 256: lane l of warp w elements 64 w + 2 l and 64 w + 2 l + 1.
+PAIRS = tl.constexpr(tlx.layout(shape=((32, 4), 2), stride=((2, 64), 1)))
+
+
+@triton.jit
+def ballot_of_pairs(X, OUT, MASK: tl.constexpr, LAYOUT: tl.constexpr):
+    """The public API's tensor form: each thread votes with the OR of the two elements it holds."""
+    offs = tl.arange(0, 256)
+    pred = tlx.require_layout(tl.load(X + offs), LAYOUT) > 0
+    tl.store(OUT + offs, tlx.vote_ballot_sync(MASK, pred))
+
+
+@triton.jit
+def ballot_of_row_maxima(OUT):
+    """FlashAttention-4's rescaling vote (the public Blackwell attention kernels' ``RESCALE_OPT``): a
+    predicate per row of a wgmma accumulator (64 rows over 4 warps, rows r and r + 8 in each thread), the
+    warp's vote deciding a select on the accumulator."""
+    a = tlx.local_alloc((64, 64), tl.float16, 1)
+    b = tlx.local_alloc((64, 128), tl.float16, 1)
+    acc = tlx.async_dot_wait(0, tlx.async_dot(a[0], b[0], use_acc=False))
+    rescale = tlx.vote_ballot_sync(0xFFFFFFFF, tl.max(acc, 1) < 1.0) != 0
+    acc = tl.where(rescale[:, None], acc * 0.5, acc)
+    tl.store(OUT + tl.arange(0, 64)[:, None] * 128 + tl.arange(0, 128)[None, :], acc)
+
+
+BALLOT_OF_PAIRS = {"X": "*fp32", "OUT": "*i32", "MASK": "constexpr", "LAYOUT": "constexpr"}
+
+
+@pytest.mark.parametrize("mask, capability", [(0xFFFFFFFF, 90), (0x0000FFFF, 90), (0xFFFFFFFF, 100)])
+def test_a_tensor_ballot_votes_once_per_thread_over_the_elements_it_holds(mask, capability):
+    compiled = compile_for(ballot_of_pairs, BALLOT_OF_PAIRS, {"MASK": mask, "LAYOUT": PAIRS}, capability=capability)
+    ptx = compiled.asm["ptx"]
+    votes = re.findall(
+        r"or\.b32 any, any, %r\d+; setp\.ne\.b32 p, any, 0; vote\.sync\.ballot\.b32 (%r\d+), p, (0x[0-9a-f]+);", ptx
+    )
+    assert len(votes) == 1 and votes[0][1] == f"{mask:#010x}", ptx
+    assert re.search(rf"mov\.b32 %r\d+, {votes[0][0]};", ptx), "the ballot goes to both elements"
+    assert "packed_element = 2" in compiled.asm["ttgir"] and "tlx.layout_marker" not in compiled.asm["ttgir"]
+
+
+def test_a_ballot_of_accumulator_rows_votes_over_the_two_rows_a_thread_holds():
+    compiled = compile_for(ballot_of_row_maxima, {"OUT": "*fp32"}, {})
+    ptx = compiled.asm["ptx"]
+    assert ptx.count("vote.sync.ballot.b32") == 1 and "or.b32 any, any," in ptx, ptx
+    assert re.search(
+        r"packed_element = 2 : i32, pure = false\} %\S+ : tensor<64xi32, #ttg.slice<\{dim = 1", compiled.asm["ttgir"]
+    )
+
+
 @triton.jit
 def reduce_in_warps(X, Y, OP: tl.constexpr, BLOCK: tl.constexpr):
     """Strided loads and stores keep one element per thread: element i is lane i % 32 of warp i // 32."""
@@ -293,6 +342,21 @@ def test_vote_ballot_sync_on_gpu():
     bits = (pred << torch.arange(32)).sum(dim=1)
     expected = ((bits + 2**31) % 2**32 - 2**31).repeat_interleave(32).to(torch.int32)
     assert torch.equal(out[::2].cpu(), expected)
+
+
+@pytest.mark.gpu
+@gpu
+def test_a_tensor_ballot_on_gpu():
+    import torch
+
+    x = torch.randn(256, device="cuda")
+    x[64:128] = -1.0  # a warp where no lane votes
+    out = torch.full((256,), -7, dtype=torch.int32, device="cuda")
+    ballot_of_pairs[(1,)](x, out, MASK=0xFFFFFFFF, LAYOUT=PAIRS, num_warps=4)
+    lanes = (x > 0).view(4, 32, 2).any(dim=2).long().cpu()
+    bits = (lanes << torch.arange(32)).sum(dim=1)
+    expected = ((bits + 2**31) % 2**32 - 2**31).repeat_interleave(64).to(torch.int32)
+    assert torch.equal(out.cpu(), expected)
 
 
 @pytest.mark.gpu

@@ -491,3 +491,20 @@ func.func @assert_shapes(%x: tensor<64xf32>, %y: tensor<32xf32>) {
   tlx.assert_same_layout %x, %y : tensor<64xf32>, tensor<32xf32>
   return
 }
+
+// -----
+
+// A ballot of a tensor is a tensor of its shape; of a scalar, a scalar.
+tt.func @ballot_shapes(%q: tensor<128xi1>) {
+  // expected-error @below {{'tlx.vote_ballot_sync' op the result has the shape of `pred` (one i32 per element, or one for a scalar), got 'tensor<128xi1>' -> 'tensor<64xi32>'}}
+  %t = tlx.vote_ballot_sync %q {mask = -1 : i32} : tensor<128xi1> -> tensor<64xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @ballot_of_a_tensor_to_a_scalar(%q: tensor<128xi1>) {
+  // expected-error @below {{'tlx.vote_ballot_sync' op the result has the shape of `pred` (one i32 per element, or one for a scalar), got 'tensor<128xi1>' -> 'i32'}}
+  %t = tlx.vote_ballot_sync %q {mask = -1 : i32} : tensor<128xi1> -> i32
+  tt.return
+}

@@ -136,6 +136,7 @@ struct LowerToTritonGPUPass
     populateClusterOpToTritonGPUPatterns(opPatterns);
     populateCLCOpToTritonGPUPatterns(opPatterns);
     populateDebugOpToTritonGPUPatterns(opPatterns);
+    populateWarpOpToTritonGPUPatterns(opPatterns);
     RewritePatternSet taskPatterns(context);
     populateWarpSpecializationToTritonGPUPatterns(taskPatterns);
     collectRoots(opPatterns, loweredOps);

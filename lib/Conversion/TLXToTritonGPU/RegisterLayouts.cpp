@@ -15,6 +15,8 @@
 #include "tlx/Conversion/TLXToTritonGPU/Passes.h"
 #include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
 
+#include "Utility.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
@@ -123,42 +125,20 @@ LogicalResult mlir::tlx::verifyRegisterLayout(Operation *op, Attribute layout,
 }
 
 //===----------------------------------------------------------------------===//
-// Markers
+// Markers (Utility.h)
 //===----------------------------------------------------------------------===//
 //
-// `tt.elementwise_inline_asm ""` with `pure = false`: Triton's passes keep it
-// in place and alive and give it the layout of its operand, and parse and
-// print its attributes. `tlx.layout_marker` says which marker it is (a string,
-// which Python reads too); a pin carries its layout in `tlx.layout`; an
-// assertion its number, its side and where the user wrote it.
+// A pin carries its layout in `tlx.layout`; an assertion its number, its side
+// and where the user wrote it.
 
 namespace {
 
-constexpr StringLiteral kMarkerAttr = "tlx.layout_marker";
 constexpr StringLiteral kLayoutAttr = "tlx.layout";
 constexpr StringLiteral kAssertAttr = "tlx.assert_same_layout";
 constexpr StringLiteral kWhereAttr = "tlx.where";
 constexpr StringLiteral kPin = "pin";
 constexpr StringLiteral kRelease = "release";
 constexpr StringLiteral kAssert = "assert";
-
-StringRef getMarkerKind(Operation *op) {
-  auto asm_ = dyn_cast<triton::ElementwiseInlineAsmOp>(op);
-  auto kind = asm_ ? asm_->getAttrOfType<StringAttr>(kMarkerAttr) : nullptr;
-  return kind ? kind.getValue() : StringRef();
-}
-
-Value createMarker(OpBuilder &builder, Location loc, Value value,
-                   StringRef kind, ArrayRef<NamedAttribute> attributes = {}) {
-  auto marker = triton::ElementwiseInlineAsmOp::create(
-      builder, loc, TypeRange{value.getType()}, builder.getStringAttr(""),
-      builder.getStringAttr("=r,r"), builder.getBoolAttr(false),
-      builder.getI32IntegerAttr(1), ValueRange{value});
-  marker->setAttr(kMarkerAttr, builder.getStringAttr(kind));
-  for (NamedAttribute attribute : attributes)
-    marker->setAttr(attribute.getName(), attribute.getValue());
-  return marker->getResult(0);
-}
 
 /// `file:line:col` of the user's line, which the Python check reports at.
 std::string describeLocation(Location loc) {

@@ -398,3 +398,23 @@ void mlir::tlx::createPtx(OpBuilder &builder, Location loc, StringRef ptx,
       LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
       /*operand_attrs=*/ArrayAttr());
 }
+
+StringRef mlir::tlx::getMarkerKind(Operation *op) {
+  auto asm_ = dyn_cast<triton::ElementwiseInlineAsmOp>(op);
+  auto kind =
+      asm_ ? asm_->getAttrOfType<StringAttr>(kLayoutMarkerAttr) : nullptr;
+  return kind ? kind.getValue() : StringRef();
+}
+
+Value mlir::tlx::createMarker(OpBuilder &builder, Location loc, Value value,
+                              StringRef kind,
+                              ArrayRef<NamedAttribute> attributes) {
+  auto marker = triton::ElementwiseInlineAsmOp::create(
+      builder, loc, TypeRange{value.getType()}, builder.getStringAttr(""),
+      builder.getStringAttr("=r,r"), builder.getBoolAttr(false),
+      builder.getI32IntegerAttr(1), ValueRange{value});
+  marker->setAttr(kLayoutMarkerAttr, builder.getStringAttr(kind));
+  for (NamedAttribute attribute : attributes)
+    marker->setAttr(attribute.getName(), attribute.getValue());
+  return marker->getResult(0);
+}

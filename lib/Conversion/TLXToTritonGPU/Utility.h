@@ -158,6 +158,25 @@ void createBarrierBeforeAsyncCopy(OpBuilder &builder, Location loc);
 void createPtx(OpBuilder &builder, Location loc, StringRef ptx,
                StringRef constraints, ValueRange operands);
 
+//===----------------------------------------------------------------------===//
+// Markers: what must wait for Triton's layout optimizations
+//===----------------------------------------------------------------------===//
+//
+// `tt.elementwise_inline_asm ""` with `pure = false`: Triton's passes keep it
+// in place and alive and give it the layout of its operand, and parse and
+// print its attributes. `tlx.layout_marker` says which marker it is (a string,
+// which Python reads too); a pass on the final TTGIR replaces it.
+
+constexpr llvm::StringLiteral kLayoutMarkerAttr = "tlx.layout_marker";
+
+/// The kind of marker `op` is, or "" for any other op.
+StringRef getMarkerKind(Operation *op);
+
+/// A marker of `kind` on `value` (its result has `value`'s type), with
+/// `attributes` for the pass that replaces it.
+Value createMarker(OpBuilder &builder, Location loc, Value value,
+                   StringRef kind, ArrayRef<NamedAttribute> attributes = {});
+
 } // namespace mlir::tlx
 
 #endif // TLX_LIB_CONVERSION_TLXTOTRITONGPU_UTILITY_H

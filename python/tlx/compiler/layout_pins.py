@@ -6,11 +6,14 @@ leave markers in the TTGIR (opaque ``tt.elementwise_inline_asm`` ops with a ``tl
 attribute) that Triton's passes keep. Once they have run, ``tlx-apply-layout-pins`` applies each pin again
 up to its releases; the assertions are then checked here with Triton's own comparison of linear layouts
 (``is_convert_layout_trivial``: converting one value into the other's layout moves no data), and
-``tlx-erase-layout-asserts`` takes their markers out. Kernels without markers skip all of it.
+``tlx-erase-layout-asserts`` takes their markers out. ``tlx.vote_ballot_sync`` of a tensor leaves a ballot
+marker: each gets the number of elements a thread holds in its final layout (Triton's linear layout of it),
+and ``tlx-lower-warp-ballots`` writes its PTX over all of them. Kernels without markers skip all of it.
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -22,6 +25,8 @@ from .errors import TLXCompilationError
 MARKER = "tlx.layout_marker"
 APPLY_PINS = "builtin.module(tlx-apply-layout-pins)"
 ERASE_ASSERTS = "builtin.module(tlx-erase-layout-asserts)"
+LOWER_BALLOTS = "builtin.module(tlx-lower-warp-ballots)"
+ELEMENTS_PER_THREAD = "tlx.elements_per_thread"
 
 
 def marker_kinds(module: Any) -> set[str]:
@@ -82,16 +87,43 @@ def check_assertions(module: Any, kernel: str) -> None:
         )
 
 
+def _tensor_shape(value: Any) -> list[int]:
+    """The shape of a ranked tensor value, from its type (libtriton's Python types do not expose it)."""
+    return [int(d) for d in re.match(r"tensor<((?:\d+x)*)", str(value.get_type())).group(1).split("x")[:-1]]
+
+
+def mark_elements_per_thread(module: Any) -> None:
+    """Give each ballot marker the number of elements a thread holds in its operand's final layout."""
+    builder = gluon_ir.GluonOpBuilder(module.context)
+
+    def visit(op: Any) -> None:
+        if op.get_name() != "tt.elementwise_inline_asm" or op.get_str_attr(MARKER) != "ballot":
+            return
+        flags = op.get_operand(0)
+        layout = builder.get_gluon_layout_from_tensor(flags)
+        linear = builder.to_linear_layout(layout._to_ir(builder), _tensor_shape(flags))
+        op.get_result(0).set_attr(ELEMENTS_PER_THREAD, builder.get_int32_attr(2 ** len(linear.reg_bases)))
+
+    module.walk(visit)
+
+
 def finalize(module: Any, kernel: str, parse: Any) -> Any:
-    """``module`` (final TTGIR, parsed by libtriton) with its pins applied and its assertions checked and
-    erased; ``parse(text)`` parses TTGIR text back into a module."""
+    """``module`` (final TTGIR, parsed by libtriton) with its pins applied, its assertions checked and
+    erased and its tensor ballots lowered; ``parse(text)`` parses TTGIR text back into a module."""
     kinds = marker_kinds(module)
     if not kinds:
         return module
-    text = pipeline.run_passes(module.str(), APPLY_PINS, kernel=kernel, source_name=f"{kernel}.ttgir-final.mlir")
-    module = parse(text)
+    source_name = f"{kernel}.ttgir-final.mlir"
+    text = module.str()
+    if kinds - {"ballot"}:
+        text = pipeline.run_passes(text, APPLY_PINS, kernel=kernel, source_name=source_name)
+        module = parse(text)
+    if "ballot" in kinds:
+        mark_elements_per_thread(module)
+        text = pipeline.run_passes(module.str(), LOWER_BALLOTS, kernel=kernel, source_name=source_name)
+        module = parse(text)
     if "assert" in kinds:
         check_assertions(module, kernel)
-        text = pipeline.run_passes(text, ERASE_ASSERTS, kernel=kernel, source_name=f"{kernel}.ttgir-final.mlir")
+        text = pipeline.run_passes(text, ERASE_ASSERTS, kernel=kernel, source_name=source_name)
         module = parse(text)
     return module

@@ -1,8 +1,10 @@
-"""Warp-level votes and reductions, built from stock Triton's ``tl.inline_asm_elementwise``.
+"""Warp-level votes and reductions.
 
-No TLX op: the PTX rides Triton's elementwise inline assembly, one instance per element a thread holds.
-Both are marked impure so that no pass moves them across the control flow that decides which lanes take
-part (every lane of ``mask``, or all 32, must reach them together).
+``vote_ballot_sync`` is the TLX op of that name (a tensor predicate needs the final register layout, which
+only the compiler sees). ``warp_redux`` is no TLX op: its PTX rides stock Triton's elementwise inline
+assembly, one instance per element a thread holds. Both are impure so that no pass moves them across the
+control flow that decides which lanes take part (every lane of ``mask``, or all 32, must reach them
+together).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import triton.language as tl
 import triton.language.core as tlc
 
 from .builtin import builtin
-from .semantic import TLXSemantic, _describe, _unwrap
+from .semantic import Scalar, TLXSemantic, _describe, _unwrap
 
 __all__ = ["vote_ballot_sync", "warp_redux"]
 
@@ -21,38 +23,35 @@ _REDUX_OPS = ("max", "min", "abs_max", "abs_min")
 
 @builtin
 def vote_ballot_sync(mask, pred, _semantic=None, _generator=None) -> tlc.tensor:
-    """A 32-bit mask with bit ``i`` set where lane ``i`` of the warp is in ``mask`` and its ``pred`` is true.
+    """A 32-bit mask with bit ``i`` set where lane ``i`` of the warp is in ``mask`` and its predicate is true.
 
     ``mask`` (a compile-time constant, ``0xFFFFFFFF`` for the whole warp) names the lanes that take part;
-    each of them must execute the call with the same ``mask``. ``pred`` is a scalar (a value of each
-    thread, such as one computed from ``tlx.thread_id``); a non-bool is compared with 0. Returns an
-    ``int32``, the same in every lane of the warp.
+    each of them must execute the call with the same ``mask``, and no other lane may (PTX leaves that
+    undefined: a tensor ``pred``, which every thread votes on, needs the whole warp). ``pred`` is a scalar
+    (a value of each thread, such as one computed from ``tlx.thread_id``) or, as in the public API, a
+    tensor: a thread's predicate is then the OR of the elements it holds in the tensor's register layout,
+    and the result is an ``int32`` tensor of ``pred``'s shape whose every element is the warp's ballot
+    (which elements a thread holds is the layout's: ``tlx.require_layout`` fixes it). A non-bool is
+    compared with 0. A scalar result is the same in every lane of the warp.
 
-    Hardware: ``vote.sync.ballot.b32``.
+    Hardware: ``vote.sync.ballot.b32`` (for a tensor, once per thread after an ``or.b32`` of its elements).
     """
     op = "vote_ballot_sync"
     sem = TLXSemantic(_semantic, _generator)
     bits = sem.const_int(op, "mask", mask, minimum=-(2**31), maximum=_FULL_WARP) & _FULL_WARP
     pred = _unwrap(pred)
     if isinstance(pred, tlc.base_value) and not isinstance(pred, tlc.tensor):
-        raise sem.error(op, f"`pred` must be a scalar bool or integer, got {_describe(pred)}")
+        raise sem.error(op, f"`pred` must be a bool or integer scalar or tensor, got {_describe(pred)}")
     pred = _semantic.to_tensor(pred)
-    if pred.type.is_block():
-        # The public API ORs the elements each thread holds into one ballot: what a thread holds is the
-        # layout's to decide, which a TLX op would have to see.
-        raise sem.error(
-            op,
-            f"a tensor `pred` (shape {[int(tlc._unwrap_if_constexpr(d)) for d in pred.shape]}) is not supported by "
-            "this TLX release yet (each thread's elements "
-            "are combined into one ballot, which depends on the tensor's layout): pass a scalar predicate",
-        )
     if not (pred.dtype.is_int() or pred.dtype.is_floating()):
-        raise sem.error(op, f"`pred` must be a scalar bool or integer, got {_describe(pred)}")
+        raise sem.error(op, f"`pred` must be a bool or integer scalar or tensor, got {_describe(pred)}")
     if pred.dtype != tl.int1:
         pred = _semantic.not_equal(pred, _semantic.to_tensor(0))
-    flag = _semantic.cast(pred, tl.int32)
-    asm = f"{{ .reg .pred p; setp.ne.b32 p, $1, 0; vote.sync.ballot.b32 $0, p, {bits:#010x}; }}"
-    return tlc.inline_asm_elementwise(asm, "=r,r", [flag], tl.int32, False, 1, _semantic=_semantic)
+    attrs = {"mask": bits - (1 << 32) if bits >= 1 << 31 else bits}  # the op's mask is a signed i32
+    if pred.type.is_block():
+        result = tl.block_type(tl.int32, list(pred.shape))
+        return tlc.tensor(sem.emit(op, {"pred": pred}, attrs, result=result), result)
+    return tlc.tensor(sem.emit(op, {"pred": Scalar(pred.handle, tl.int1)}, attrs, result=tl.int32), tl.int32)
 
 
 def _redux_asm(kind: str, capability: int | None) -> str:

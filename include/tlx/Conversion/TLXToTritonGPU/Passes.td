@@ -71,6 +71,19 @@ def TLXApplyLayoutPins : Pass<"tlx-apply-layout-pins", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TLXLowerWarpBallots : Pass<"tlx-lower-warp-ballots", "::mlir::ModuleOp"> {
+  let summary = "Write the PTX of tensor warp ballots once the register layouts are final";
+  let description = [{
+    Runs on the final TTGIR of a TLX kernel. Each ballot marker that
+    `tlx.vote_ballot_sync` of a tensor left (an opaque
+    `tt.elementwise_inline_asm` with `tlx.layout_marker = "ballot"`, the
+    predicate as i32 flags, the mask in `tlx.vote_mask`) becomes inline PTX
+    over all `tlx.elements_per_thread` elements a thread holds (set by the
+    compiler from the final layout): their OR, `vote.sync.ballot.b32`, and
+    the ballot in every element of the result.
+  }];
+}
+
 def TLXEraseLayoutAsserts : Pass<"tlx-erase-layout-asserts", "::mlir::ModuleOp"> {
   let summary = "Erase the layout assertion markers once they are checked";
   let description = [{

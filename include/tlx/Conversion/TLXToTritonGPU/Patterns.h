@@ -64,6 +64,11 @@ void populateCLCOpToTritonGPUPatterns(RewritePatternSet &patterns);
 /// async_dot, async_dot_wait -> ttng.warp_group_dot and its wait.
 void populateMMAOpToTritonGPUPatterns(RewritePatternSet &patterns);
 
+/// vote_ballot_sync -> `vote.sync.ballot.b32` as elementwise inline asm; of a
+/// tensor, a marker that tlx-lower-warp-ballots lowers once the final register
+/// layout says which elements each thread holds.
+void populateWarpOpToTritonGPUPatterns(RewritePatternSet &patterns);
+
 /// Compile-time reports (dump_layout, assert_same_layout of buffers): a
 /// remark or an error, no code.
 void populateDebugOpToTritonGPUPatterns(RewritePatternSet &patterns);

@@ -731,6 +731,19 @@ LogicalResult StochRoundOp::verify() {
   return success();
 }
 
+LogicalResult VoteBallotSyncOp::verify() {
+  auto pred = dyn_cast<RankedTensorType>(getPred().getType());
+  auto result = dyn_cast<RankedTensorType>(getResult().getType());
+  if (!pred && !result)
+    return success();
+  if (!pred || !result || pred.getShape() != result.getShape() ||
+      pred.getEncoding() != result.getEncoding())
+    return emitOpError("the result has the shape of `pred` (one i32 per "
+                       "element, or one for a scalar), got ")
+           << getPred().getType() << " -> " << getResult().getType();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Warp specialization
 //===----------------------------------------------------------------------===//

@@ -884,6 +884,36 @@ def TLX_Clock64Op : TLX_Op<"clock64"> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
+//===----------------------------------------------------------------------===//
+// Warp votes
+//===----------------------------------------------------------------------===//
+
+def TLX_VoteBallotSyncOp : TLX_Op<"vote_ballot_sync"> {
+  let summary = "the lanes of the warp whose predicate is true";
+  let description = [{
+    `tlx.vote_ballot_sync(mask, pred)` in Python: `vote.sync.ballot.b32`, a
+    32-bit word with bit `i` set where lane `i` is in `mask` and its
+    predicate is true; every lane of `mask` must execute it with the same
+    `mask` (not pure: no pass may move it across the control flow that
+    decides which lanes arrive). For a scalar `pred` the predicate is the
+    thread's value. For a tensor (the public API's form) it is the OR of
+    the elements the thread holds in the tensor's register layout, and each
+    element of the result is the warp's ballot: which elements a thread
+    holds is the layout's, so the op is lowered once Triton's layout
+    optimizations have run (`tlx-lower-warp-ballots`).
+
+    ```mlir
+    %b = tlx.vote_ballot_sync %p {mask = -1 : i32} : i1 -> i32
+    %t = tlx.vote_ballot_sync %q {mask = -1 : i32} : tensor<128xi1> -> tensor<128xi32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[I1, RankedTensorOf<[I1]>]>:$pred,
+                       I32Attr:$mask);
+  let results = (outs AnyTypeOf<[I32, RankedTensorOf<[I32]>]>:$result);
+  let assemblyFormat = "$pred attr-dict `:` type($pred) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def TLX_DumpLayoutOp : TLX_Op<"dump_layout"> {
   let summary = "report, at compile time, the layout a value resolved to";
   let description = [{
