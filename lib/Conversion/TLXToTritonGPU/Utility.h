@@ -164,8 +164,9 @@ void createPtx(OpBuilder &builder, Location loc, StringRef ptx,
 //
 // `tt.elementwise_inline_asm ""` with `pure = false`: Triton's passes keep it
 // in place and alive and give it the layout of its operand, and parse and
-// print its attributes. `tlx.layout_marker` says which marker it is (a string,
-// which Python reads too); a pass on the final TTGIR replaces it.
+// print its attributes (layout rematerialization may leave copies of it that
+// nothing reads). `tlx.layout_marker` says which marker it is (a string, which
+// Python reads too); a pass on the final TTGIR replaces it.
 
 constexpr llvm::StringLiteral kLayoutMarkerAttr = "tlx.layout_marker";
 
