@@ -1017,6 +1017,12 @@ def scale_copy_from_rows(n):
 
 
 @triton.jit
+def ballot_of_a_tensor_in_half_a_warp(X, n):
+    offs = tl.arange(0, 128)
+    tl.store(X + offs, tlx.vote_ballot_sync(0x0000FFFF, offs < n).to(tl.float32))  # misuse
+
+
+@triton.jit
 def ballot_of_pointers(X, n):
     tlx.vote_ballot_sync(0xFFFFFFFF, X + tl.arange(0, 128))  # misuse
 
@@ -1188,6 +1194,12 @@ CASES = [
 # Misuse the TLX compiler's verifiers and checks report (each check in one place), at the kernel line:
 # kernel, signature, target, what the message says.
 COMPILER_CASES = [
+    (
+        ballot_of_a_tensor_in_half_a_warp,
+        PTR,
+        SM90,
+        "'tlx.vote_ballot_sync' op a tensor `pred` is voted on by every lane",
+    ),
     (tma_store_reduce_xor_of_halves, DESC, SM90, "'tlx.async_descriptor_store' op store_reduce='xor' cannot combine"),
     (bulk_load_past_the_buffer, PTR, SM90, "'tlx.async_bulk_load' op copies 2048 bytes; a bulk copy moves a positive"),
     (exclusive_tasks_twice, N, SM90, "exclusive=True promises the kernel's only tasks, but the kernel has 2"),

@@ -508,3 +508,11 @@ tt.func @ballot_of_a_tensor_to_a_scalar(%q: tensor<128xi1>) {
   %t = tlx.vote_ballot_sync %q {mask = -1 : i32} : tensor<128xi1> -> i32
   tt.return
 }
+
+// -----
+
+tt.func @ballot_of_a_tensor_in_half_a_warp(%q: tensor<128xi1>) {
+  // expected-error @below {{'tlx.vote_ballot_sync' op a tensor `pred` is voted on by every lane, so the mask must be 0xFFFFFFFF (a lane outside the mask may not execute vote.sync), got 0x0000ffff}}
+  %t = tlx.vote_ballot_sync %q {mask = 65535 : i32} : tensor<128xi1> -> tensor<128xi32>
+  tt.return
+}

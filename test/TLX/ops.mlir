@@ -349,11 +349,11 @@ func.func @mma_and_registers(%acc: tensor<64x64xf32>, %ar: tensor<64x64xf16>, %u
 // CHECK-LABEL: func.func @votes
 // CHECK-SAME:    (%[[P:.*]]: i1, %[[Q:.*]]: tensor<128xi1>)
 // CHECK-NEXT:    %[[B:.*]] = tlx.vote_ballot_sync %[[P]] {mask = -1 : i32} : i1 -> i32
-// CHECK-NEXT:    %[[T:.*]] = tlx.vote_ballot_sync %[[Q]] {mask = 65535 : i32} : tensor<128xi1> -> tensor<128xi32>
+// CHECK-NEXT:    %[[T:.*]] = tlx.vote_ballot_sync %[[Q]] {mask = -1 : i32} : tensor<128xi1> -> tensor<128xi32>
 // CHECK-NEXT:    return %[[B]], %[[T]]
 func.func @votes(%p: i1, %q: tensor<128xi1>) -> (i32, tensor<128xi32>) {
   %b = tlx.vote_ballot_sync %p {mask = -1 : i32} : i1 -> i32
-  %t = tlx.vote_ballot_sync %q {mask = 65535 : i32} : tensor<128xi1> -> tensor<128xi32>
+  %t = tlx.vote_ballot_sync %q {mask = -1 : i32} : tensor<128xi1> -> tensor<128xi32>
   return %b, %t : i32, tensor<128xi32>
 }
 

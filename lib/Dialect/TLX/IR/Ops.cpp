@@ -8,6 +8,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::tlx;
@@ -741,6 +742,11 @@ LogicalResult VoteBallotSyncOp::verify() {
     return emitOpError("the result has the shape of `pred` (one i32 per "
                        "element, or one for a scalar), got ")
            << getPred().getType() << " -> " << getResult().getType();
+  if (getMask() != -1)
+    return emitOpError("a tensor `pred` is voted on by every lane, so the "
+                       "mask must be 0xFFFFFFFF (a lane outside the mask may "
+                       "not execute vote.sync), got ")
+           << llvm::formatv("{0:x8}", static_cast<uint32_t>(getMask())).str();
   return success();
 }
 

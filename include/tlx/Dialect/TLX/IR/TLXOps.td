@@ -900,7 +900,8 @@ def TLX_VoteBallotSyncOp : TLX_Op<"vote_ballot_sync"> {
     the elements the thread holds in the tensor's register layout, and each
     element of the result is the warp's ballot: which elements a thread
     holds is the layout's, so the op is lowered once Triton's layout
-    optimizations have run (`tlx-lower-warp-ballots`).
+    optimizations have run (`tlx-lower-warp-ballots`); every lane votes, so
+    the mask must be the whole warp.
 
     ```mlir
     %b = tlx.vote_ballot_sync %p {mask = -1 : i32} : i1 -> i32
