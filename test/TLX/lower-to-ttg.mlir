@@ -139,14 +139,14 @@ tt.func @many_barriers() {
 
 // -----
 
-// A ballot of a scalar is vote.sync.ballot on its flag; of a tensor, the flags under a ballot marker that
-// keeps the mask, for tlx-lower-warp-ballots once the layout is final.
+// A ballot of a scalar is vote.sync.ballot on its flag; of a tensor, the flags under a ballot marker, for
+// tlx-lower-warp-ballots once the layout is final.
 // CHECK-LABEL: tt.func @ballots
 // CHECK-SAME:    (%[[P:.*]]: i1, %[[Q:.*]]: tensor<256xi1, #[[B:[a-z0-9]+]]>)
 // CHECK-NEXT:    %[[F:.*]] = arith.extui %[[P]] : i1 to i32
 // CHECK-NEXT:    %{{.*}} = tt.elementwise_inline_asm "{ .reg .pred p; .reg .b32 any; mov.b32 any, $1; setp.ne.b32 p, any, 0; vote.sync.ballot.b32 $0, p, 0xffffffff; }" {constraints = "=r,r", packed_element = 1 : i32, pure = false} %[[F]] : i32 -> i32
 // CHECK-NEXT:    %[[FS:.*]] = arith.extui %[[Q]] : tensor<256xi1, #[[B]]> to tensor<256xi32, #[[B]]>
-// CHECK-NEXT:    %{{.*}} = tt.elementwise_inline_asm "" {constraints = "=r,r", packed_element = 1 : i32, pure = false, tlx.layout_marker = "ballot", tlx.vote_mask = -1 : i32} %[[FS]] : tensor<256xi32, #[[B]]> -> tensor<256xi32, #[[B]]>
+// CHECK-NEXT:    %{{.*}} = tt.elementwise_inline_asm "" {constraints = "=r,r", packed_element = 1 : i32, pure = false, tlx.layout_marker = "ballot"} %[[FS]] : tensor<256xi32, #[[B]]> -> tensor<256xi32, #[[B]]>
 #b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @ballots(%p: i1, %q: tensor<256xi1, #b>) -> (i32, tensor<256xi32, #b>) {

@@ -29,8 +29,9 @@ using namespace mlir::tlx;
 namespace {
 
 constexpr StringLiteral kBallot = "ballot";
-constexpr StringLiteral kVoteMaskAttr = "tlx.vote_mask";
 constexpr StringLiteral kElementsPerThreadAttr = "tlx.elements_per_thread";
+/// The only mask of a tensor ballot (its verifier): every lane votes.
+constexpr uint32_t kFullWarp = 0xFFFFFFFF;
 
 /// PTX of a ballot over the OR of `elements` 32-bit flags ($elements ..
 /// $2 * elements - 1), copied to every result ($0 .. $elements - 1).
@@ -56,7 +57,7 @@ std::string getBallotConstraints(int64_t elements) {
 }
 
 /// A scalar predicate: the ballot itself. A tensor: its flags, as i32, under
-/// a ballot marker that keeps the mask.
+/// a ballot marker.
 struct VoteBallotSyncOpConversion : OpConversionPattern<VoteBallotSyncOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -67,10 +68,7 @@ struct VoteBallotSyncOpConversion : OpConversionPattern<VoteBallotSyncOp> {
     Value flags =
         arith::ExtUIOp::create(rewriter, loc, op.getType(), adaptor.getPred());
     if (isa<RankedTensorType>(op.getType())) {
-      rewriter.replaceOp(
-          op, createMarker(
-                  rewriter, loc, flags, kBallot,
-                  {rewriter.getNamedAttr(kVoteMaskAttr, op.getMaskAttr())}));
+      rewriter.replaceOp(op, createMarker(rewriter, loc, flags, kBallot));
       return success();
     }
     auto ballot = triton::ElementwiseInlineAsmOp::create(
@@ -100,11 +98,10 @@ struct LowerWarpBallotsPass
       }
       auto elements =
           marker->getAttrOfType<IntegerAttr>(kElementsPerThreadAttr);
-      auto mask = marker->getAttrOfType<IntegerAttr>(kVoteMaskAttr);
       auto type = dyn_cast<RankedTensorType>(marker->getResult(0).getType());
-      if (!elements || !mask || !type) {
+      if (!elements || !type) {
         marker.emitOpError("a ballot marker needs `")
-            << kVoteMaskAttr << "`, `" << kElementsPerThreadAttr
+            << kElementsPerThreadAttr
             << "` (what each thread holds of the final layout) and a tensor";
         return signalPassFailure();
       }
@@ -118,8 +115,8 @@ struct LowerWarpBallotsPass
       OpBuilder builder(marker);
       auto ballot = triton::ElementwiseInlineAsmOp::create(
           builder, marker.getLoc(), TypeRange{type},
-          getBallotPTX(count, static_cast<uint32_t>(mask.getInt())),
-          getBallotConstraints(count), /*pure=*/false, count, marker.getArgs());
+          getBallotPTX(count, kFullWarp), getBallotConstraints(count),
+          /*pure=*/false, count, marker.getArgs());
       marker->getResult(0).replaceAllUsesWith(ballot->getResult(0));
       marker.erase();
     }

@@ -77,7 +77,8 @@ def TLXLowerWarpBallots : Pass<"tlx-lower-warp-ballots", "::mlir::ModuleOp"> {
     Runs on the final TTGIR of a TLX kernel. Each ballot marker that
     `tlx.vote_ballot_sync` of a tensor left (an opaque
     `tt.elementwise_inline_asm` with `tlx.layout_marker = "ballot"`, the
-    predicate as i32 flags, the mask in `tlx.vote_mask`) becomes inline PTX
+    predicate as i32 flags; the op's verifier allows the whole warp's mask
+    only) becomes inline PTX
     over all `tlx.elements_per_thread` elements a thread holds (set by the
     compiler from the final layout): their OR, `vote.sync.ballot.b32`, and
     the ballot in every element of the result.
