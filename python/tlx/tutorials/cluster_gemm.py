@@ -49,8 +49,8 @@ def _consume_tiles(consumer: tl.constexpr, a_tiles, b_tiles, c_tiles, full, empt
                    num_clusters, num_tiles, num_pid_m, num_pid_n, k_steps, CTAS: tl.constexpr, BLOCK_M: tl.constexpr,
                    BLOCK_N: tl.constexpr, GROUP_M: tl.constexpr, NUM_STAGES: tl.constexpr, MULTICAST: tl.constexpr,
                    EPILOGUE_SPLIT: tl.constexpr):  # fmt: skip
-    """Consumer ``consumer`` (0 or 1): rows ``consumer * BLOCK_M // 2`` on of each of the CTA's tiles, its
-    stages released on both CTAs of the cluster, then the tile's TMA store."""
+    """Consumer ``consumer`` (0 or 1): the half of each of the CTA's tiles from row ``consumer * BLOCK_M // 2``,
+    its stages released on both CTAs of the cluster, then the tile's TMA store."""
     dtype = tlx.dtype_of(c_desc)
     HALF_M: tl.constexpr = BLOCK_M // 2
     EPI_N: tl.constexpr = BLOCK_N // EPILOGUE_SPLIT

@@ -99,7 +99,8 @@ def _store_tile(out_desc, c_tiles, acc, consumer, row, col):
 def _forward_consumer(consumer: tl.constexpr, a_tiles, w_tiles, c_tiles, full, empty, c_desc, out_ptr, offs_ptr, G,
                       T, N, k_steps, num_n, pid, NUM_SMS: tl.constexpr, BLOCK_M: tl.constexpr,
                       BLOCK_N: tl.constexpr, NUM_STAGES: tl.constexpr, GROUP_M: tl.constexpr):  # fmt: skip
-    """Forward consumer ``consumer`` (0 or 1): rows ``consumer * BLOCK_M // 2`` on of each of the CTA's tiles."""
+    """Forward consumer ``consumer`` (0 or 1): the half of each of the CTA's tiles from row
+    ``consumer * BLOCK_M // 2``."""
     PART_M: tl.constexpr = BLOCK_M // 2
     step = 0
     tile_base = 0
@@ -220,8 +221,8 @@ def _wgrad_consumer(consumer: tl.constexpr, a_tiles, dy_tiles, c_tiles, full, em
                     K, N, per_group, num_m, num_n, pid, NUM_SMS: tl.constexpr, BLOCK_M: tl.constexpr,
                     BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, NUM_STAGES: tl.constexpr, GROUP_M: tl.constexpr,
                     DW_PER_GROUP: tl.constexpr):  # fmt: skip
-    """Weight-gradient consumer ``consumer`` (0 or 1): rows ``consumer * BLOCK_M // 2`` on of each of the CTA's
-    dW tiles."""
+    """Weight-gradient consumer ``consumer`` (0 or 1): the half of each of the CTA's dW tiles from row
+    ``consumer * BLOCK_M // 2``."""
     PART_M: tl.constexpr = BLOCK_M // 2
     step = 0
     start = 0
