@@ -64,6 +64,12 @@ def test_spec_compiles_to_sm100_cubin_with_promised_ptx(module: ModuleType, name
     assert "tlx." not in compiled.asm["ttgir"], "a TLX op or carrier survived into the final TTGIR"
 
 
+def test_gdpa_silu_takes_one_tanh_per_score_and_no_division() -> None:
+    ptx = _compile(blackwell_gdpa, "SPEC_SILU_D64").asm["ptx"]
+    assert "tanh.approx.f32" in ptx
+    assert not [op for op in ("ex2.approx", "div.full", "div.rn", "rcp.") if op in ptx]
+
+
 def _partitions(ttgir: str) -> list[str]:
     """The text of each partition region of the kernel's one ttg.warp_specialize."""
     assert ttgir.count("ttg.warp_specialize") >= 1, "not warp-specialized"

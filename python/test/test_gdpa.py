@@ -39,6 +39,19 @@ def test_spec_compiles_to_cubin_with_promised_ptx(name: str, monkeypatch: pytest
     assert "tlx." not in compiled.asm["ttgir"], "a TLX op or carrier survived into the final TTGIR"
 
 
+@pytest.mark.parametrize("kernel", ["grid", "persistent", "stock"])
+def test_silu_takes_one_tanh_per_score_and_no_division(kernel: str) -> None:
+    """SiLU runs as ``h + h tanh(h)``: one multi-function-unit instruction per score, not ``ex2`` and a division."""
+    spec = {
+        "grid": gdpa.SPEC_SILU_CAUSAL_D64,
+        "persistent": gdpa.SPEC_PERSISTENT_SILU_CAUSAL_D64,
+        "stock": stock_gdpa.spec(stock_gdpa.candidates(64)[0], 64, "silu", causal=True, dtype="bf16"),
+    }[kernel]
+    ptx = compile_tutorial(spec).asm["ptx"]
+    assert "tanh.approx.f32" in ptx
+    assert not [op for op in ("ex2.approx", "div.full", "div.rn", "rcp.") if op in ptx]
+
+
 def test_specs_cover_the_promised_cases() -> None:
     cases = {
         (spec["constexprs"]["HEAD_DIM"], spec["constexprs"]["ACTIVATION"], spec["constexprs"]["CAUSAL"])
@@ -67,7 +80,7 @@ def test_stock_configs_compile_to_tma_and_wgmma(head_dim: int, config: dict) -> 
 @pytest.mark.parametrize(
     "head_dim, config, activation, marker",
     [
-        (64, stock_gdpa.candidates(64)[0], "silu", "ex2.approx"),
+        (64, stock_gdpa.candidates(64)[0], "silu", "tanh.approx.f32"),
         (128, stock_gdpa.WARP_SPECIALIZED_CONFIGS[128][-1], "none", "setmaxnreg"),
     ],
     ids=["d64-silu", "d128-none-ws"],

@@ -60,6 +60,7 @@ import triton.language as tl
 
 import tlx
 from tlx.tutorials.gdpa import (  # noqa: F401  (re-exported: the host helpers are the Hopper tutorial's)
+    ACTIVATION_PTX,
     ACTIVATIONS,
     _check_inputs,
     _output,
@@ -71,11 +72,11 @@ from tlx.tutorials.gdpa import (  # noqa: F401  (re-exported: the host helpers a
     make_inputs,
     offsets_of,
     reference,
+    silu_of_half,
 )
 
 _GELU_C0 = tl.constexpr(0.7978845608028654)  # sqrt(2 / pi)
 _GELU_W = tl.constexpr(math.sqrt(0.044715))  # sqrt(c1 / c0), c1 = c0 * 0.044715
-_LOG2E = tl.constexpr(1.4426950408889634)
 
 
 @triton.jit
@@ -84,16 +85,14 @@ def _activation(s, sm_scale, ACTIVATION: tl.constexpr):
 
     GELU (tanh form) ``h + h * tanh(c0 x + c1 x^3)`` with ``x = s * sm_scale`` and ``h = x / 2`` is
     ``h + h * tanh(u + u * w * w)`` with ``u = s * (c0 sm_scale)`` and ``w = s * (sqrt(c1 / c0) sm_scale)``:
-    three multiplies by scalars, FMAs, one ``tanh.approx.f32``. SiLU: ``x / (1 + 2^(-x log2 e))``."""
+    three multiplies by scalars, FMAs, one ``tanh.approx.f32``. SiLU: ``silu_of_half(x / 2)`` (Hopper's)."""
     if ACTIVATION == "gelu":
         h = s * (sm_scale * 0.5)
         u = s * (sm_scale * _GELU_C0)
         w = s * (sm_scale * _GELU_W)
         return h + h * _tanh_approx(u + u * w * w)
     elif ACTIVATION == "silu":
-        x = s * sm_scale
-        one = sm_scale * 0.0 + 1.0
-        return tl.fdiv(x, tl.math.exp2(s * (sm_scale * -_LOG2E)) + one)
+        return silu_of_half(s * (sm_scale * 0.5))
     else:
         return s * sm_scale
 
@@ -250,7 +249,6 @@ NUM_WARPS = 4  # the epilogue; the activation brings 2 x 4 warps, the MMA and lo
 def _spec(head_dim: int, activation: str, causal: bool, dtype: str = "fp16") -> dict:
     cfg = CONFIGS[head_dim]
     split, bn = cfg["BLOCK_M"] // 2, cfg["BLOCK_N"]
-    activation_ptx = {"gelu": ("tanh.approx.f32",), "silu": ("ex2.approx",), "none": ()}[activation]
     return {
         "kernel": blackwell_gdpa_kernel,
         "signature": {
@@ -281,7 +279,7 @@ def _spec(head_dim: int, activation: str, causal: bool, dtype: str = "fp16") -> 
             "tcgen05.ld.sync.aligned.32x32b",
             "fence.proxy.async.shared::cta",
             "cp.async.bulk.tensor.2d.global.shared",
-            *activation_ptx,
+            *ACTIVATION_PTX[activation],
         ),
     }
 
