@@ -6,6 +6,7 @@
 #include "tlx/Dialect/TLX/Transforms/Passes.h"
 #include "tlx/InitAll.h"
 #include "tlx/Support/InputLimits.h"
+#include "tlx/Support/InputRespelling.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -136,6 +137,9 @@ void run(TlxResult &result, llvm::StringRef ir, llvm::StringRef pipeline,
     return success();
   });
 
+  std::optional<std::string> respelled = tlx::respellLocatedNVVMBarriers(ir);
+  if (respelled)
+    ir = *respelled;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(ir, sourceName), llvm::SMLoc());

@@ -280,6 +280,26 @@ def test_a_ballot_of_accumulator_rows_votes_over_the_two_rows_a_thread_holds():
 
 
 @triton.jit
+def ballot_after_a_named_barrier(X, OUT, LAYOUT: tl.constexpr):
+    """A named barrier wait beside a pinned layout and a tensor ballot: TLX reads Triton's final TTGIR back (printed
+    with locations) to apply both, barrier included."""
+    tlx.named_barrier_wait(1, 128)
+    offs = tl.arange(0, 256)
+    pred = tlx.require_layout(tl.load(X + offs), LAYOUT) > 0
+    tl.store(OUT + offs, tlx.vote_ballot_sync(0xFFFFFFFF, pred))
+
+
+@pytest.mark.parametrize("capability", [90, 100])
+def test_a_named_barrier_wait_survives_the_final_ttgir_stage(capability):
+    signature = {"X": "*fp32", "OUT": "*i32", "LAYOUT": "constexpr"}
+    compiled = compile_for(ballot_after_a_named_barrier, signature, {"LAYOUT": PAIRS}, capability=capability)
+    ptx = compiled.asm["ptx"]
+    assert re.search(r"bar\.sync\s+1, 128;", ptx), "the named barrier wait"
+    assert ptx.count("vote.sync.ballot.b32") == 1, ptx
+    assert "nvvm.barrier id = " in compiled.asm["ttgir"]
+
+
+@triton.jit
 def reduce_in_warps(X, Y, OP: tl.constexpr, BLOCK: tl.constexpr):
     """Strided loads and stores keep one element per thread: element i is lane i % 32 of warp i // 32."""
     offs = tl.arange(0, BLOCK)

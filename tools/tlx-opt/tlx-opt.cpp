@@ -7,6 +7,7 @@
 
 #include "tlx/InitAll.h"
 #include "tlx/Support/InputLimits.h"
+#include "tlx/Support/InputRespelling.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/FileUtilities.h"
@@ -18,8 +19,9 @@
 
 using namespace mlir;
 
-/// mlir-opt's main, with the input read once (stdin included) and refused
-/// first when it nests too deeply for the parser's stack.
+/// mlir-opt's main, with the input read once (stdin included), refused first
+/// when it nests too deeply for the parser's stack, and respelled where MLIR's
+/// parser cannot read it back (InputRespelling.h).
 static LogicalResult runOptMain(int argc, char **argv,
                                 DialectRegistry &registry) {
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
@@ -40,6 +42,10 @@ static LogicalResult runOptMain(int argc, char **argv,
                  << nesting->column << ": error: " << nesting->message << "\n";
     return failure();
   }
+  if (std::optional<std::string> respelled =
+          tlx::respellLocatedNVVMBarriers(input->getBuffer()))
+    input = llvm::MemoryBuffer::getMemBufferCopy(*respelled,
+                                                 input->getBufferIdentifier());
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &errorMessage);
   if (!output) {
