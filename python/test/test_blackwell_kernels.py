@@ -16,6 +16,7 @@ from types import ModuleType
 
 import pytest
 
+import tlx
 from tlx.compiler import TLXWarning
 from tlx.tutorials import (
     blackwell_2cta_gemm,
@@ -62,6 +63,7 @@ def test_spec_compiles_to_sm100_cubin_with_promised_ptx(module: ModuleType, name
     assert not missing, f"PTX lacks {missing}"
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     assert "tlx." not in compiled.asm["ttgir"], "a TLX op or carrier survived into the final TTGIR"
+    tlx.run_pipeline(compiled.asm["ttgir"], "builtin.module()")  # the final TTGIR reads back (tlx-opt replays it)
 
 
 def test_gdpa_silu_takes_one_tanh_per_score_and_no_division() -> None:

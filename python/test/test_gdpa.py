@@ -18,6 +18,7 @@ import warnings
 
 import pytest
 
+import tlx
 from tlx.compiler import TLXWarning
 from tlx.tools import stock_gdpa
 from tlx.tutorials import compile_tutorial, gdpa
@@ -37,6 +38,7 @@ def test_spec_compiles_to_cubin_with_promised_ptx(name: str, monkeypatch: pytest
     assert not missing, f"PTX lacks {missing}"
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     assert "tlx." not in compiled.asm["ttgir"], "a TLX op or carrier survived into the final TTGIR"
+    tlx.run_pipeline(compiled.asm["ttgir"], "builtin.module()")  # the final TTGIR reads back (tlx-opt replays it)
 
 
 @pytest.mark.parametrize("kernel", ["grid", "persistent", "stock"])

@@ -7,6 +7,7 @@ import pytest
 import triton
 import triton.language as tl
 
+import tlx
 from tlx.tutorials import (
     cluster_gemm,
     cluster_layernorm,
@@ -49,6 +50,7 @@ def test_tutorial_compiles_to_cubin_with_promised_ptx(module, spec):
     assert not missing, f"PTX lacks {missing}"
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     assert "tlx." not in compiled.asm["ttgir"], "a TLX op or carrier survived into the final TTGIR"
+    tlx.run_pipeline(compiled.asm["ttgir"], "builtin.module()")  # the final TTGIR reads back (tlx-opt replays it)
 
 
 @triton.jit
