@@ -82,7 +82,7 @@ _GELU_C0 = tl.constexpr(0.7978845608028654)  # sqrt(2 / pi)
 _GELU_C1 = tl.constexpr(0.7978845608028654 * 0.044715)
 
 ACTIVATIONS = ("gelu", "silu", "none")
-#: The PTX instruction each activation spends its one multi-function-unit operation per score on (the specs check it).
+#: What each activation puts in a kernel's PTX (the specs check it): its one multi-function-unit instruction per score.
 ACTIVATION_PTX = {"gelu": ("tanh.approx.f32",), "silu": ("tanh.approx.f32",), "none": ()}
 
 
