@@ -264,7 +264,7 @@ def test_ws_attention_causal_runs_in_a_cuda_graph_once_its_shape_has_run():
 
 @pytest.mark.gpu
 @gpu
-@pytest.mark.parametrize("config", ["default", "other"])
+@pytest.mark.parametrize("config", ["default", "other", "peeled", "other peeled"])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("head_dim", [64, 128])
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
@@ -276,10 +276,13 @@ def test_ws_attention_causal_runs_in_a_cuda_graph_once_its_shape_has_run():
 def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     """The configuration ``run`` picks, and the other one of its head dim: three consumers at D=64 (where
     the default has two below N = 2048 or, causal, 4096); at D=128 Q where the default does not keep it
-    (registers or shared memory)."""
+    (registers or shared memory). Causal, each also with its key blocks peeled (``PEEL_DIAGONAL``: with
+    three consumers the diagonal crosses two blocks of a tile)."""
     import torch
 
     batch, heads, n = shape
+    if "peeled" in config and not causal:
+        pytest.skip("peeling changes causal tiles only")
     q, k, v = (torch.randn(batch, heads, n, head_dim, device="cuda", dtype=getattr(torch, dtype)) for _ in range(3))
     if head_dim == 64:
         other = ws_attention.THREE_CONSUMERS
@@ -287,7 +290,10 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
         other = ws_attention.TWO_CONSUMERS
     else:
         other = ws_attention.TWO_CONSUMERS_Q_IN_REGS
-    options = {} if config == "default" else {"config": other}
+    chosen = other if config.startswith("other") else ws_attention.persistent_config(head_dim, causal, n)
+    options = {"config": {**chosen, "PEEL_DIAGONAL": True}} if "peeled" in config else {}
+    if config == "other":
+        options = {"config": other}
     out = ws_attention.run(q, k, v, causal=causal, persistent=True, **options)
     assert _relative_error(out, _attention_reference(q, k, v, causal)) < 1e-2
 

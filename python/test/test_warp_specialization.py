@@ -303,6 +303,62 @@ def test_persistent_attention_keeps_its_operands_in_registers_without_spilling(s
     assert spills and not any(spills), spills
 
 
+@pytest.mark.needs_tlx_passes
+@pytest.mark.parametrize(
+    "head_dim, config", [(128, "TWO_CONSUMERS_Q_IN_REGS"), (64, "TWO_CONSUMERS_Q_IN_REGS"), (64, "THREE_CONSUMERS")]
+)
+def test_peeled_causal_attention_runs_blocks_below_the_diagonal_without_the_mask(head_dim, config, tmp_path):
+    """``PEEL_DIAGONAL``: the key-block loop that runs most blocks selects no score (the mask's ``FSEL``s are
+    in a second loop), P reaches ``P @ V`` without half swaps (``PRMT``: 32 per block when LLVM moves
+    block 0's ``p.to(dtype)`` behind the first loop's phi) and nothing spills. In one loop every block carries
+    the mask's code behind its branch."""
+    from tlx.testing.sass import innermost_loops, sass_of
+    from tlx.tutorials import compile_tutorial, ws_attention
+
+    cfg = getattr(ws_attention, config)
+    kernels = {}
+    for peel in (False, True):
+        spec = ws_attention._persistent_spec(head_dim, causal=True, cfg={**cfg, "PEEL_DIAGONAL": peel})
+        spec["signature"] = {name: kind.replace("fp16", "bf16") for name, kind in spec["signature"].items()}
+        kernels[peel] = compile_tutorial(spec)
+    scores = 64 * 128 // 128  # per thread: a consumer's 64 x 128 block over its 128 threads
+    one_loop = [loop.opcodes["FSEL"] for loop in innermost_loops(sass_of(kernels[False].asm["cubin"]), "HGMMA")]
+    assert one_loop and all(one_loop), one_loop
+    sass = sass_of(kernels[True].asm["cubin"])
+    loops = innermost_loops(sass, "HGMMA")
+    unmasked = [loop for loop in loops if loop.opcodes["FSEL"] == 0]
+    masked = [loop for loop in loops if loop.opcodes["FSEL"] >= scores]
+    assert unmasked and masked, [(loop.length, loop.opcodes["FSEL"]) for loop in loops]
+    assert all(loop.length < min(m.length for m in masked) for loop in unmasked)
+    assert "PRMT" not in sass
+    spills = _ptxas_spill_bytes(kernels[True].asm["ptx"], tmp_path)
+    assert spills and not any(spills), spills
+
+
+def test_sass_loops_are_label_to_branch_back_ranges():
+    from tlx.testing.sass import innermost_loops, sass_loops
+
+    sass = "\n".join(
+        [
+            "Function:k",
+            "--:-:-:-:1\tMOV R0, RZ;",
+            "LBB0:",
+            "--:-:-:-:1\tHGMMA.64x128x16.F32 R24, gdesc[UR4], RZ;",
+            "LBB1:",
+            "--:-:-:-:1\tSYNCS.PHASECHK.TRANS64.TRYWAIT P0, [UR8], R2;",
+            "--:-:-:-:1\t@!P0 BRA LBB1;",
+            "--:-:-:-:1\t@P1 FSEL R3, R4, -INF, P2;",
+            "--:-:-:-:1\t@P3 BRA LBB0;",
+            "--:-:-:-:1\t@P4 BRA LBB2;",
+            "LBB2:",
+            "--:-:-:-:1\tEXIT;",
+        ]
+    )
+    assert [(loop.first, loop.last) for loop in sass_loops(sass)] == [(2, 3), (1, 5)]
+    (outer,) = innermost_loops(sass, "HGMMA")  # the wait's retry loop has no HGMMA
+    assert outer.length == 5 and outer.opcodes == {"HGMMA": 1, "SYNCS": 1, "BRA": 2, "FSEL": 1}
+
+
 # ------------------------------------------------------------------------------------------------ misuse
 
 

@@ -291,6 +291,48 @@ def scores_beside_pv(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, p, ac
 
 
 @triton.jit
+def _mask_above_diagonal(s_ij, rows, j, BLOCK_N: tl.constexpr):
+    """Scores of key block ``j`` with the keys past each query row (``rows``) left out."""
+    cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
+    return tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
+
+
+@triton.jit
+def packed_operand(p, dtype: tl.constexpr):
+    """P as the 16-bit ``dtype`` of ``P @ V``'s register operand: one ``cvt.rn.{f16x2,bf16x2}.f32`` per pair
+    of scores, as ``p.to(dtype)`` lowers, but opaque to LLVM. A key-block loop's P enters it through a phi
+    (block 0's P, then each block's); LLVM moves two ``p.to(dtype)`` there behind the phi. In one loop it
+    pairs the conversions up again; where a second loop also takes P, it leaves them scalar and ptxas pairs
+    the halves with a ``PRMT`` per register (32 per key block at 64x128). Block 0 converted here keeps P's
+    conversions in place. Inside a loop ``p.to(dtype)`` compiles 3-8 instructions per block shorter."""
+    if dtype == tl.float16:
+        # the first of each pair goes to the low half, as in the operand registers
+        return tl.inline_asm_elementwise("cvt.rn.f16x2.f32 $0, $2, $1;", "=r,r,r", [p], tl.float16, True, 2)
+    else:
+        return tl.inline_asm_elementwise("cvt.rn.bf16x2.f32 $0, $2, $1;", "=r,r,r", [p], tl.bfloat16, True, 2)
+
+
+@triton.jit
+def next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, p, acc, m_i, l_i, kv, j, start_m,
+                   rows, qk_scale, cid, dtype: tl.constexpr, BLOCK_N: tl.constexpr, NUM_STAGES: tl.constexpr,
+                   CONSUMERS: tl.constexpr, MASK: tl.constexpr, peer=0, CTAS: tl.constexpr = 1):  # fmt: skip
+    """Key block ``j`` of a tile (ring position ``kv``) after its first: ``S = Q @ K^T`` beside ``P @ V`` of
+    block ``j - 1``, the online softmax of S, then the accumulator rescaled once ``P @ V`` is done.
+    ``MASK``: leave out the keys past the query ``rows`` if the diagonal of the tile starting at ``start_m``
+    crosses block ``j``. Returns the block's P (in ``dtype``), the accumulator, the row maxima and sums."""
+    s_ij, acc = scores_beside_pv(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv, cid, NUM_STAGES,
+                                 CONSUMERS, peer, CTAS)  # fmt: skip
+    if MASK:
+        if (j + 1) * BLOCK_N > start_m:
+            s_ij = _mask_above_diagonal(s_ij, rows, j, BLOCK_N)
+    p, alpha, m_i, l_i = _online_softmax(s_ij, m_i, l_i, qk_scale)
+    acc = tlx.async_dot_wait(0, acc)
+    _release(v_empty[(kv - 1) % NUM_STAGES], peer, CTAS)
+    p = p.to(dtype)  # P @ V of block j-1 is done with the previous P's registers
+    return p, acc * alpha[:, None], m_i, l_i
+
+
+@triton.jit
 def last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES: tl.constexpr,
             CONSUMERS: tl.constexpr, peer=0, CTAS: tl.constexpr = 1):  # fmt: skip
     """The tile's last ``acc += P @ V`` (block ``kv - 1``) on the consumer's turn, waited for; the turn
@@ -385,6 +427,7 @@ def ws_attention_persistent_kernel(
     REGISTERS: tl.constexpr,
     Q_IN_REGS: tl.constexpr,
     CTAS: tl.constexpr = 1,
+    PEEL_DIAGONAL: tl.constexpr = False,
 ):
     """The ping-pong kernel above, persistent: one CTA per SM walks query tiles, non-causal ones
     round-robin, causal ones as the host planned them (``causal_schedule``).
@@ -404,7 +447,10 @@ def ws_attention_persistent_kernel(
     two CTAs of a cluster walk neighbouring tiles of one head, which read the same keys and values, so
     each loads half of every key/value block and multicasts it into both (as FlashAttention-3 does at
     D=128); a stage is refilled once the consumers of both CTAs released it (each arrives on both CTAs'
-    ``empty`` barriers), and a CTA stays until the peer's consumers made their last arrive on it."""
+    ``empty`` barriers), and a CTA stays until the peer's consumers made their last arrive on it.
+
+    ``PEEL_DIAGONAL`` (causal): a tile's key blocks below the diagonal run in a loop without the mask's
+    test, the blocks the diagonal crosses in a second loop after it, as FlashAttention-3 does."""
     dtype = tlx.dtype_of(q_desc)
     SUB_M: tl.constexpr = BLOCK_M // CONSUMERS
     KV_BYTES: tl.constexpr = BLOCK_N * HEAD_DIM * 2
@@ -494,26 +540,28 @@ def ws_attention_persistent_kernel(
                                         CONSUMERS, peer, CTAS)  # fmt: skip
                     if CAUSAL:
                         if start_m < BLOCK_N:  # the diagonal runs through block 0
-                            cols = tl.arange(0, BLOCK_N)
-                            s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
+                            s_ij = _mask_above_diagonal(s_ij, rows, 0, BLOCK_N)
                     m_i = tl.max(s_ij, 1) * qk_scale
                     p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
                     l_i = tl.sum(p, 1)
-                    p = p.to(dtype)
+                    TWO_LOOPS: tl.constexpr = PEEL_DIAGONAL and CAUSAL
+                    p = packed_operand(p, dtype) if TWO_LOOPS else p.to(dtype)
                     kv += 1
 
-                    for j in range(1, n_blocks):
-                        s_ij, acc = scores_beside_pv(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv,
-                                                     cid, NUM_STAGES, CONSUMERS, peer, CTAS)  # fmt: skip
-                        if CAUSAL:
-                            if (j + 1) * BLOCK_N > start_m:  # the diagonal runs through block j
-                                cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
-                                s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
-                        p, alpha, m_i, l_i = _online_softmax(s_ij, m_i, l_i, qk_scale)
-                        acc = tlx.async_dot_wait(0, acc)
-                        _release(v_empty[(kv - 1) % NUM_STAGES], peer, CTAS)
-                        p = p.to(dtype)  # P @ V of block j-1 is done with the previous P's registers
-                        acc = acc * alpha[:, None]
+                    masked_from = 1
+                    if TWO_LOOPS:  # first the blocks below the diagonal: they end by start_m
+                        masked_from = tl.maximum(start_m // BLOCK_N, 1)
+                        for j in range(1, masked_from):
+                            p, acc, m_i, l_i = next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty,
+                                                              v_empty, p, acc, m_i, l_i, kv, j, start_m, rows, qk_scale,
+                                                              cid, dtype, BLOCK_N, NUM_STAGES, CONSUMERS, False, peer,
+                                                              CTAS)  # fmt: skip
+                            kv += 1
+                    for j in range(masked_from, n_blocks):
+                        p, acc, m_i, l_i = next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty,
+                                                          p, acc, m_i, l_i, kv, j, start_m, rows, qk_scale, cid, dtype,
+                                                          BLOCK_N, NUM_STAGES, CONSUMERS, CAUSAL, peer,
+                                                          CTAS)  # fmt: skip
                         kv += 1
 
                     acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES, CONSUMERS, peer,
@@ -537,6 +585,8 @@ CONFIGS = {
 #: each 160 registers). Three do not fit at D=128: the scores, P and the accumulator alone would take all
 #: 160 registers. ``Q_IN_REGS``: 1-3% faster at D=128 (not causal at N <= 2048); at D=64 with two consumers
 #: 3-4% faster non-causal and even causal (measured at the power cap), with three half the speed.
+#: ``PEEL_DIAGONAL`` (causal key blocks in two loops) is off until measured in its present form: the
+#: first form, with 32 half swaps of P per block, lost 3-12% (2026-12-04 results).
 TWO_CONSUMERS = {
     "BLOCK_M": 128,
     "BLOCK_N": 128,
@@ -545,6 +595,7 @@ TWO_CONSUMERS = {
     "REGISTERS": 232,
     "Q_IN_REGS": False,
     "CTAS": 1,
+    "PEEL_DIAGONAL": False,
 }
 THREE_CONSUMERS = {**TWO_CONSUMERS, "BLOCK_M": 192, "NUM_STAGES": 3, "CONSUMERS": 3, "REGISTERS": 160}
 TWO_CONSUMERS_Q_IN_REGS = {**TWO_CONSUMERS, "Q_IN_REGS": True}
@@ -705,7 +756,7 @@ def _persistent_spec(head_dim: int, causal: bool, cfg: dict) -> dict:
             kind = f"tensordesc<fp16[{rows[name]}, {head_dim}]>"
         if name != "PINGPONG":
             signature[name] = kind
-    signature.update(dict.fromkeys(("CONSUMERS", "REGISTERS", "Q_IN_REGS", "CTAS"), "constexpr"))
+    signature.update(dict.fromkeys(("CONSUMERS", "REGISTERS", "Q_IN_REGS", "CTAS", "PEEL_DIAGONAL"), "constexpr"))
     constexprs = {"HEAD_DIM": head_dim, "CAUSAL": causal, **cfg}
     if not causal:  # non-causal tiles are walked round-robin, without a plan
         constexprs["schedule"] = None
@@ -729,6 +780,9 @@ SPEC_PERSISTENT_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=TWO_CONSUMERS
 SPEC_PERSISTENT_THREE_CONSUMERS_D64 = _persistent_spec(64, causal=False, cfg=THREE_CONSUMERS)
 SPEC_PERSISTENT_THREE_CONSUMERS_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=THREE_CONSUMERS)
 SPEC_PERSISTENT_CLUSTER_PAIRS = _persistent_spec(128, causal=False, cfg=CLUSTER_PAIRS)
+SPEC_PERSISTENT_PEELED_CAUSAL = _persistent_spec(
+    128, causal=True, cfg={**TWO_CONSUMERS_Q_IN_REGS, "PEEL_DIAGONAL": True}
+)
 
 
 def run(
