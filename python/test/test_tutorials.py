@@ -290,10 +290,10 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
         other = ws_attention.TWO_CONSUMERS
     else:
         other = ws_attention.TWO_CONSUMERS_Q_IN_REGS
-    chosen = other if config.startswith("other") else ws_attention.persistent_config(head_dim, causal, n)
-    options = {"config": {**chosen, "PEEL_DIAGONAL": True}} if "peeled" in config else {}
-    if config == "other":
-        options = {"config": other}
+    options = {}
+    if config != "default":
+        chosen = other if config.startswith("other") else ws_attention.persistent_config(head_dim, causal, n)
+        options = {"config": {**chosen, "PEEL_DIAGONAL": "peeled" in config}}
     out = ws_attention.run(q, k, v, causal=causal, persistent=True, **options)
     assert _relative_error(out, _attention_reference(q, k, v, causal)) < 1e-2
 
