@@ -348,7 +348,7 @@ def test_sass_loops_are_label_to_branch_back_ranges():
             "--:-:-:-:1\tSYNCS.PHASECHK.TRANS64.TRYWAIT P0, [UR8], R2;",
             "--:-:-:-:1\t@!P0 BRA LBB1;",
             "--:-:-:-:1\t@P1 FSEL R3, R4, -INF, P2;",
-            "--:-:-:-:1\t@P3 BRA LBB0;",
+            "--:-:-:-:1\tBRA.U !UP3, LBB0;",
             "--:-:-:-:1\t@P4 BRA LBB2;",
             "LBB2:",
             "--:-:-:-:1\tEXIT;",

@@ -12,7 +12,7 @@ import dataclasses
 import re
 
 _LABEL = re.compile(r"^(LBB\d+):$")
-_BRANCH = re.compile(r"\bBRA(?:\.\w+)*\s+(?:!?U?P\w+,\s*)?(LBB\d+)\s*;")
+_BRANCH = re.compile(r"\bBRA(?:\.\w+)*\s+(?:[^;]*,\s*)?(LBB\d+)\s*;")  # BRA.U !UP0, L; BRA.DIV UR4, L
 
 
 @dataclasses.dataclass(frozen=True)
