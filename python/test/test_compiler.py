@@ -390,6 +390,27 @@ def test_a_rebuilt_tlx_compiler_misses_the_cache(fresh_cache, monkeypatch):
 
 
 @pytest.mark.needs_tlx_passes
+def test_the_sass_dump_of_a_kernel_past_64_kib_of_code_is_whole(fresh_cache, tmp_path, monkeypatch):
+    """Triton's ``get_sass`` stops at the first five-digit address; the dump holds every instruction."""
+    import subprocess
+
+    from tlx.tutorials import compile_tutorial, ws_attention
+
+    monkeypatch.setenv("TLX_DUMP_DIR", str(tmp_path / "dumps"))
+    compiled = compile_tutorial(ws_attention.SPEC_PERSISTENT_PEELED_CAUSAL)
+    dump = (tmp_path / "dumps" / "ws_attention_persistent_kernel" / "08-kernel.sass").read_text()
+    addresses = [int(a, 16) for a in re.findall(r"/\*([0-9a-f]{4,})\*/\s", dump)]
+    cubin = tmp_path / "kernel.cubin"
+    cubin.write_bytes(compiled.asm["cubin"])
+    independent = subprocess.run(
+        [triton.knobs.nvidia.cuobjdump.path, "-sass", str(cubin)], capture_output=True, text=True, check=True
+    ).stdout
+    assert max(addresses) >= 0x10000, max(addresses)
+    assert len(addresses) == len(re.findall(r"/\*[0-9a-f]{4,}\*/\s", independent))
+    assert re.search(r"\bEXIT\b", dump)
+
+
+@pytest.mark.needs_tlx_passes
 def test_dumps_of_every_stage(fresh_cache, tmp_path, monkeypatch):
     monkeypatch.setenv("TLX_DUMP_DIR", str(tmp_path / "dumps"))
     compile_sm90(*TLX_COPY, {"BLOCK": 128})

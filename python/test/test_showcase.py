@@ -1,6 +1,7 @@
 """The README's main job: showcase kernels compile on the CPU for sm_90 (and, with --arch 100, the Blackwell
 tutorials for sm_100a) and every stage is dumped."""
 
+import os
 import re
 
 import pytest
@@ -11,7 +12,11 @@ from tlx.tools import showcase
 @pytest.fixture(scope="module")
 def dumps(tmp_path_factory):
     out = tmp_path_factory.mktemp("dumps")
+    environment = dict(os.environ)
     assert showcase.main(["--out", str(out)]) == 0
+    # It dumps through TLX_DUMP_DIR and TRITON_ALWAYS_COMPILE: left set, every later compile in the process
+    # would skip Triton's cache.
+    assert dict(os.environ) == environment
     return out
 
 

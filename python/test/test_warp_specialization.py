@@ -335,25 +335,20 @@ def test_peeled_causal_attention_runs_blocks_below_the_diagonal_without_the_mask
     assert spills and not any(spills), spills
 
 
-def test_sass_loops_are_label_to_branch_back_ranges():
+def test_sass_loops_are_branch_target_to_branch_back_ranges():
     from tlx.testing.sass import innermost_loops, sass_loops
 
-    sass = "\n".join(
-        [
-            "Function:k",
-            "--:-:-:-:1\tMOV R0, RZ;",
-            "LBB0:",
-            "--:-:-:-:1\tHGMMA.64x128x16.F32 R24, gdesc[UR4], RZ;",
-            "LBB1:",
-            "--:-:-:-:1\tSYNCS.PHASECHK.TRANS64.TRYWAIT P0, [UR8], R2;",
-            "--:-:-:-:1\t@!P0 BRA LBB1;",
-            "--:-:-:-:1\t@P1 FSEL R3, R4, -INF, P2;",
-            "--:-:-:-:1\tBRA.U !UP3, LBB0;",
-            "--:-:-:-:1\t@P4 BRA LBB2;",
-            "LBB2:",
-            "--:-:-:-:1\tEXIT;",
-        ]
-    )
+    rows = [
+        (0xFFE0, "MOV R0, RZ"),
+        (0xFFF0, "HGMMA.64x128x16.F32 R24, gdesc[UR4], RZ"),
+        (0x10000, "SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [UR8], R2"),  # five hex digits: past 64 KiB of code
+        (0x10010, "@!P0 BRA 0x10000"),
+        (0x10020, "@P1 FSEL R3, R4, -INF, P2"),
+        (0x10030, "BRA.U !UP3, 0xfff0"),
+        (0x10040, "@P4 BRA 0x10050"),
+        (0x10050, "EXIT"),
+    ]
+    sass = "\n".join(["\t\tFunction : k"] + [f"        /*{a:04x}*/      {t} ;   /* 0x0 */" for a, t in rows])
     assert [(loop.first, loop.last) for loop in sass_loops(sass)] == [(2, 3), (1, 5)]
     (outer,) = innermost_loops(sass, "HGMMA")  # the wait's retry loop has no HGMMA
     assert outer.length == 5 and outer.opcodes == {"HGMMA": 1, "SYNCS": 1, "BRA": 2, "FSEL": 1}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -49,6 +51,19 @@ Reproduce a TLX step with tlx-opt (add --mlir-print-debuginfo to keep locations)
     tlx-opt {FILES["raised"]} --pass-pipeline='{LOWER_PIPELINE}'  # -> {FILES["lowered"]}
     tlx-opt {FILES["converted"]} --pass-pipeline='{PIPELINE}'  # both
 """
+
+
+def sass_of(cubin: bytes) -> str:
+    """``cuobjdump -sass`` of a cubin (Triton bundles cuobjdump); raises if it cannot run. Not Triton's
+    ``get_sass``: it stops at the first instruction whose address has five hex digits, dropping everything
+    past 64 KiB of code (a warp-specialized attention kernel's second consumer)."""
+    from triton import knobs
+
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "kernel.cubin"
+        path.write_bytes(cubin)
+        command = [knobs.nvidia.cuobjdump.path, "-sass", str(path)]
+        return subprocess.run(command, capture_output=True, text=True, check=True).stdout
 
 
 class Dumper:

@@ -37,7 +37,7 @@ from triton.runtime.errors import PTXASError
 from .. import _C
 from . import clusters, layout_pins, pipeline
 from . import knobs as tlx_knobs
-from .dump import Dumper
+from .dump import Dumper, sass_of
 from .errors import TLXCompilationError
 from .llir import TwoCTABarrierError, drop_task_barriers_after_named_barrier_waits, drop_two_cta_mma_cluster_barriers
 from .ptxas import ptxas_failure, without_reproducer
@@ -237,12 +237,8 @@ class TLXStages:
         def run(module: Any, metadata: dict) -> Any:
             cubin = compile_cubin(module, metadata)
             if self.dumper:
-                try:
-                    from triton.tools.disasm import get_sass
-
-                    self.dumper.write("sass", get_sass(cubin))
-                except Exception:  # cuobjdump missing or failing: the sass dump is optional
-                    pass
+                with contextlib.suppress(Exception):  # no or a failing cuobjdump: the SASS dump is optional
+                    self.dumper.write("sass", sass_of(cubin))
             return cubin
 
         return run

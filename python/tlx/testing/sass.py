@@ -1,8 +1,8 @@
 """The loops of a kernel's SASS and what their bodies execute: a hot loop's cost, read on the CPU.
 
-A loop here is the range from a label to a branch back to it (``cuobjdump -sass`` through Triton's
-``get_sass``, which names branch targets ``LBB<n>``); its body counts instructions by opcode (``HGMMA``,
-``MUFU``, ``FSEL``, ...: the mnemonic before its first ``.``, predicate and control bits left out).
+A loop here is the range from a branch target to a branch back to it in ``cuobjdump -sass`` output; its
+body counts instructions by opcode (``HGMMA``, ``MUFU``, ``FSEL``, ...: the mnemonic before its first ``.``,
+predicate left out). ``sass_of`` gives the listing of a cubin.
 """
 
 from __future__ import annotations
@@ -11,13 +11,17 @@ import collections
 import dataclasses
 import re
 
-_LABEL = re.compile(r"^(LBB\d+):$")
-_BRANCH = re.compile(r"\bBRA(?:\.\w+)*\s+(?:[^;]*,\s*)?(LBB\d+)\s*;")  # BRA.U !UP0, L; BRA.DIV UR4, L
+from tlx.compiler.dump import sass_of
+
+__all__ = ["SassLoop", "innermost_loops", "instructions", "opcode", "sass_loops", "sass_of"]
+
+_INSTRUCTION = re.compile(r"^\s*/\*([0-9a-f]+)\*/\s+([^;]*);")
+_BRANCH = re.compile(r"\bBRA(?:\.\w+)*\s+(?:[^;]*,\s*)?(0x[0-9a-f]+)\s*$")  # @P0 BRA 0x1f0; BRA.U !UP0, 0x1f0
 
 
 @dataclasses.dataclass(frozen=True)
 class SassLoop:
-    first: int  #: index of the loop's first instruction in the function
+    first: int  #: index of the loop's first instruction in the listing
     last: int  #: index of its branch back
     opcodes: collections.Counter[str]
 
@@ -30,40 +34,32 @@ class SassLoop:
         return self is not other and self.first <= other.first and other.last <= self.last
 
 
-def sass_of(cubin: bytes) -> str:
-    """The SASS of a cubin, its branch targets as labels (needs ``cuobjdump``, which Triton bundles)."""
-    from triton.tools.disasm import get_sass
-
-    return get_sass(cubin)
+def instructions(sass: str) -> list[tuple[int, str]]:
+    """``(address, instruction)`` of every instruction of ``sass`` (one function), in order."""
+    return [(int(m.group(1), 16), m.group(2).strip()) for m in map(_INSTRUCTION.match, sass.splitlines()) if m]
 
 
-def _opcode(instruction: str) -> str:
-    mnemonic = re.sub(r"^@!?U?P\w+\s+", "", instruction.split("\t")[-1].strip())
-    return mnemonic.split()[0].split(".")[0]
+def opcode(instruction: str) -> str:
+    """``HGMMA`` of ``@!P0 HGMMA.64x128x16.F32.BF16 R24, gdesc[UR4], RZ``."""
+    return re.sub(r"^@!?U?P\w+\s+", "", instruction).split()[0].split(".")[0]
 
 
 def sass_loops(sass: str) -> list[SassLoop]:
     """Every loop of ``sass`` (one function), outer loops included, in order of their branch back."""
-    instructions: list[str] = []
-    labels: dict[str, int] = {}
-    for line in sass.splitlines():
-        line = line.strip()
-        if match := _LABEL.match(line):
-            labels[match.group(1)] = len(instructions)
-        elif line.endswith(";"):
-            instructions.append(line)
+    listing = instructions(sass)
+    index_of = {address: index for index, (address, _) in enumerate(listing)}
     loops = []
-    for index, instruction in enumerate(instructions):
-        branch = _BRANCH.search(instruction)
-        if branch and labels.get(branch.group(1), index + 1) <= index:
-            first = labels[branch.group(1)]
-            body = collections.Counter(_opcode(text) for text in instructions[first : index + 1])
-            loops.append(SassLoop(first, index, body))
+    for index, (_, text) in enumerate(listing):
+        branch = _BRANCH.search(text)
+        target = index_of.get(int(branch.group(1), 16)) if branch else None
+        if target is not None and target <= index:
+            body = collections.Counter(opcode(text) for _, text in listing[target : index + 1])
+            loops.append(SassLoop(target, index, body))
     return loops
 
 
-def innermost_loops(sass: str, opcode: str) -> list[SassLoop]:
-    """The loops of ``sass`` that execute ``opcode`` and contain no other loop that does (a key-block loop
-    holds the retry loops of its barrier waits)."""
-    loops = [loop for loop in sass_loops(sass) if loop.opcodes[opcode]]
+def innermost_loops(sass: str, op: str) -> list[SassLoop]:
+    """The loops of ``sass`` that execute ``op`` and contain no other loop that does (a key-block loop holds
+    the retry loops of its barrier waits)."""
+    loops = [loop for loop in sass_loops(sass) if loop.opcodes[op]]
     return [loop for loop in loops if not any(loop.contains(other) for other in loops)]

@@ -30,8 +30,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import shutil
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -42,6 +40,7 @@ from triton.backends.compiler import GPUTarget
 from triton.compiler.compiler import ASTSource
 
 import tlx
+from tlx.compiler.dump import sass_of
 from tlx.tools.stock_kernels import matmul_kernel
 from tlx.tools.tlx_opt import binary_path
 from tlx.tutorials import (
@@ -214,18 +213,12 @@ def write_stages(compiled: triton.compiler.CompiledKernel, directory: Path) -> l
     cubin = directory / "kernel.cubin"
     cubin.write_bytes(compiled.asm["cubin"])
     written.append(cubin)
-    cuobjdump = shutil.which("cuobjdump") or _triton_tool("cuobjdump")
-    if cuobjdump:
-        sass = subprocess.run([cuobjdump, "--dump-sass", str(cubin)], capture_output=True, text=True)
-        if sass.returncode == 0:
-            (directory / "kernel.sass").write_text(sass.stdout)
-            written.append(directory / "kernel.sass")
+    try:
+        (directory / "kernel.sass").write_text(sass_of(compiled.asm["cubin"]))
+        written.append(directory / "kernel.sass")
+    except Exception:  # no or a failing cuobjdump: the SASS is optional
+        pass
     return written
-
-
-def _triton_tool(name: str) -> str | None:
-    path = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / name
-    return str(path) if path.exists() else None
 
 
 def _gpu_available() -> bool:
@@ -247,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     gpu = _gpu_available() and args.arch < 100
     rows = []
     tlx_dumps = (args.out / "tlx").resolve()
-    previous = os.environ.get("TLX_DUMP_DIR")
+    previous = {name: os.environ.get(name) for name in ("TLX_DUMP_DIR", "TRITON_ALWAYS_COMPILE")}
     os.environ["TLX_DUMP_DIR"] = str(tlx_dumps)
     os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # a cached kernel would not be dumped
     try:
@@ -267,11 +260,12 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
             print(f"  wrote {tlx_dumps / name}/ (TLX stages)")
-    finally:
-        if previous is None:
-            os.environ.pop("TLX_DUMP_DIR")
-        else:
-            os.environ["TLX_DUMP_DIR"] = previous
+    finally:  # the caller's environment as it was: compiles after this one use the cache again
+        for name, value in previous.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
     for showcase in SHOWCASES:
         compiled = compile_showcase(showcase, args.arch)
         written = write_stages(compiled, args.out / showcase.name)
