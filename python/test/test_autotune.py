@@ -329,6 +329,35 @@ def test_prune_configs_by_prunes_before_anything_compiles(cpu_driver):
     assert len(pruned_ring.fn.device_caches[0][0]) == 2, "the pruned configs were never compiled"
 
 
+#: 40 stages of 8 KiB: more shared memory than an sm_90 CTA has. Public TLX kernels list such configurations
+#: among their autotune configs (hopper_gemm_ws: 256x256 tiles with 3 or more stages).
+oversized_ring = triton.autotune(
+    configs=[triton.Config({"NUM_STAGES": 40}, num_warps=8), triton.Config({"NUM_STAGES": 2}, num_warps=4)],
+    key=["K"],
+)(triton.jit(tma_ring))
+
+
+@pytest.mark.needs_tlx_passes
+def test_the_autotuner_skips_a_config_over_shared_memory(cpu_driver):
+    """The TLX error is an ``OutOfResources`` too, as a launch over the limit is: the autotuner times the
+    configuration as infinitely slow and keeps another, instead of failing the call."""
+    from triton.runtime.errors import OutOfResources
+
+    from tlx.compiler import TLXOutOfResources
+
+    desc, y, k = arguments()
+    oversized_ring[(1,)](desc, y, k)
+    best = oversized_ring.cache[(16, "torch.float32")]
+    assert best.kwargs["NUM_STAGES"] == 2
+    timings = {config.kwargs["NUM_STAGES"]: times[0] for config, times in oversized_ring.configs_timings.items()}
+    assert timings[40] == float("inf") and timings[2] == 2.0
+    with pytest.raises(TLXOutOfResources) as info:  # the configuration on its own: at the user's line
+        oversized_ring.fn[(1,)](desc, y, k, NUM_STAGES=40)
+    assert isinstance(info.value, OutOfResources)
+    assert (info.value.required, info.value.limit, info.value.name) == (40 * 8192 + 40 * 8, 232448, "shared memory")
+    assert f"{Path(__file__).name}:" in str(info.value), str(info.value)  # the tlx.local_alloc line
+
+
 @pytest.mark.needs_tlx_passes
 def test_a_refused_launch_is_the_drivers_error_after_tlx_compiled(fresh, monkeypatch):
     """One step further than no driver at all: the driver refuses the launch, after the TLX compile."""

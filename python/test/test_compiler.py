@@ -22,7 +22,7 @@ from triton.backends.nvidia.compiler import CUDABackend
 from triton.compiler.compiler import ASTSource, make_backend
 from triton.compiler.errors import CompilationError
 from triton.runtime.cache import get_cache_key
-from triton.runtime.errors import PTXASError
+from triton.runtime.errors import OutOfResources, PTXASError
 
 import tlx
 import tlx.compiler.cache_key as cache_key
@@ -594,6 +594,8 @@ def test_shared_memory_with_tritons_scratch_is_checked_at_compile_time(fresh_cac
     line = tlx_buffers_plus_triton_scratch.starting_line_number
     assert f"{HERE}:{line + 1}: TLX kernel `tlx_buffers_plus_triton_scratch` needs 245760 bytes" in text, text
     assert "a CTA on cuda:90 has at most 232448" in text
+    # an OutOfResources too: the autotuner skips the configuration
+    assert isinstance(info.value, OutOfResources) and (info.value.required, info.value.limit) == (245760, 232448)
 
 
 @triton.jit

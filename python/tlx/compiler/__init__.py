@@ -12,7 +12,7 @@
 
 from .cache_key import COMPILER_KEY, compiler_fingerprint
 from .dump import ENV as DUMP_ENV
-from .errors import TLXCompilationError, TLXWarning
+from .errors import TLXCompilationError, TLXOutOfResources, TLXWarning
 from .frontend import frontend_ir
 from .hook import has_carriers, install, installed, stages_hook
 from .pipeline import LOWER_PIPELINE, PASSES, PIPELINE, RAISE_PIPELINE, pass_registered
@@ -27,6 +27,7 @@ __all__ = [
     "PIPELINE",
     "RAISE_PIPELINE",
     "TLXCompilationError",
+    "TLXOutOfResources",
     "TLXWarning",
     "TTGIR_PASSES",
     "compiler_fingerprint",

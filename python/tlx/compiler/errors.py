@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from triton.compiler.errors import CompilationError
+from triton.runtime.errors import OutOfResources
 
 Diagnostic = tuple[str, str, int, int, str]
 
@@ -34,6 +35,29 @@ class TLXCompilationError(CompilationError):
 
     def __reduce__(self):
         return type(self), (self.message, self.kernel, self.diagnostics)
+
+
+class TLXOutOfResources(TLXCompilationError, OutOfResources):
+    """A TLX kernel needs more of a resource (``name``: shared memory) than a CTA of the target has:
+    ``required`` against ``limit``. Also an ``OutOfResources``, so the autotuner skips the configuration as it
+    skips one that fails at launch for the same reason; the message names the user's lines."""
+
+    def __init__(
+        self,
+        message: str,
+        kernel: str | None = None,
+        diagnostics: Sequence[Diagnostic] = (),
+        required: int = 0,
+        limit: int = 0,
+        name: str = "shared memory",
+    ) -> None:
+        super().__init__(message, kernel, diagnostics)
+        self.required = required
+        self.limit = limit
+        self.name = name
+
+    def __reduce__(self):
+        return type(self), (self.message, self.kernel, self.diagnostics, self.required, self.limit, self.name)
 
 
 class TLXWarning(UserWarning):

@@ -38,7 +38,7 @@ from .. import _C
 from . import clusters, layout_pins, pipeline
 from . import knobs as tlx_knobs
 from .dump import Dumper, sass_of
-from .errors import TLXCompilationError
+from .errors import TLXCompilationError, TLXOutOfResources
 from .llir import TwoCTABarrierError, drop_task_barriers_after_named_barrier_waits, drop_two_cta_mma_cluster_barriers
 from .ptxas import ptxas_failure, without_reproducer
 from .stock_errors import captured_stderr, stock_failure
@@ -194,12 +194,13 @@ class TLXStages:
             shared = metadata.get("shared", 0)
             if self.kernel is not None and limit is not None and shared > limit:
                 where = f"{self.defined_at}: " if self.defined_at else ""
-                raise TLXCompilationError(
+                raise TLXOutOfResources(
                     f"{where}TLX kernel `{self.kernel}` needs {shared} bytes of shared memory per CTA (its TLX buffers "
                     f"and mbarriers plus Triton's own scratch for layout conversions and reductions); a CTA on "
                     f"{target} has at most {limit}: use fewer or smaller buffers",
                     kernel=self.kernel,
-                    diagnostics=[],
+                    required=shared,
+                    limit=limit,
                 )
             return result
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import _C
 from . import knobs
-from .errors import TLXCompilationError, TLXWarning
+from .errors import TLXCompilationError, TLXOutOfResources, TLXWarning
 
 #: The whole TLX pipeline, as ``tlx-opt --pass-pipeline=`` and ``tlx._C.run_pipeline`` take it.
 PIPELINE = (
@@ -83,6 +83,12 @@ def _report(kernel: str) -> Callable[[tuple], None]:
     return report
 
 
+#: tlx-check-shared-memory's error (lib/Dialect/TLX/Transforms/CheckSharedMemory.cpp): what it needs, the limit.
+_SHARED_MEMORY_OVERFLOW = re.compile(
+    r"the TLX buffers and mbarriers of this kernel need (\d+) bytes of shared memory; a CTA on \S+ has at most (\d+)"
+)
+
+
 def _failure(kernel: str, text: str, pipeline: str, error: Exception) -> TLXCompilationError:
     # MLIR's note with the failing op in generic form (a whole warp-specialized region, say) would bury the
     # user's line; `tlx-opt` and `tlx.run_pipeline` still show it.
@@ -103,6 +109,11 @@ def _failure(kernel: str, text: str, pipeline: str, error: Exception) -> TLXComp
         )
     else:
         body = f"{stage} stage of {pipeline} failed:\n" + (format_diagnostics(diagnostics) or str(error))
+    for severity, *_, message in diagnostics:
+        overflow = _SHARED_MEMORY_OVERFLOW.match(message) if severity == "error" else None
+        if overflow:
+            required, limit = map(int, overflow.groups())
+            return TLXOutOfResources(f"{header}: {body}", kernel, diagnostics, required, limit)
     return TLXCompilationError(f"{header}: {body}", kernel=kernel, diagnostics=diagnostics)
 
 
