@@ -535,3 +535,12 @@ def test_pinned_layout_keeps_the_values_on_gpu(pin):
     z = torch.full_like(x, float("nan"))
     load_in_layout[(1,)](x, z, LAYOUT=ROWS_LAYOUT)
     torch.testing.assert_close(z, x + 1)
+
+
+def test_host_code_asks_the_target_for_its_backend_as_on_the_fork():
+    """Public tutorials call ``driver.active.get_current_target().is_cuda_backend()`` when imported."""
+    from triton.backends.compiler import GPUTarget
+
+    assert GPUTarget("cuda", 90, 32).is_cuda_backend()
+    assert GPUTarget("tileir", 100, 32).is_cuda_backend()
+    assert not GPUTarget("hip", "gfx942", 64).is_cuda_backend()

@@ -35,7 +35,7 @@ from triton.backends.compiler import Language
 from triton.runtime.errors import PTXASError
 
 from .. import _C
-from . import clusters, layout_pins, pipeline
+from . import clusters, fork_api, layout_pins, pipeline
 from . import knobs as tlx_knobs
 from .dump import Dumper, sass_of
 from .errors import TLXCompilationError, TLXOutOfResources
@@ -260,6 +260,7 @@ def install() -> None:
     """Install :func:`stages_hook` (idempotent; a hook installed before is chained after TLX's)."""
     global _previous_hook
     clusters.install()
+    fork_api.install()
     current = knobs.runtime.add_stages_inspection_hook
     if getattr(current, "__tlx_hook__", False):
         return
