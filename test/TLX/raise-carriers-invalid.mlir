@@ -182,7 +182,7 @@ tt.func @handle_through_loop(%n: i32) {
   %c1 = arith.constant 1 : i32
   %b = tt.call @tlx.alloc_barriers.r_i64() {tlx.op = "alloc_barriers", tlx.type = "!tlx.mbarriers<2>", tlx.arrive_count = 1 : i32} : () -> i64
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%carried = %b) -> (i64) : i32 {
-    // expected-error @below {{tlx.local_view uses a buffer or barrier handle that does not come straight from tlx.local_alloc / tlx.alloc_barriers / indexing}}
+    // expected-error @below {{tlx.local_view uses a buffer or barrier handle (operand `source`) that does not come straight from tlx.local_alloc / tlx.alloc_barriers / indexing}}
     %m = tt.call @tlx.local_view.a_i64i32_r_i64(%carried, %c0) {tlx.op = "local_view", tlx.type = "!tlx.mbarrier"} : (i64, i32) -> i64
     scf.yield %carried : i64
   }

@@ -224,12 +224,13 @@ FailureOr<Value> Raiser::raiseOperand(Operation *carrier,
       return handle;
   if (operand.kinds == kHandle) {
     carrier->emitError("tlx.")
-        << getCarriedName(carrier)
-        << " uses a buffer or barrier handle that does not come straight "
-           "from tlx.local_alloc / tlx.alloc_barriers / indexing; handles "
-           "cannot cross loop-carried values, if results or function "
-           "arguments: select the buffer where it is used (in each branch "
-           "of the if, or inside the loop body)";
+        << getCarriedName(carrier) << " uses a buffer or barrier handle ("
+        << "operand `" << operand.name
+        << "`) that does not come straight from tlx.local_alloc / "
+           "tlx.alloc_barriers / indexing; handles cannot cross loop-carried "
+           "values, if results or function arguments: select the buffer "
+           "where it is used (in each branch of the if, or inside the loop "
+           "body)";
     return failure();
   }
   bool carriedAsTensor = isa<RankedTensorType>(carried.getType());
