@@ -41,8 +41,11 @@ def ws_gemm_public_idiom(
     NUM_STAGES: tl.constexpr,
     NUM_CTAS: tl.constexpr,
     USE_WARP_BARRIER: tl.constexpr,
+    CHOOSE_HALF: tl.constexpr = False,
 ):
-    """Warp-specialized GEMM: one TMA producer, two consumers each on half of BM, in clusters of NUM_CTAS."""
+    """Warp-specialized GEMM: one TMA producer, two consumers each on half of BM, in clusters of NUM_CTAS.
+    ``CHOOSE_HALF``: each CTA picks its half of B in an ``if`` and issues one multicast load after it (as the
+    public ``hopper_gemm_ws`` does), instead of a load in each branch."""
     BLOCK_M_SPLIT: tl.constexpr = BM // 2
     a = tlx.local_alloc((BLOCK_M_SPLIT, BK), tlx.dtype_of(a_desc), NUM_STAGES * 2)
     b = tlx.local_alloc((BK, BN), tlx.dtype_of(b_desc), NUM_STAGES)
@@ -76,7 +79,15 @@ def ws_gemm_public_idiom(
                         offsets=[offset_am + part * BLOCK_M_SPLIT, k * BK],
                         barrier=full,
                     )
-                if NUM_CTAS == 2:
+                if NUM_CTAS == 2 and CHOOSE_HALF:
+                    if cta == 0:
+                        half = tlx.local_slice(tlx.local_view(b, buf), [0, 0], [BK, BN // 2])
+                    else:
+                        half = tlx.local_slice(tlx.local_view(b, buf), [0, BN // 2], [BK, BN // 2])
+                    tlx.async_descriptor_load(
+                        b_desc, half, [k * BK, offset_bn + cta * (BN // 2)], full, multicast_targets=[cta, cta ^ 1]
+                    )
+                elif NUM_CTAS == 2:
                     if cta == 0:
                         tlx.async_descriptor_load(
                             b_desc,
@@ -133,13 +144,14 @@ def _signature(num_ctas: int) -> dict:
         "NUM_STAGES": "constexpr",
         "NUM_CTAS": "constexpr",
         "USE_WARP_BARRIER": "constexpr",
+        "CHOOSE_HALF": "constexpr",
     }
 
 
-def _compile(num_ctas: int, warp_barrier: bool):
+def _compile(num_ctas: int, warp_barrier: bool, choose_half: bool = False):
     signature = _signature(num_ctas)
     names = list(signature)
-    constexprs = {**CONFIG, "NUM_CTAS": num_ctas, "USE_WARP_BARRIER": warp_barrier}
+    constexprs = {**CONFIG, "NUM_CTAS": num_ctas, "USE_WARP_BARRIER": warp_barrier, "CHOOSE_HALF": choose_half}
     constants = {(names.index(k),): v for k, v in constexprs.items()}
     options = {"num_warps": 4, **({"ctas_per_cga": (2, 1, 1)} if num_ctas == 2 else {})}
     return triton.compile(
@@ -147,12 +159,13 @@ def _compile(num_ctas: int, warp_barrier: bool):
     )
 
 
-VARIANTS = [(1, False), (1, True), (2, False)]  # (NUM_CTAS, USE_WARP_BARRIER)
+VARIANTS = [(1, False, False), (1, True, False), (2, False, False), (2, False, True)]  # NUM_CTAS, USE_WARP_BARRIER,
+# CHOOSE_HALF
 
 
-@pytest.mark.parametrize("num_ctas, warp_barrier", VARIANTS)
-def test_public_idiom_gemm_compiles(num_ctas, warp_barrier):
-    compiled = _compile(num_ctas, warp_barrier)
+@pytest.mark.parametrize("num_ctas, warp_barrier, choose_half", VARIANTS)
+def test_public_idiom_gemm_compiles(num_ctas, warp_barrier, choose_half):
+    compiled = _compile(num_ctas, warp_barrier, choose_half)
     ptx = compiled.asm["ptx"]
     assert "wgmma.mma_async" in ptx and re.search(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+232;", ptx)
     assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
@@ -187,8 +200,8 @@ def autotuned_gemm(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.con
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
-@pytest.mark.parametrize("num_ctas, warp_barrier", VARIANTS)
-def test_public_idiom_gemm_on_gpu(num_ctas, warp_barrier):
+@pytest.mark.parametrize("num_ctas, warp_barrier, choose_half", VARIANTS)
+def test_public_idiom_gemm_on_gpu(num_ctas, warp_barrier, choose_half):
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -202,8 +215,8 @@ def test_public_idiom_gemm_on_gpu(num_ctas, warp_barrier):
     grid = (m // 128, n // 128)
     options = {"ctas_per_cga": (2, 1, 1)} if num_ctas == 2 else {}
     ws_gemm_public_idiom[grid](
-        a_desc, b_desc, c_desc, m, n, k, **CONFIG, NUM_CTAS=num_ctas, USE_WARP_BARRIER=warp_barrier, num_warps=4,
-        **options,
+        a_desc, b_desc, c_desc, m, n, k, **CONFIG, NUM_CTAS=num_ctas, USE_WARP_BARRIER=warp_barrier,
+        CHOOSE_HALF=choose_half, num_warps=4, **options,
     )  # fmt: skip
     ref = a.double() @ b.double()
     assert float((c.double() - ref).norm() / ref.norm()) < 1e-2

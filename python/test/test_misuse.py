@@ -1444,13 +1444,13 @@ def test_thousands_of_mbarriers_compile():
 
 
 @triton.jit
-def buffer_chosen_in_an_if(n):
+def buffer_carried_across_iterations(n):
+    # (a buffer chosen in an if works: test_compat's CHOOSE_HALF; one carried by the loop does not)
     bufs = tlx.local_alloc((64,), tl.float32, 2)
-    if n > 0:  # noqa: SIM108 - the public API's idiom: a buffer chosen in an if
-        chosen = bufs[0]
-    else:
+    chosen = bufs[0]
+    for _ in range(n):
+        tlx.local_store(chosen, tl.zeros((64,), tl.float32))  # misuse
         chosen = bufs[1]
-    tlx.local_store(chosen, tl.zeros((64,), tl.float32))  # misuse
 
 
 @triton.jit
@@ -1530,7 +1530,7 @@ def cluster_barrier_in_one_task_only(n):
             {"ctas_per_cga": (2, 1, 1)},
             "but a task never calls tlx.cluster_barrier()",
         ),
-        (buffer_chosen_in_an_if, N, {}, "select the buffer where it is used (in each branch of the if"),
+        (buffer_carried_across_iterations, N, {}, "select the buffer where it is used (inside the loop body"),
     ],
     ids=lambda c: c.__name__ if hasattr(c, "__name__") else None,
 )

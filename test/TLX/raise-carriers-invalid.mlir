@@ -367,3 +367,28 @@ tt.func private @tlx.clc_query.a_i64_r_i32(%r: i64) -> i32 attributes {noinline 
   %0 = tt.elementwise_inline_asm "" {constraints = "=r", packed_element = 1 : i32, pure = false} -> i32
   tt.return %0 : i32
 }
+
+// -----
+
+// A run-time choice between buffers that are not views (each branch allocates) stays an error at its use.
+tt.func @allocation_chosen_at_run_time(%c: i1) {
+  %v = scf.if %c -> (i64) {
+    %a = tt.call @tlx.alloc_barriers.r_i64() {tlx.op = "alloc_barriers", tlx.type = "!tlx.mbarriers<1>", tlx.arrive_count = 1 : i32} : () -> i64
+    scf.yield %a : i64
+  } else {
+    %b = tt.call @tlx.alloc_barriers.r_i64() {tlx.op = "alloc_barriers", tlx.type = "!tlx.mbarriers<1>", tlx.arrive_count = 1 : i32} : () -> i64
+    scf.yield %b : i64
+  }
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{tlx.local_view uses a buffer or barrier handle (operand `source`) that does not come straight from tlx.local_alloc / tlx.alloc_barriers / indexing}}
+  %m = tt.call @tlx.local_view.a_i64i32_r_i64(%v, %c0) {tlx.op = "local_view", tlx.type = "!tlx.mbarrier"} : (i64, i32) -> i64
+  tt.return
+}
+tt.func private @tlx.alloc_barriers.r_i64() -> i64 attributes {noinline = true} {
+  %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+  tt.return %0 : i64
+}
+tt.func private @tlx.local_view.a_i64i32_r_i64(%h: i64, %i: i32) -> i64 attributes {noinline = true} {
+  %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+  tt.return %0 : i64
+}

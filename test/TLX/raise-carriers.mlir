@@ -167,3 +167,57 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return %a : i64
   }
 }
+
+// -----
+
+// A buffer chosen at run time (`b = a[0] if c else a[1]`, a CTA's half of a buffer in public kernels): each TLX
+// op that uses the choice runs in an `if` on the same condition, on the view each branch chose.
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tt.func @chosen_at_run_time
+  // CHECK-SAME:    (%[[C:.*]]: i1, %[[T:.*]]: tensor<64x64xf16, #blocked>)
+  tt.func @chosen_at_run_time(%c: i1, %t: tensor<64x64xf16, #blocked>) -> tensor<64x64xf16, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // CHECK: %[[BUFS:.*]] = tlx.local_alloc
+    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<2, 64x64xf16, smem>"} : () -> i64
+    // The choice itself no longer reaches its uses.
+    // CHECK: scf.if %[[C]] -> (i64)
+    // CHECK: arith.constant 0 : i64
+    %v = scf.if %c -> (i64) {
+      %a = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
+      scf.yield %a : i64
+    } else {
+      %b = tt.call @tlx.local_view.a_i64_i32_r_i64(%h, %c1) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
+      scf.yield %b : i64
+    }
+    %hs = tt.splat %v : i64 -> tensor<64x64xi64, #blocked>
+    // CHECK:      scf.if %[[C]] {
+    // CHECK-NEXT:   %[[A:.*]] = tlx.local_view %[[BUFS]][%{{.*}}] :
+    // CHECK-NEXT:   tlx.local_store %[[T]], %[[A]] :
+    // CHECK-NEXT: } else {
+    // CHECK-NEXT:   %[[B:.*]] = tlx.local_view %[[BUFS]][%{{.*}}] :
+    // CHECK-NEXT:   tlx.local_store %[[T]], %[[B]] :
+    // CHECK-NEXT: }
+    %d = tt.elementwise_inline_asm "tlx.local_store" {constraints = "=r,r,r", packed_element = 1 : i32, pure = false, tlx.op = "local_store"} %t, %hs : tensor<64x64xf16, #blocked>, tensor<64x64xi64, #blocked> -> tensor<64x64xi1, #blocked>
+    // CHECK-NEXT: %[[L:.*]] = scf.if %[[C]] -> (tensor<64x64xf16, #blocked>) {
+    // CHECK-NEXT:   %[[A2:.*]] = tlx.local_view %[[BUFS]][%{{.*}}] :
+    // CHECK-NEXT:   %[[LA:.*]] = tlx.local_load %[[A2]] :
+    // CHECK-NEXT:   scf.yield %[[LA]]
+    // CHECK-NEXT: } else {
+    // CHECK-NEXT:   %[[B2:.*]] = tlx.local_view %[[BUFS]][%{{.*}}] :
+    // CHECK-NEXT:   %[[LB:.*]] = tlx.local_load %[[B2]] :
+    // CHECK-NEXT:   scf.yield %[[LB]]
+    // CHECK-NEXT: }
+    %l = tt.elementwise_inline_asm "tlx.local_load" {constraints = "=r,r", packed_element = 1 : i32, pure = false, tlx.op = "local_load"} %hs : tensor<64x64xi64, #blocked> -> tensor<64x64xf16, #blocked>
+    // CHECK-NEXT: tt.return %[[L]]
+    tt.return %l : tensor<64x64xf16, #blocked>
+  }
+  tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
+    %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+    tt.return %0 : i64
+  }
+  tt.func private @tlx.local_view.a_i64_i32_r_i64(%a: i64, %i: i32) -> i64 attributes {noinline = true} {
+    tt.return %a : i64
+  }
+}

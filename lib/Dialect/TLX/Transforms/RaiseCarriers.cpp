@@ -17,6 +17,7 @@
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
@@ -117,6 +118,8 @@ private:
   }
 
   LogicalResult raiseRegions();
+  void splitChosenHandleUses();
+  bool splitUses(scf::IfOp ifOp, unsigned index);
   LogicalResult raiseRegion(Operation *carrier, const OpContract &contract);
   FailureOr<scf::IfOp> getGuardedRegion(Operation *carrier);
   LogicalResult recordLinkedOperand(Operation *carrier);
@@ -228,9 +231,9 @@ FailureOr<Value> Raiser::raiseOperand(Operation *carrier,
         << "operand `" << operand.name
         << "`) that does not come straight from tlx.local_alloc / "
            "tlx.alloc_barriers / indexing; handles cannot cross loop-carried "
-           "values, if results or function arguments: select the buffer "
-           "where it is used (in each branch of the if, or inside the loop "
-           "body)";
+           "values or function arguments, and an if may choose between "
+           "views (tlx.local_view, local_slice, ...) only: select the buffer "
+           "where it is used (inside the loop body, in each branch)";
     return failure();
   }
   bool carriedAsTensor = isa<RankedTensorType>(carried.getType());
@@ -529,6 +532,136 @@ LogicalResult Raiser::raiseRegions() {
 }
 
 //===----------------------------------------------------------------------===//
+// Handles chosen at run time: `b = view_a if c else view_b`, then b used
+//===----------------------------------------------------------------------===//
+
+/// TLX ops that only name memory another handle names: a copy names the same.
+bool isViewCarrier(Operation *op) {
+  return llvm::is_contained({"local_view", "local_slice", "local_trans",
+                             "local_reinterpret", "local_reshape"},
+                            getCarriedName(op));
+}
+
+/// Whether what `value` needs from inside `scope` can be built again
+/// elsewhere: view carriers and pure ops (not an allocation, not a load).
+bool isRebuildable(Value value, Operation *scope) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return !scope->isAncestor(value.getParentBlock()->getParentOp());
+  if (!scope->isProperAncestor(def))
+    return true;
+  return (isViewCarrier(def) || isPure(def)) &&
+         llvm::all_of(def->getOperands(), [&](Value operand) {
+           return isRebuildable(operand, scope);
+         });
+}
+
+/// Clones into the builder's block what a rebuildable `value` needs from inside
+/// `scope`.
+void rebuild(OpBuilder &builder, Value value, Operation *scope,
+             IRMapping &mapping) {
+  Operation *def = value.getDefiningOp();
+  if (mapping.contains(value) || !def || !scope->isProperAncestor(def))
+    return;
+  for (Value operand : def->getOperands())
+    rebuild(builder, operand, scope, mapping);
+  builder.clone(*def, mapping);
+}
+
+/// Each carrier that uses result `index` of `ifOp` (itself or a splat of it)
+/// becomes an `if` on the same condition whose branches rebuild the view each
+/// branch chose and run the carrier on it; false (nothing changed) where a use
+/// or a choice is not of that kind.
+bool Raiser::splitUses(scf::IfOp ifOp, unsigned index) {
+  Value chosen = ifOp.getResult(index);
+  SmallVector<Operation *> users;
+  for (Operation *user : chosen.getUsers()) {
+    bool viaSplat = isa<triton::SplatOp>(user) &&
+                    llvm::all_of(user->getUsers(), [](Operation *u) {
+                      return !getCarriedName(u).empty();
+                    });
+    // A linked operand must stay next to the op it belongs to.
+    if ((getCarriedName(user).empty() && !viaSplat) ||
+        getCarriedName(user) == kLinkedOperandOp)
+      return false;
+    users.push_back(user);
+  }
+  Value branches[2] = {ifOp.thenYield()->getOperand(index),
+                       ifOp.elseYield()->getOperand(index)};
+  for (Value branch : branches) {
+    Operation *def = branch.getDefiningOp();
+    if (!def || !isViewCarrier(def) || !isRebuildable(branch, ifOp))
+      return false;
+  }
+  // The carriers that use the choice, through splats too.
+  SetVector<Operation *> carriers;
+  for (Operation *user : users) {
+    if (isa<triton::SplatOp>(user))
+      carriers.insert(user->getUsers().begin(), user->getUsers().end());
+    else
+      carriers.insert(user);
+  }
+  for (Operation *carrier : carriers) {
+    // A carrier of an op without results has results nobody uses.
+    bool used = !carrier->use_empty();
+    builder.setInsertionPoint(carrier);
+    auto split = scf::IfOp::create(builder, carrier->getLoc(),
+                                   used ? TypeRange(carrier->getResultTypes())
+                                        : TypeRange(),
+                                   ifOp.getCondition(),
+                                   /*withElseRegion=*/true);
+    for (auto [region, branch] :
+         llvm::zip(split->getRegions(), ArrayRef<Value>(branches))) {
+      Block *block = region.empty() ? &region.emplaceBlock() : &region.front();
+      if (!block->empty() && block->back().hasTrait<OpTrait::IsTerminator>())
+        block->back().erase();
+      builder.setInsertionPointToEnd(block);
+      IRMapping mapping;
+      rebuild(builder, branch, ifOp, mapping);
+      mapping.map(chosen, mapping.lookupOrDefault(branch));
+      for (Value operand : getCarriedValues(carrier))
+        if (auto splat = operand.getDefiningOp<triton::SplatOp>();
+            splat && splat.getSrc() == chosen && !mapping.contains(operand))
+          builder.clone(*splat, mapping);
+      Operation *copy = builder.clone(*carrier, mapping);
+      scf::YieldOp::create(builder, carrier->getLoc(),
+                           used ? ValueRange(copy->getResults())
+                                : ValueRange());
+    }
+    if (used)
+      carrier->replaceAllUsesWith(split.getResults());
+    carrier->erase();
+  }
+  for (Operation *user : users)
+    if (isa<triton::SplatOp>(user) && user->use_empty())
+      user->erase();
+  // Nothing uses the choice now: the branches' views need not reach the end.
+  for (scf::YieldOp yield : {ifOp.thenYield(), ifOp.elseYield()}) {
+    builder.setInsertionPoint(yield);
+    Value carried = yield->getOperand(index);
+    yield->setOperand(index, arith::ConstantOp::create(
+                                 builder, yield->getLoc(),
+                                 builder.getZeroAttr(carried.getType())));
+  }
+  return true;
+}
+
+void Raiser::splitChosenHandleUses() {
+  SmallVector<std::pair<scf::IfOp, unsigned>> choices;
+  module.walk([&](scf::IfOp ifOp) {
+    if (ifOp.getElseRegion().empty())
+      return;
+    for (unsigned index = 0; index < ifOp.getNumResults(); ++index) {
+      Operation *def = ifOp.thenYield()->getOperand(index).getDefiningOp();
+      if (def && isViewCarrier(def))
+        choices.push_back({ifOp, index});
+    }
+  });
+  for (auto [ifOp, index] : choices)
+    splitUses(ifOp, index);
+}
+
+//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -574,6 +707,7 @@ void Raiser::eraseCarriers() {
 LogicalResult Raiser::run() {
   if (failed(raiseRegions()))
     return failure();
+  splitChosenHandleUses();
   bool failed = false;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (!getCarriedName(op).empty() && mlir::failed(raise(op)))
