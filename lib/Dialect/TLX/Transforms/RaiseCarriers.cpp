@@ -119,7 +119,7 @@ private:
 
   LogicalResult raiseRegions();
   void splitChosenHandleUses();
-  bool splitUses(scf::IfOp ifOp, unsigned index);
+  void splitUses(scf::IfOp ifOp, unsigned index);
   LogicalResult raiseRegion(Operation *carrier, const OpContract &contract);
   FailureOr<scf::IfOp> getGuardedRegion(Operation *carrier);
   LogicalResult recordLinkedOperand(Operation *carrier);
@@ -570,9 +570,9 @@ void rebuild(OpBuilder &builder, Value value, Operation *scope,
 
 /// Each carrier that uses result `index` of `ifOp` (itself or a splat of it)
 /// becomes an `if` on the same condition whose branches rebuild the view each
-/// branch chose and run the carrier on it; false (nothing changed) where a use
-/// or a choice is not of that kind.
-bool Raiser::splitUses(scf::IfOp ifOp, unsigned index) {
+/// branch chose and run the carrier on it. Where a use or a choice is not of
+/// that kind nothing changes (the use is reported when it is raised).
+void Raiser::splitUses(scf::IfOp ifOp, unsigned index) {
   Value chosen = ifOp.getResult(index);
   SmallVector<Operation *> users;
   for (Operation *user : chosen.getUsers()) {
@@ -583,7 +583,7 @@ bool Raiser::splitUses(scf::IfOp ifOp, unsigned index) {
     // A linked operand must stay next to the op it belongs to.
     if ((getCarriedName(user).empty() && !viaSplat) ||
         getCarriedName(user) == kLinkedOperandOp)
-      return false;
+      return;
     users.push_back(user);
   }
   Value branches[2] = {ifOp.thenYield()->getOperand(index),
@@ -591,7 +591,7 @@ bool Raiser::splitUses(scf::IfOp ifOp, unsigned index) {
   for (Value branch : branches) {
     Operation *def = branch.getDefiningOp();
     if (!def || !isViewCarrier(def) || !isRebuildable(branch, ifOp))
-      return false;
+      return;
   }
   // The carriers that use the choice, through splats too.
   SetVector<Operation *> carriers;
@@ -643,7 +643,6 @@ bool Raiser::splitUses(scf::IfOp ifOp, unsigned index) {
                                  builder, yield->getLoc(),
                                  builder.getZeroAttr(carried.getType())));
   }
-  return true;
 }
 
 void Raiser::splitChosenHandleUses() {
