@@ -10,6 +10,7 @@ its back (see :data:`DROPPED`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -110,8 +111,48 @@ DROPPED: dict[str, str] = {
 }
 
 
-def add_ttgir_passes(pm: ir.pass_manager, options: object, capability: int) -> None:
-    """Add :data:`TTGIR_PASSES` for ``capability`` to ``pm``."""
+#: TLX passes that run between stock ones, keyed by the stock pass they follow. libtriton cannot run them: the
+#: module goes through text there.
+TLX_PASSES_AFTER: dict[str, str] = {
+    # It gives every descriptor no stock TMA op uses the default layout of its block, whatever the buffers TLX
+    # copies it with: the host tensor map would swizzle otherwise than the buffer.
+    "optimize_descriptor_encoding": "tlx-restore-descriptor-layouts",
+}
+
+
+#: Stock passes that only type descriptors. TLX gives every descriptor a TLX copy uses its layout, so they run
+#: only where ``tlx-record-descriptor-layouts`` marked the module with :data:`STOCK_TYPED_DESCRIPTORS` (a plain
+#: ``desc.load``/``desc.store`` on a descriptor of its own): besides overwriting layouts, the stock pass retypes
+#: a descriptor a task captures but not the argument of a task that does not use it (``ttg.warp_specialize``
+#: then fails to verify).
+DESCRIPTOR_TYPING: frozenset[str] = frozenset({"optimize_descriptor_encoding"})
+STOCK_TYPED_DESCRIPTORS = "tlx.stock_typed_descriptors"
+
+
+def needs_descriptor_typing(lowered: str) -> bool:
+    """Whether the TTGIR text the TLX pipeline produced needs :data:`DESCRIPTOR_TYPING`."""
+    module = re.search(r"^module attributes \{.*$", lowered, re.M)
+    return module is not None and STOCK_TYPED_DESCRIPTORS in module.group(0)
+
+
+def ttgir_segments(capability: int, type_descriptors: bool = True) -> list[tuple[list[TTGIRPass], str | None]]:
+    """:data:`TTGIR_PASSES` for ``capability`` (without :data:`DESCRIPTOR_TYPING` unless ``type_descriptors``),
+    cut after each pass :data:`TLX_PASSES_AFTER` names: pairs of stock passes and the TLX pass to run after them
+    (None after the last)."""
+    segments: list[tuple[list[TTGIRPass], str | None]] = []
+    current: list[TTGIRPass] = []
     for p in TTGIR_PASSES:
-        if p.when(capability):
-            p.add(pm, options, capability)
+        if not p.when(capability) or (p.name in DESCRIPTOR_TYPING and not type_descriptors):
+            continue
+        current.append(p)
+        if p.name in TLX_PASSES_AFTER:
+            segments.append((current, TLX_PASSES_AFTER[p.name]))
+            current = []
+    segments.append((current, None))
+    return segments
+
+
+def add_ttgir_passes(pm: ir.pass_manager, passes: list[TTGIRPass], options: object, capability: int) -> None:
+    """Add ``passes`` (of :data:`TTGIR_PASSES`) to ``pm``."""
+    for p in passes:
+        p.add(pm, options, capability)
