@@ -352,6 +352,21 @@ def test_prefetch_is_prefetch_global():
 
 @pytest.mark.gpu
 @gpu
+def test_a_task_whose_body_is_one_run_time_if_on_gpu():
+    import torch
+    from test_warp_specialization import one_if_per_task
+
+    programs, block = 6, 128
+    out = torch.full((programs * block,), -(2**31), dtype=torch.int32, device="cuda")
+    one_if_per_task[(programs,)](out, BLOCK=block, num_warps=4)
+    offs = torch.arange(programs * block, dtype=torch.int32, device="cuda")
+    program = offs // block
+    expected = torch.where(program % 2 == 0, offs, torch.where(program < 4, -offs, torch.full_like(offs, -(2**31))))
+    assert torch.equal(out, expected)
+
+
+@pytest.mark.gpu
+@gpu
 def test_vote_ballot_sync_on_gpu():
     import torch
 

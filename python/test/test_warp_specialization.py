@@ -162,6 +162,33 @@ def test_a_one_warp_task_of_scalars_and_tma():
 
 
 @triton.jit
+def one_if_per_task(out_ptr, BLOCK: tl.constexpr):
+    """Each task's body is one `if` on a run-time value: stock's canonicalizer merges such an `if` with the
+    task's own (the raise nests them again)."""
+    even = tl.program_id(0) % 2 == 0
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            if even:
+                tl.store(out_ptr + offs, offs)
+        with tlx.async_task(num_warps=4):
+            if not even:  # noqa: SIM102  (two nested ifs: canonicalization merges them with the task too)
+                if tl.program_id(0) < 4:
+                    tl.store(out_ptr + offs, -offs)
+
+
+@pytest.mark.needs_tlx_passes
+@pytest.mark.parametrize("capability", [90, 100])
+def test_a_task_whose_body_is_one_run_time_if(capability):
+    signature = {"out_ptr": "*i32", "BLOCK": "constexpr"}
+    source = ASTSource(one_if_per_task, signature, {(1,): 128})
+    compiled = triton.compile(source, target=GPUTarget("cuda", capability, 32), options={"num_warps": 4})
+    ttgir = compiled.asm["ttgir"]
+    partition = ttgir[ttgir.index("partition0(") :]
+    assert "scf.if" in partition and "tt.store" in partition, partition
+
+
+@triton.jit
 def constant_tensor_in_a_four_warp_task(out_ptr):
     bars = tlx.alloc_barriers(1)
     with tlx.async_tasks():

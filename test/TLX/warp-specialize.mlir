@@ -111,6 +111,61 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
 
 // -----
 
+// Tasks whose body is one `if` on a runtime value: stock's canonicalizer merged each with its task's scf.if
+// (the i1 of the carrier and-ed into the condition, twice for two nested ifs). The raise nests them again.
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // RAISE-LABEL: tt.func @one_if_per_task
+  // RAISE:      tlx.async_tasks {
+  // RAISE-NEXT:   tlx.async_task default {
+  // RAISE-NEXT:     %[[T0:.*]] = arith.constant true
+  // RAISE-NEXT:     %[[C0:.*]] = arith.andi %[[T0]], %[[LEADER:.*]] : i1
+  // RAISE-NEXT:     scf.if %[[C0]] {
+  // RAISE-NEXT:       tt.store
+  // RAISE-NEXT:     }
+  // RAISE-NEXT:   }
+  // RAISE-NEXT:   tlx.async_task num_warps(1) {
+  // RAISE-NEXT:     %[[T1:.*]] = arith.constant true
+  // RAISE-NEXT:     %[[C1:.*]] = arith.andi %[[T1]], %[[LEADER]] : i1
+  // RAISE-NEXT:     %[[C2:.*]] = arith.andi %[[C1]], %[[ODD:.*]] : i1
+  // RAISE-NEXT:     scf.if %[[C2]] {
+  // RAISE-NEXT:       tt.store
+  // RAISE-NEXT:     }
+  // RAISE-NEXT:   }
+  // RAISE-NEXT: }
+  // LOWER-LABEL: tt.func @one_if_per_task
+  // LOWER:       partition0(
+  // LOWER:         scf.if
+  // LOWER:           tt.store
+  tt.func @one_if_per_task(%out: !tt.ptr<i32>, %leader: i1, %odd: i1) {
+    %one = arith.constant 1 : i32
+    %tasks = tt.call @tlx.async_tasks.r_i1() {tlx.op = "async_tasks"} : () -> i1
+    scf.if %tasks {
+      %d = tt.call @tlx.async_task.r_i1() {tlx.op = "async_task", tlx.isDefault = true, tlx.replicate = 1 : i32} : () -> i1
+      %dl = arith.andi %d, %leader : i1
+      scf.if %dl {
+        tt.store %out, %one : !tt.ptr<i32>
+      }
+      %c = tt.call @tlx.async_task.r_i1() {tlx.op = "async_task", tlx.numWarps = 1 : i32, tlx.replicate = 1 : i32} : () -> i1
+      %cl = arith.andi %c, %leader : i1
+      %clo = arith.andi %cl, %odd : i1
+      scf.if %clo {
+        tt.store %out, %one : !tt.ptr<i32>
+      }
+    }
+    tt.return
+  }
+  tt.func private @tlx.async_tasks.r_i1() -> i1 attributes {noinline = true} {
+    %0 = arith.constant true
+    tt.return %0 : i1
+  }
+  tt.func private @tlx.async_task.r_i1() -> i1 attributes {noinline = true} {
+    %0 = arith.constant true
+    tt.return %0 : i1
+  }
+}
+
+// -----
+
 // A task whose body was empty: canonicalization erased its scf.if, the carrier stays.
 module attributes {"ttg.num-warps" = 4 : i32} {
   // RAISE-LABEL: tt.func @empty_tasks

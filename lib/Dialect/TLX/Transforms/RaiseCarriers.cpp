@@ -15,6 +15,7 @@
 #include "tlx/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -475,12 +476,48 @@ LogicalResult Raiser::raise(Operation *carrier) {
 
 /// The `scf.if` guarded by the carrier's opaque i1; null when canonicalization
 /// erased the `scf.if` of an empty body.
+/// Stock Triton's canonicalizer merges a region whose body is one `if` with
+/// it (`scf.if %region { scf.if %c {...} }` -> `scf.if (%region & %c)`).
+/// Where the region's i1 feeds a chain of `arith.andi` (one use each) that is
+/// the condition of a result-less `scf.if` without else, the chain and that
+/// `if` go back into an `scf.if %region`, with the region's i1 in the chain
+/// made true: the nesting before the merge.
+static void unmergeNestedIf(Value regionCondition) {
+  SmallVector<Operation *> chain;
+  Value value = regionCondition;
+  while (value.hasOneUse()) {
+    Operation *user = *value.getUsers().begin();
+    if (auto ifOp = dyn_cast<scf::IfOp>(user)) {
+      if (chain.empty() || ifOp.getNumResults() != 0 ||
+          !ifOp.getElseRegion().empty())
+        return;
+      OpBuilder builder(ifOp);
+      auto region = scf::IfOp::create(builder, ifOp.getLoc(), regionCondition,
+                                      /*withElseRegion=*/false);
+      Operation *end = region.thenBlock()->getTerminator();
+      builder.setInsertionPoint(end);
+      Value isTrue = arith::ConstantIntOp::create(builder, ifOp.getLoc(),
+                                                  /*value=*/1, /*width=*/1);
+      chain.front()->replaceUsesOfWith(regionCondition, isTrue);
+      for (Operation *link : chain)
+        link->moveBefore(end);
+      ifOp->moveBefore(end);
+      return;
+    }
+    if (!isa<arith::AndIOp>(user))
+      return;
+    chain.push_back(user);
+    value = user->getResult(0);
+  }
+}
+
 FailureOr<scf::IfOp> Raiser::getGuardedRegion(Operation *carrier) {
   if (carrier->getNumResults() != 1)
     return malformed(carrier) << "a region carrier returns one i1";
   Value condition = carrier->getResult(0);
   if (condition.use_empty())
     return scf::IfOp();
+  unmergeNestedIf(condition);
   auto ifOp = condition.hasOneUse()
                   ? dyn_cast<scf::IfOp>(*condition.getUsers().begin())
                   : scf::IfOp();
