@@ -28,10 +28,9 @@ namespace ttg = mlir::triton::gpu;
 namespace {
 
 constexpr StringLiteral kDescriptorTypeAttr = "tlx.descriptor_type";
-/// On the module where stock Triton must type some descriptors (the TLX
-/// compiler runs optimize-descriptor-encoding only then).
-constexpr StringLiteral kStockTypedDescriptorsAttr =
-    "tlx.stock_typed_descriptors";
+/// On the casts that keep a task's unused descriptor argument in the stock
+/// pass's sight.
+constexpr StringLiteral kAnchorAttr = "tlx.descriptor_anchor";
 
 /// Whether `type` is a descriptor whose block has a layout.
 bool hasBlockLayout(Type type) {
@@ -39,32 +38,27 @@ bool hasBlockLayout(Type type) {
   return desc && desc.getBlockType().getEncoding();
 }
 
-/// Whether `module` has a descriptor whose block has no layout.
-bool hasDescriptorWithoutLayout(ModuleOp module) {
-  auto withoutLayout = [](Type type) {
-    auto desc = dyn_cast<triton::TensorDescType>(type);
-    return desc && !desc.getBlockType().getEncoding();
-  };
-  bool found = false;
-  module.walk([&](Operation *op) {
-    found = llvm::any_of(op->getResultTypes(), withoutLayout) ||
-            llvm::any_of(op->getOperandTypes(), withoutLayout);
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        found = found || llvm::any_of(block.getArgumentTypes(), withoutLayout);
-    return found ? WalkResult::interrupt() : WalkResult::advance();
+/// An unused partition argument keeps its type through the stock pass while
+/// the descriptor it captures is retyped (ttg.warp_specialize then fails to
+/// verify): a cast the pass sees as a use goes there until the restore.
+void anchorUnusedCaptures(triton::FuncOp func) {
+  func.walk([](ttg::WarpSpecializePartitionsOp partitions) {
+    for (Region &region : partitions.getPartitionRegions())
+      for (BlockArgument arg : region.getArguments()) {
+        if (!hasBlockLayout(arg.getType()) || !arg.use_empty())
+          continue;
+        OpBuilder builder = OpBuilder::atBlockBegin(&region.front());
+        auto anchor = UnrealizedConversionCastOp::create(
+            builder, arg.getLoc(), builder.getI64Type(), arg);
+        anchor->setAttr(kAnchorAttr, builder.getUnitAttr());
+      }
   });
-  return found;
 }
 
 struct RecordDescriptorLayoutsPass
     : tlx::impl::TLXRecordDescriptorLayoutsBase<RecordDescriptorLayoutsPass> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    if (!hasDescriptorWithoutLayout(module))
-      return;
-    module->setAttr(kStockTypedDescriptorsAttr, UnitAttr::get(&getContext()));
-    for (auto func : module.getOps<triton::FuncOp>()) {
+    for (auto func : getOperation().getOps<triton::FuncOp>()) {
       if (func.isExternal())
         continue;
       for (BlockArgument arg : func.getArguments())
@@ -79,6 +73,7 @@ struct RecordDescriptorLayoutsPass
           op->setAttr(kDescriptorTypeAttr,
                       TypeAttr::get(op->getResult(0).getType()));
       });
+      anchorUnusedCaptures(func);
     }
   }
 };
@@ -112,7 +107,10 @@ struct RestoreDescriptorLayoutsPass
     : tlx::impl::TLXRestoreDescriptorLayoutsBase<RestoreDescriptorLayoutsPass> {
   void runOnOperation() override {
     bool failed = false;
-    getOperation()->removeAttr(kStockTypedDescriptorsAttr);
+    getOperation().walk([](UnrealizedConversionCastOp cast) {
+      if (cast->hasAttr(kAnchorAttr) && cast->use_empty())
+        cast.erase();
+    });
     for (auto func : getOperation().getOps<triton::FuncOp>()) {
       if (func.isExternal())
         continue;

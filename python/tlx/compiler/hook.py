@@ -8,8 +8,8 @@ hook wraps the ``ttgir`` stage: when the TTIR holds TLX carriers it runs
 1. stock ``convert-triton-to-tritongpu`` (stock ``make_ttgir``'s arguments),
 2. the module printed with locations -> ``tlx._C.run_pipeline(PIPELINE)``,
 3. the result parsed back by libtriton in the same context,
-4. the stock TTGIR passes for hand-pipelined kernels (``tlx.compiler.ttgir``), with the TLX passes that must
-   follow some of them (the module goes through text again there),
+4. the stock TTGIR passes for hand-pipelined kernels (``tlx.compiler.ttgir``), one of them bracketed by TLX
+   passes (the module goes through text again there),
 5. where the kernel pins register layouts or asserts them, the pins applied again and the assertions
    checked (``tlx.compiler.layout_pins``);
 
@@ -43,7 +43,7 @@ from .errors import TLXCompilationError, TLXOutOfResources
 from .llir import TwoCTABarrierError, drop_task_barriers_after_named_barrier_waits, drop_two_cta_mma_cluster_barriers
 from .ptxas import ptxas_failure, without_reproducer
 from .stock_errors import captured_stderr, stock_failure
-from .ttgir import add_ttgir_passes, needs_descriptor_typing, ttgir_segments
+from .ttgir import Bracketed, TTGIRPass, add_ttgir_passes, ttgir_steps
 
 _previous_hook: Any = None
 
@@ -131,16 +131,8 @@ class TLXStages:
             if dumper:
                 dumper.write("lowered", lowered)
             result = self._stock("parser", parse_module, lowered, module.context, kernel)
-            for stock_passes, tlx_pass in ttgir_segments(capability, needs_descriptor_typing(lowered)):
-                pm = ir.pass_manager(result.context)
-                pm.enable_debug()
-                add_ttgir_passes(pm, stock_passes, options, capability)
-                self._stock("TTGIR passes", pm.run, result, "tlx_make_ttgir")
-                if tlx_pass:
-                    text = pipeline.run_passes(
-                        result.str(), f"builtin.module({tlx_pass})", kernel=kernel, source_name=f"{kernel}.ttgir.mlir"
-                    )
-                    result = self._stock("parser", parse_module, text, module.context, kernel)
+            for step in ttgir_steps(capability):
+                result = self._run_ttgir_step(step, result, module.context)
             result = layout_pins.finalize(result, kernel, lambda text: parse_module(text, module.context, kernel))
         except Exception as error:
             if dumper:
@@ -150,6 +142,28 @@ class TLXStages:
         if dumper:
             dumper.write("ttgir", result.str())
         return result
+
+    def _run_ttgir_step(self, step: list[TTGIRPass] | Bracketed, module: Any, context: Any) -> Any:
+        """``module`` after one step of ``ttgir_steps``: stock passes, or a stock pass between two TLX passes."""
+        if isinstance(step, Bracketed):
+            text = module.str()
+            if not step.needed(text):
+                return module
+            source_name = f"{self.kernel}.ttgir.mlir"
+            text = pipeline.run_passes(
+                text, f"builtin.module({step.before})", kernel=self.kernel, source_name=source_name
+            )
+            module = self._stock("parser", parse_module, text, context, self.kernel)
+            module = self._run_ttgir_step([step.stock], module, context)
+            text = pipeline.run_passes(
+                module.str(), f"builtin.module({step.after})", kernel=self.kernel, source_name=source_name
+            )
+            return self._stock("parser", parse_module, text, context, self.kernel)
+        pm = ir.pass_manager(module.context)
+        pm.enable_debug()
+        add_ttgir_passes(pm, step, self.options, self.capability)
+        self._stock("TTGIR passes", pm.run, module, "tlx_make_ttgir")
+        return module
 
     def _stock(self, stage: str, step: Any, *args: Any) -> Any:
         """A stock Triton step on what the TLX pipeline produced: a failure is reported at the kernel line

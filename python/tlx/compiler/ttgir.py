@@ -111,45 +111,52 @@ DROPPED: dict[str, str] = {
 }
 
 
-#: TLX passes that run between stock ones, keyed by the stock pass they follow. libtriton cannot run them: the
-#: module goes through text there.
-TLX_PASSES_AFTER: dict[str, str] = {
-    # It gives every descriptor no stock TMA op uses the default layout of its block, whatever the buffers TLX
-    # copies it with: the host tensor map would swizzle otherwise than the buffer.
-    "optimize_descriptor_encoding": "tlx-restore-descriptor-layouts",
+@dataclass(frozen=True)
+class Bracketed:
+    """A stock pass that runs between two TLX passes, on the module printed and parsed again around it
+    (libtriton cannot run TLX passes), and only where ``needed(ttgir text)``."""
+
+    stock: TTGIRPass
+    before: str
+    after: str
+    needed: Callable[[str], bool]
+
+
+_DESCRIPTOR_WITHOUT_LAYOUT = re.compile(r"!tt\.tensordesc<tensor<[^,<>]*>>")
+
+
+def has_descriptor_without_layout(ttgir: str) -> bool:
+    """Whether TTGIR text has a descriptor whose block has no layout: one only stock TMA ops use (TLX gives
+    the others the layout of the buffers they copy)."""
+    return _DESCRIPTOR_WITHOUT_LAYOUT.search(ttgir) is not None
+
+
+#: Stock passes TLX brackets, by name: (TLX pass before, TLX pass after, when the three run).
+#: ``optimize_descriptor_encoding`` types every descriptor from the stock TMA ops using it and gives the others
+#: the default layout of their block, whatever buffers TLX copies them with (the host tensor map would swizzle
+#: otherwise than the buffer); it also retypes a captured descriptor without the argument of a task that does
+#: not use it (``ttg.warp_specialize`` would fail to verify). It runs only for descriptors TLX left without a
+#: layout, and TLX's come back after it.
+BRACKETED: dict[str, tuple[str, str, Callable[[str], bool]]] = {
+    "optimize_descriptor_encoding": (
+        "tlx-record-descriptor-layouts",
+        "tlx-restore-descriptor-layouts",
+        has_descriptor_without_layout,
+    ),
 }
 
 
-#: Stock passes that only type descriptors. TLX gives every descriptor a TLX copy uses its layout, so they run
-#: only where ``tlx-record-descriptor-layouts`` marked the module with :data:`STOCK_TYPED_DESCRIPTORS` (a plain
-#: ``desc.load``/``desc.store`` on a descriptor of its own): besides overwriting layouts, the stock pass retypes
-#: a descriptor a task captures but not the argument of a task that does not use it (``ttg.warp_specialize``
-#: then fails to verify).
-DESCRIPTOR_TYPING: frozenset[str] = frozenset({"optimize_descriptor_encoding"})
-STOCK_TYPED_DESCRIPTORS = "tlx.stock_typed_descriptors"
-
-
-def needs_descriptor_typing(lowered: str) -> bool:
-    """Whether the TTGIR text the TLX pipeline produced needs :data:`DESCRIPTOR_TYPING`."""
-    module = re.search(r"^module attributes \{.*$", lowered, re.M)
-    return module is not None and STOCK_TYPED_DESCRIPTORS in module.group(0)
-
-
-def ttgir_segments(capability: int, type_descriptors: bool = True) -> list[tuple[list[TTGIRPass], str | None]]:
-    """:data:`TTGIR_PASSES` for ``capability`` (without :data:`DESCRIPTOR_TYPING` unless ``type_descriptors``),
-    cut after each pass :data:`TLX_PASSES_AFTER` names: pairs of stock passes and the TLX pass to run after them
-    (None after the last)."""
-    segments: list[tuple[list[TTGIRPass], str | None]] = []
-    current: list[TTGIRPass] = []
+def ttgir_steps(capability: int) -> list[list[TTGIRPass] | Bracketed]:
+    """:data:`TTGIR_PASSES` for ``capability``, in order: runs of stock passes, and the :data:`BRACKETED` ones."""
+    steps: list[list[TTGIRPass] | Bracketed] = [[]]
     for p in TTGIR_PASSES:
-        if not p.when(capability) or (p.name in DESCRIPTOR_TYPING and not type_descriptors):
+        if not p.when(capability):
             continue
-        current.append(p)
-        if p.name in TLX_PASSES_AFTER:
-            segments.append((current, TLX_PASSES_AFTER[p.name]))
-            current = []
-    segments.append((current, None))
-    return segments
+        if p.name in BRACKETED:
+            steps += [Bracketed(p, *BRACKETED[p.name]), []]
+        else:
+            steps[-1].append(p)
+    return [step for step in steps if step]
 
 
 def add_ttgir_passes(pm: ir.pass_manager, passes: list[TTGIRPass], options: object, capability: int) -> None:

@@ -96,17 +96,20 @@ def TLXEraseLayoutAsserts : Pass<"tlx-erase-layout-asserts", "::mlir::ModuleOp">
 
 def TLXRecordDescriptorLayouts
     : Pass<"tlx-record-descriptor-layouts", "::mlir::ModuleOp"> {
-  let summary = "Record the layout TLX gave each TMA descriptor, for "
-                "tlx-restore-descriptor-layouts";
+  let summary = "Record the layout TLX gave each TMA descriptor before stock "
+                "optimize-descriptor-encoding";
   let description = [{
-    The last pass of the TLX pipeline. Where some descriptor has no layout
-    (one only stock TMA ops use, which stock Triton's
-    `optimize-descriptor-encoding` types later), the module gets the unit
-    attribute `tlx.stock_typed_descriptors` (the TLX compiler runs that pass
-    for such modules only) and every descriptor whose block has a layout (the
+    Runs right before Triton's `optimize-descriptor-encoding`, which the TLX
+    compiler runs only for modules with a descriptor without a layout (one
+    only stock TMA ops use). Every descriptor whose block has a layout (the
     ones `tlx-assign-layouts` gave the layout of the buffers they copy) has
     its type recorded in a `tlx.descriptor_type` attribute where it is
     defined: on the kernel argument, or on the op that makes or reads it.
+    A `ttg.warp_specialize` partition argument of such a descriptor that its
+    task does not use gets a use the stock pass sees (an
+    `unrealized_conversion_cast` marked `tlx.descriptor_anchor`): the stock
+    pass retypes only the values it sees used, and the partition would keep
+    another type than its capture.
   }];
 }
 
@@ -118,13 +121,14 @@ def TLXRestoreDescriptorLayouts
     Runs right after Triton's `optimize-descriptor-encoding`, which retypes
     every descriptor from the stock TMA ops using it and gives each one it
     sees no such use of the default layout of its block, whatever the buffers
-    it copies: a kernel-argument descriptor then gets a host tensor map of
-    another swizzle than its buffer's, silently. Each descriptor with a
+    it copies: a kernel-argument descriptor would get a host tensor map of
+    another swizzle than its buffer's, silently. The anchors of
+    `tlx-record-descriptor-layouts` go; each descriptor with a
     `tlx.descriptor_type` gets that type back, and so does every
     `ttg.warp_specialize` partition argument it is captured as; the kernel's
     function type follows, and the attributes go. A recorded descriptor that
     reaches any other op carrying it to another value (a loop, a branch, a
-    call) is an error. The module's `tlx.stock_typed_descriptors` goes too.
+    call) is an error.
   }];
   let dependentDialects = ["::mlir::triton::gpu::TritonGPUDialect"];
 }
