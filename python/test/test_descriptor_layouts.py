@@ -1,4 +1,5 @@
-"""A TMA descriptor's host tensor map swizzles as the buffer it copies, whatever layout the buffer has.
+"""A TMA descriptor's host tensor map swizzles as the buffer it copies, whatever layout the buffer has; a
+descriptor block with leading dimensions of 1 copies a buffer of fewer dimensions.
 
 TLX gives a descriptor its buffer's layout; stock ``optimize_descriptor_encoding`` (one of the TTGIR passes)
 would give every descriptor no stock TMA op uses the default layout of its block, and the host tensor map
@@ -14,6 +15,7 @@ import triton
 import triton.language as tl
 
 import tlx
+from tlx.compiler.errors import TLXCompilationError
 from tlx.tutorials import compile_tutorial
 
 #: Tensor map swizzle modes (CUtensorMapSwizzle) by the NVMMA layout's swizzle width in bytes.
@@ -69,7 +71,23 @@ def in_one_of_three_tasks(desc, out_ptr, LAYOUT: tl.constexpr, BM: tl.constexpr,
             tlx.async_descriptor_load(desc, bufs[0], [0, 0], full[0])
 
 
+@triton.jit
+def four_d_block(desc, out_desc, out_ptr, LAYOUT: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    """A [1, 1, BM, BN] block of a 4-D tensor through a BM x BN buffer, as registers and back by TMA."""
+    bufs = tlx.local_alloc((BM, BN), tl.float16, 1, layout=LAYOUT)
+    bars = tlx.alloc_barriers(1)
+    b = tl.program_id(0)
+    tlx.barrier_expect_bytes(bars[0], BM * BN * 2)
+    tlx.async_descriptor_load(desc, bufs[0], [b, 1, 0, 0], bars[0])
+    tlx.barrier_wait(bars[0], 0)
+    tile = tlx.local_load(bufs[0])
+    tl.store(out_ptr + b * BM * BN + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :], tile)
+    tlx.async_descriptor_store(out_desc, bufs[0], [b, 1, 0, 0])
+    tlx.async_descriptor_store_wait(0)
+
+
 DESC = f"tensordesc<fp16[{BM}, {BN}]>"
+DESC_4D = f"tensordesc<fp16[1, 1, {BM}, {BN}]>"
 
 
 def _compile(kernel, signature: dict, swizzle_bytes: int, arch: int):
@@ -99,6 +117,34 @@ def test_a_task_that_does_not_use_the_descriptor(arch):
     # Stock's pass retyped the captured argument and the using task's, not the others' (verifier error).
     compiled = _compile(in_one_of_three_tasks, {"desc": DESC, "out_ptr": "*fp16"}, 0, arch)
     assert [meta["swizzle"] for meta in compiled.metadata.tensordesc_meta] == [0]
+
+
+@pytest.mark.parametrize("arch", [90, 100])
+@pytest.mark.parametrize("swizzle_bytes", [0, 128])
+def test_a_block_with_leading_ones_copies_a_buffer_of_fewer_dimensions(swizzle_bytes, arch):
+    compiled = _compile(four_d_block, {"desc": DESC_4D, "out_desc": DESC_4D, "out_ptr": "*fp16"}, swizzle_bytes, arch)
+    meta = compiled.metadata.tensordesc_meta
+    assert [(m["swizzle"], list(m["block_size"])) for m in meta] == [(SWIZZLE_MODE[swizzle_bytes], [1, 1, BM, BN])] * 2
+    ptx = compiled.asm["ptx"]
+    assert "cp.async.bulk.tensor.4d.shared::cluster.global" in ptx and "cp.async.bulk.tensor.4d.global.shared" in ptx
+
+
+def test_leading_ones_need_the_plain_copy():
+    @triton.jit
+    def multicast_4d(desc, BM: tl.constexpr, BN: tl.constexpr):
+        bufs = tlx.local_alloc((BM, BN), tl.float16, 1)
+        bars = tlx.alloc_barriers(1)
+        tlx.async_descriptor_load(desc, bufs[0], [0, 0, 0, 0], bars[0], eviction_policy="evict_first")
+
+    with pytest.raises(TLXCompilationError, match=r"into a buffer of fewer dimensions \[64, 64\]: with multicast"):
+        compile_tutorial(
+            {
+                "kernel": multicast_4d,
+                "signature": {"desc": DESC_4D, "BM": "constexpr", "BN": "constexpr"},
+                "constexprs": {"BM": BM, "BN": BN},
+                "num_warps": 4,
+            }  # fmt: skip
+        )
 
 
 def _cuda_available() -> bool:
@@ -141,6 +187,21 @@ def test_data_through_buffers_of_every_swizzle_on_gpu(swizzle_bytes):
         BN=BN,
     )
     torch.testing.assert_close(out.double(), x.double() + stock.double(), rtol=1e-3, atol=1e-3)
+
+    x4 = torch.randn(3, 2, BM, BN, device="cuda", dtype=torch.float16)
+    via_registers = torch.full((3, BM, BN), float("nan"), device="cuda", dtype=torch.float16)
+    via_tma = torch.full_like(x4, float("nan"))
+    four_d_block[(3,)](
+        TensorDescriptor.from_tensor(x4, [1, 1, BM, BN]),
+        TensorDescriptor.from_tensor(via_tma, [1, 1, BM, BN]),
+        via_registers,
+        LAYOUT=_nvmma(swizzle_bytes),
+        BM=BM,
+        BN=BN,
+    )
+    torch.testing.assert_close(via_registers, x4[:, 1], rtol=0, atol=0)
+    torch.testing.assert_close(via_tma[:, 1], x4[:, 1], rtol=0, atol=0)
+    assert via_tma[:, 0].isnan().all()
 
     out = torch.full_like(x, float("nan"))
     in_one_of_three_tasks[(1,)](

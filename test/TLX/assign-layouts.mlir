@@ -34,6 +34,19 @@ tt.func public @explicit(%desc: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
 
 // -----
 
+// A block with leading dimensions of 1 takes the buffer's NVMMA layout at its own rank.
+// CHECK:       #[[NV4:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, rank = 4}>
+// CHECK-LABEL: tt.func public @leading_ones(
+// CHECK-SAME:    %{{.*}}: !tt.tensordesc<tensor<1x1x64x64xf16, #[[NV4]]>>
+tt.func public @leading_ones(%desc: !tt.tensordesc<tensor<1x1x64x64xf16>>, %i: i32) {
+  %bufs = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %buf = tlx.local_view %bufs[%i] : !tlx.buffers<1, 64x64xf16, smem>
+  tlx.async_descriptor_store %desc[%i, %i, %i, %i], %buf : !tt.tensordesc<tensor<1x1x64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  tt.return
+}
+
+// -----
+
 // A descriptor sees its buffer through the views: a transposed view flips the
 // NVMMA layout to MN-major, a slice keeps it, a reinterpreted view takes the
 // new element width. Kernel arguments and tt.make_tensor_descriptor results

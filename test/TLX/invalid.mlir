@@ -116,6 +116,25 @@ func.func @tma_into_tensor_memory(%d: !tt.tensordesc<tensor<128x64xf32>>, %b: !t
 
 // -----
 
+// A block may have leading dimensions of 1 its buffer has not, only those.
+func.func @tma_leading_dims(%d: !tt.tensordesc<tensor<2x64x64xf16>>, %b: !tlx.buffer<64x64xf16, smem>, %x: i32) {
+  // expected-error @+1 {{'tlx.async_descriptor_store' op descriptor block shape [2, 64, 64] does not match the buffer shape [64, 64]}}
+  tlx.async_descriptor_store %d[%x, %x, %x], %b : !tt.tensordesc<tensor<2x64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  return
+}
+
+// -----
+
+// The copies TLX writes as PTX take blocks of the buffer's dimensions.
+func.func @tma_leading_ones_with_multicast(%d: !tt.tensordesc<tensor<1x64x64xf16>>, %b: !tlx.buffer<64x64xf16, smem>,
+                                           %m: !tlx.mbarrier, %x: i32) {
+  // expected-error @+1 {{'tlx.async_descriptor_load' op copies a descriptor block of shape [1, 64, 64] into a buffer of fewer dimensions [64, 64]: with multicast, two CTAs or an L2 cache hint the block must have the buffer's dimensions}}
+  tlx.async_descriptor_load %d[%x, %x, %x], %b, %m multicast[%x] : !tt.tensordesc<tensor<1x64x64xf16>>, !tlx.buffer<64x64xf16, smem>
+  return
+}
+
+// -----
+
 func.func @tma_offsets(%d: !tt.tensordesc<tensor<64x64xf16>>, %b: !tlx.buffer<64x64xf16, smem>, %x: i32) {
   // expected-error @+1 {{'tlx.async_descriptor_store' op needs one offset per descriptor dimension: 2 expected, 1 given}}
   tlx.async_descriptor_store %d[%x], %b : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16, smem>

@@ -165,6 +165,13 @@ LogicalResult giveDescriptorLayout(Operation *user, Value desc,
   if (!type)
     return user->emitOpError("needs a !tt.tensordesc descriptor");
   RankedTensorType block = type.getBlockType();
+  Attribute bufferLayout = layout;
+  layout = getDescriptorLayout(bufferLayout, block.getRank());
+  if (!layout)
+    return user->emitOpError("copies a descriptor block of rank ")
+           << block.getRank() << " with a buffer of layout " << bufferLayout
+           << ": a block with more dimensions than its buffer needs an "
+              "NVMMA buffer layout";
   if (Attribute current = block.getEncoding()) {
     if (current != layout)
       return user->emitOpError("this descriptor is also used with a buffer "

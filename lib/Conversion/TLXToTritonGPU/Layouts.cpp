@@ -464,6 +464,19 @@ LogicalResult mlir::tlx::emitViewLayoutError(Operation *view,
   return view->emitOpError("is not a buffer view");
 }
 
+Attribute mlir::tlx::getDescriptorLayout(Attribute bufferLayout,
+                                         unsigned blockRank) {
+  if (ttg::getEncodingRank(bufferLayout) == blockRank)
+    return bufferLayout;
+  auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(bufferLayout);
+  if (!nvmma || nvmma.getRank() > blockRank || !nvmma.getCgaBases().empty())
+    return Attribute();
+  return ttg::NVMMASharedEncodingAttr::get(
+      nvmma.getContext(), nvmma.getSwizzlingByteWidth(), nvmma.getTransposed(),
+      nvmma.getElementBitWidth(), nvmma.getFp4Padded(), blockRank,
+      nvmma.getCgaBases());
+}
+
 /// The descriptor and buffer of a TMA op, or {} for any other op.
 static std::pair<Value, Value> getTMAOperands(Operation *op) {
   if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op))

@@ -79,7 +79,8 @@ LogicalResult verifyDescriptorLayout(Operation *user, Value desc,
                                      Attribute layout) {
   auto type = dyn_cast<triton::TensorDescType>(desc.getType());
   Attribute current = type ? type.getBlockType().getEncoding() : Attribute();
-  if (current == layout)
+  if (current &&
+      current == getDescriptorLayout(layout, type.getBlockType().getRank()))
     return success();
   return user->emitOpError("the descriptor's block layout is not the layout ")
          << layout << " of its buffer; run tlx-assign-layouts before "

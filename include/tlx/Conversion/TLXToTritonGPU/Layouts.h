@@ -49,6 +49,12 @@ getBlockScaleView(triton::gpu::MemDescType buffer, int64_t rows, int64_t cols);
 /// a tlx.local_alloc without `layout`).
 Attribute getDefaultBlockLayout(ArrayRef<int64_t> shape, Type elementType);
 
+/// The layout of a TMA descriptor whose block has `blockRank` dimensions and
+/// copies buffers of layout `bufferLayout`: that layout, at the block's rank
+/// where the block has leading dimensions of 1 the buffers have not (an NVMMA
+/// layout only); null where there is none.
+Attribute getDescriptorLayout(Attribute bufferLayout, unsigned blockRank);
+
 /// The unswizzled 1-D shared layout: 1-D buffers, reinterpreted unswizzled
 /// buffers and mbarriers (one 64-bit word each) have it.
 triton::gpu::SwizzledSharedEncodingAttr

@@ -86,9 +86,13 @@ LogicalResult LocalStoreOp::verify() {
 }
 
 /// The TMA block of `desc` must be the buffer, addressed by one offset per
-/// dimension.
+/// dimension; the block may have leading dimensions of 1 the buffer has not
+/// (a [1, 1, 64, 128] block of a 4-D tensor into a 64x128 buffer), which only
+/// the copies of Triton's own TMA ops take (`inlinePTX`: the copies TLX
+/// writes as PTX, one message per box of the buffer).
 static LogicalResult verifyTMA(Operation *op, triton::TensorDescType desc,
-                               size_t numOffsets, BufferType buffer) {
+                               size_t numOffsets, BufferType buffer,
+                               bool inlinePTX) {
   if (failed(verifySharedBuffer(op, buffer)))
     return failure();
   RankedTensorType block = desc.getBlockType();
@@ -102,8 +106,21 @@ static LogicalResult verifyTMA(Operation *op, triton::TensorDescType desc,
   if (auto integer = dyn_cast<IntegerType>(element);
       integer && !integer.isSignless())
     element = IntegerType::get(op->getContext(), integer.getWidth());
-  return verifyMatchesBuffer(op, buffer, block.getShape(), element,
-                             "descriptor block");
+  ArrayRef<int64_t> shape = block.getShape();
+  size_t extra = shape.size() > buffer.getShape().size()
+                     ? shape.size() - buffer.getShape().size()
+                     : 0;
+  if (extra && llvm::all_of(shape.take_front(extra),
+                            [](int64_t dim) { return dim == 1; })) {
+    if (inlinePTX)
+      return op->emitOpError("copies a descriptor block of shape [")
+             << shape << "] into a buffer of fewer dimensions ["
+             << buffer.getShape()
+             << "]: with multicast, two CTAs or an L2 cache hint the block "
+                "must have the buffer's dimensions";
+    shape = shape.drop_front(extra);
+  }
+  return verifyMatchesBuffer(op, buffer, shape, element, "descriptor block");
 }
 
 LogicalResult AsyncDescriptorLoadOp::verify() {
@@ -113,8 +130,10 @@ LogicalResult AsyncDescriptorLoadOp::verify() {
     return emitOpError("cache modifiers are not supported on TMA loads "
                        "(Triton 3.6 cannot lower them); leave cache_modifier "
                        "unset");
+  bool inlinePTX = !getMulticastTargets().empty() || getTwoCTAs() ||
+                   getEvict() != triton::EvictionPolicy::NORMAL;
   return verifyTMA(*this, getDesc().getType(), getOffsets().size(),
-                   getBuffer().getType());
+                   getBuffer().getType(), inlinePTX);
 }
 
 /// The element types a TMA reduction of `kind` combines (PTX's
@@ -142,7 +161,8 @@ static bool isReducible(triton::DescriptorReduceKind kind, Type element) {
 
 LogicalResult AsyncDescriptorStoreOp::verify() {
   if (failed(verifyTMA(*this, getDesc().getType(), getOffsets().size(),
-                       getBuffer().getType())))
+                       getBuffer().getType(),
+                       getEvict() != triton::EvictionPolicy::NORMAL)))
     return failure();
   std::optional<triton::DescriptorReduceKind> kind = getReduce();
   Type element = getBuffer().getType().getElementType();
