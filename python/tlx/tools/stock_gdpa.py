@@ -24,15 +24,16 @@ from typing import Any
 import triton
 import triton.language as tl
 
-from tlx.tutorials.gdpa import _activation, _check_inputs, _output, gdpa_key_blocks, gdpa_tile
+from tlx.tutorials.gdpa import _activation, _check_inputs, _output, _output_scale, gdpa_key_blocks, gdpa_tile
 
 
 @triton.jit
 def _gdpa_block(acc, q, k_desc, v_desc, j, rows, seq_start, seq_len, col, sm_scale, BLOCK_N: tl.constexpr,
                 ACTIVATION: tl.constexpr, CAUSAL: tl.constexpr, MASKED: tl.constexpr):  # fmt: skip
-    """``acc + where(mask, act(Q K_j^T * sm_scale), 0) @ V_j`` for key block j (two wgmmas)."""
+    """``acc + where(mask, act(Q K_j^T * sm_scale), 0) @ V_j`` for key block j (two wgmmas), up to the factor
+    ``_output_scale`` the output takes."""
     k = k_desc.load([seq_start + j * BLOCK_N, col])
-    p = _activation(tl.dot(q, k.T), sm_scale, ACTIVATION)
+    p = _activation(tl.dot(q, k.T), sm_scale, ACTIVATION, True)
     if MASKED:
         cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
         keep = cols[None, :] < seq_len
@@ -88,7 +89,8 @@ def stock_gdpa_kernel(
                               ACTIVATION, CAUSAL, True)  # fmt: skip
 
     offsets = (seq_start + rows).to(tl.int64)[:, None] * (H * HEAD_DIM) + (col + tl.arange(0, HEAD_DIM))[None, :]
-    tl.store(o_ptr + offsets, acc.to(o_ptr.dtype.element_ty), mask=rows[:, None] < seq_len)
+    out = acc * _output_scale(sm_scale, ACTIVATION, True)
+    tl.store(o_ptr + offsets, out.to(o_ptr.dtype.element_ty), mask=rows[:, None] < seq_len)
 
 
 def _config(bm: int, bn: int, stages: int, warps: int, ws: bool = False) -> dict:

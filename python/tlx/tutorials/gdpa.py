@@ -74,6 +74,7 @@ from tlx.tutorials.ws_attention import (
     last_pv,
     load_kv_block,
     load_q_double_buffered,
+    packed_operand,
     scores_beside_pv,
 )
 
@@ -101,19 +102,46 @@ def silu_of_half(h):
 
 
 @triton.jit
-def _activation(s, sm_scale, ACTIVATION: tl.constexpr):
-    """``act(s * sm_scale)`` in float32.
-
-    GELU (tanh form): ``0.5 x (1 + tanh(c0 x + c1 x^3))`` as ``h + h * tanh(x (c0 + c1 x^2))`` with
-    ``h = x / 2``: FMAs around one ``tanh.approx.f32``. SiLU: ``silu_of_half(x / 2)``."""
-    x = s * sm_scale
-    if ACTIVATION == "gelu":
-        half = x * 0.5
-        return half + half * _tanh_approx(x * (_GELU_C0 + _GELU_C1 * (x * x)))
-    elif ACTIVATION == "silu":
-        return silu_of_half(s * (sm_scale * 0.5))
+def _output_scale(sm_scale, ACTIVATION: tl.constexpr, SCALE_AT_OUTPUT: tl.constexpr):
+    """The factor ``_activation`` leaves out of every score when ``SCALE_AT_OUTPUT``, which the output tile
+    takes once instead (``P @ V`` is linear in P); else 1."""
+    if not SCALE_AT_OUTPUT:
+        return 1.0
+    elif ACTIVATION == "none":
+        return sm_scale
     else:
-        return x
+        return sm_scale * 0.5
+
+
+@triton.jit
+def _activation(s, sm_scale, ACTIVATION: tl.constexpr, SCALE_AT_OUTPUT: tl.constexpr):
+    """``act(s * sm_scale) / _output_scale(sm_scale, ACTIVATION, SCALE_AT_OUTPUT)`` in float32.
+
+    With ``x = s * sm_scale = 2 a s``: GELU (tanh form), ``0.5 x (1 + tanh(c0 x + c1 x^3))``, is
+    ``h + h tanh(x (c0 + c1 x^2))`` with ``h = x / 2`` (FMAs around one ``tanh.approx.f32``, seven
+    instructions per score), or, with the factor ``a`` left to the output tile, ``s + s tanh(s (k0 + k1 s^2))``
+    with ``k0 = 2 c0 a`` and ``k1 = 8 c1 a^3`` (five). SiLU is ``silu_of_half(a s)``, or ``silu_of_half(s)``
+    over ``a`` with the factor at the output when ``tanh`` takes ``a s``. None: ``x``, or ``s``.
+
+    The fold saves issue slots in the score loop, which bound GDPA at D=64 (1.07-1.15x on the H200); at
+    D=128 GELU it ran 0.87-0.92x with fewer instructions, so ``CONFIGS`` picks it per head dimension."""
+    if SCALE_AT_OUTPUT:
+        if ACTIVATION == "gelu":
+            a = sm_scale * 0.5
+            return s + s * _tanh_approx(s * (2 * _GELU_C0 * a + 8 * _GELU_C1 * (a * a * a) * (s * s)))
+        elif ACTIVATION == "silu":
+            return s + s * _tanh_approx(s * (sm_scale * 0.5))
+        else:
+            return s
+    else:
+        x = s * sm_scale
+        if ACTIVATION == "gelu":
+            half = x * 0.5
+            return half + half * _tanh_approx(x * (_GELU_C0 + _GELU_C1 * (x * x)))
+        elif ACTIVATION == "silu":
+            return silu_of_half(s * (sm_scale * 0.5))
+        else:
+            return x
 
 
 @triton.jit
@@ -144,18 +172,21 @@ def gdpa_key_blocks(start_m, seq_len, BLOCK_M: tl.constexpr, BLOCK_N: tl.constex
 
 @triton.jit
 def _p_block(s, j, rows, seq_len, mask_from, sm_scale, dtype: tl.constexpr, BLOCK_N: tl.constexpr,
-             ACTIVATION: tl.constexpr, CAUSAL: tl.constexpr):  # fmt: skip
+             ACTIVATION: tl.constexpr, CAUSAL: tl.constexpr, SCALE_AT_OUTPUT: tl.constexpr,
+             PACKED: tl.constexpr = False):  # fmt: skip
     """P of key block ``j`` for the query ``rows`` (sequence-relative), in the input dtype for wgmma.
 
     Blocks from ``mask_from`` on may hold keys past the sequence or above the diagonal: those entries are
     exactly 0 (``tl.where`` after the activation, so a masked score's activation never matters)."""
-    p = _activation(s, sm_scale, ACTIVATION)
+    p = _activation(s, sm_scale, ACTIVATION, SCALE_AT_OUTPUT)
     if j >= mask_from:
         cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
         keep = cols[None, :] < seq_len
         if CAUSAL:
             keep = keep & (rows[:, None] >= cols[None, :])
         p = tl.where(keep, p, 0.0)
+    if PACKED:
+        return packed_operand(p, dtype)
     return p.to(dtype)
 
 
@@ -199,6 +230,7 @@ def gdpa_kernel(
     ACTIVATION: tl.constexpr,
     CAUSAL: tl.constexpr,
     PINGPONG: tl.constexpr,
+    SCALE_AT_OUTPUT: tl.constexpr = False,
 ):
     """One (query tile, sequence, head): ``out = where(mask, act(Q K^T * sm_scale), 0) @ V`` for BLOCK_M rows.
 
@@ -252,7 +284,9 @@ def gdpa_kernel(
                 tlx.named_barrier_arrive(_TURN_BARRIER + 1 - cid, 256)
             s_ij = tlx.async_dot_wait(0, s_ij)
             tlx.barrier_arrive(k_empty[0])
-            p = _p_block(s_ij, 0, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL)
+            p = _p_block(
+                s_ij, 0, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL, SCALE_AT_OUTPUT
+            )
 
             for j in range(1, n_blocks):
                 s = j % NUM_STAGES
@@ -268,7 +302,9 @@ def gdpa_kernel(
                 # S of block j is done (P @ V of block j-1 may still run): the activation overlaps it.
                 s_ij = tlx.async_dot_wait(1, s_ij)
                 tlx.barrier_arrive(k_empty[s])
-                p = _p_block(s_ij, j, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL)
+                p = _p_block(
+                    s_ij, j, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL, SCALE_AT_OUTPUT
+                )
                 # P @ V of block j-1 read the previous P's registers and V stage: both are free after it.
                 acc = tlx.async_dot_wait(0, acc)
                 tlx.barrier_arrive(v_empty[prev])
@@ -286,8 +322,9 @@ def gdpa_kernel(
             tlx.barrier_arrive(v_empty[last % NUM_STAGES])
 
             if row_in_seq < seq_len:
-                _store_rows(o_desc, o_ptr, q_tile, acc, row_in_seq, seq_start, seq_len, col, H * HEAD_DIM,
-                            HALF_M, HEAD_DIM)  # fmt: skip
+                out = acc * _output_scale(sm_scale, ACTIVATION, SCALE_AT_OUTPUT)
+                _store_rows(o_desc, o_ptr, q_tile, out, row_in_seq, seq_start, seq_len, col, H * HEAD_DIM, HALF_M,
+                            HEAD_DIM)  # fmt: skip
 
 
 @triton.jit
@@ -358,6 +395,8 @@ def gdpa_persistent_kernel(
     ACTIVATION: tl.constexpr,
     CAUSAL: tl.constexpr,
     BLOCK_B: tl.constexpr,
+    SCALE_AT_OUTPUT: tl.constexpr = False,
+    P0_PACKED: tl.constexpr = False,
 ):
     """``gdpa_kernel`` as a persistent walk: one CTA per SM takes every ``num_programs``-th work unit of
     the sequences' real tiles (``_walk_unit``; no CTA for the tiles past a sequence's end, which the grid
@@ -367,7 +406,12 @@ def gdpa_persistent_kernel(
     Each consumer has two Q buffers: the next tile's Q loads while the current tile runs, and a tile's
     output is staged for its TMA store in its own Q buffer, handed back to the producer once the store
     has read it (checked after the next tile's first ``Q @ K^T``). The key/value ring and the consumers'
-    turns continue from tile to tile."""
+    turns continue from tile to tile.
+
+    ``SCALE_AT_OUTPUT``: the activation's factor is taken once by the output tile (``_activation``).
+    ``P0_PACKED``: block 0's P is converted by ``packed_operand``, which removes consumer 0's 32 ``PRMT`` per
+    key block (LLVM folds block 0's conversion into the loop's phi); off by default: 0.985-1.07x on the H200,
+    the gain with SiLU at D=128 only (docs/results/2026-12-05-h200-peel-gdpa.md)."""
     dtype = tlx.dtype_of(q_desc)
     CONSUMERS: tl.constexpr = 2
     HALF_M: tl.constexpr = BLOCK_M // CONSUMERS
@@ -431,13 +475,38 @@ def gdpa_persistent_kernel(
 
                     # Block 0: S and P only. The consumers alternate issuing across tiles too.
                     s_ij = first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES, CONSUMERS)
-                    p = _p_block(s_ij, 0, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL)
+                    p = _p_block(
+                        s_ij,
+                        0,
+                        rows,
+                        seq_len,
+                        mask_from,
+                        sm_scale,
+                        dtype,
+                        BLOCK_N,
+                        ACTIVATION,
+                        CAUSAL,
+                        SCALE_AT_OUTPUT,
+                        P0_PACKED,
+                    )
                     kv += 1
 
                     for j in range(1, n_blocks):
                         s_ij, acc = scores_beside_pv(q_tile, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv,
                                                      cid, NUM_STAGES, CONSUMERS)  # fmt: skip
-                        p = _p_block(s_ij, j, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL)
+                        p = _p_block(
+                            s_ij,
+                            j,
+                            rows,
+                            seq_len,
+                            mask_from,
+                            sm_scale,
+                            dtype,
+                            BLOCK_N,
+                            ACTIVATION,
+                            CAUSAL,
+                            SCALE_AT_OUTPUT,
+                        )
                         # P @ V of block j-1 read the previous P's registers and V stage: both are free after it.
                         acc = tlx.async_dot_wait(0, acc)
                         tlx.barrier_arrive(v_empty[(kv - 1) % NUM_STAGES])
@@ -448,7 +517,8 @@ def gdpa_persistent_kernel(
 
                     if row_in_seq < seq_len:
                         # No Q @ K^T reads this tile's Q buffer any more: it stages the output.
-                        _store_rows(o_desc, o_ptr, q_tile, acc, row_in_seq, seq_start, seq_len, col, H * HEAD_DIM,
+                        out = acc * _output_scale(sm_scale, ACTIVATION, SCALE_AT_OUTPUT)
+                        _store_rows(o_desc, o_ptr, q_tile, out, row_in_seq, seq_start, seq_len, col, H * HEAD_DIM,
                                     HALF_M, HEAD_DIM, False)  # fmt: skip
                     t += 1
             tlx.async_descriptor_store_wait(0)
@@ -456,9 +526,10 @@ def gdpa_persistent_kernel(
 
 #: Tiles per head dimension. Shared memory: Q 2 x 64 rows, K and V NUM_STAGES x BLOCK_N rows each, plus
 #: Triton's 2 x 8 KiB for the masked store's layout change: 176 KiB at D = 128, 128 KiB at D = 64.
+#: ``SCALE_AT_OUTPUT`` where it measured faster (``_activation``).
 CONFIGS = {
-    64: {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 3},
-    128: {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 2},
+    64: {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 3, "SCALE_AT_OUTPUT": True},
+    128: {"BLOCK_M": 128, "BLOCK_N": 128, "NUM_STAGES": 2, "SCALE_AT_OUTPUT": False},
 }
 NUM_WARPS = 4  # the producer; each consumer brings 4 more
 
@@ -484,6 +555,7 @@ def _spec(head_dim: int, activation: str, causal: bool, dtype: str = "fp16", pin
             "ACTIVATION": "constexpr",
             "CAUSAL": "constexpr",
             "PINGPONG": "constexpr",
+            "SCALE_AT_OUTPUT": "constexpr",
         },
         "constexprs": {**cfg, "HEAD_DIM": head_dim, "ACTIVATION": activation, "CAUSAL": causal, "PINGPONG": pingpong},
         "divisible_by_16": ("o_ptr", "offsets_ptr"),
