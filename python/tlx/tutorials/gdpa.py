@@ -475,38 +475,15 @@ def gdpa_persistent_kernel(
 
                     # Block 0: S and P only. The consumers alternate issuing across tiles too.
                     s_ij = first_scores(q_tile, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES, CONSUMERS)
-                    p = _p_block(
-                        s_ij,
-                        0,
-                        rows,
-                        seq_len,
-                        mask_from,
-                        sm_scale,
-                        dtype,
-                        BLOCK_N,
-                        ACTIVATION,
-                        CAUSAL,
-                        SCALE_AT_OUTPUT,
-                        P0_PACKED,
-                    )
+                    p = _p_block(s_ij, 0, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL,
+                                 SCALE_AT_OUTPUT, P0_PACKED)  # fmt: skip
                     kv += 1
 
                     for j in range(1, n_blocks):
                         s_ij, acc = scores_beside_pv(q_tile, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv,
                                                      cid, NUM_STAGES, CONSUMERS)  # fmt: skip
-                        p = _p_block(
-                            s_ij,
-                            j,
-                            rows,
-                            seq_len,
-                            mask_from,
-                            sm_scale,
-                            dtype,
-                            BLOCK_N,
-                            ACTIVATION,
-                            CAUSAL,
-                            SCALE_AT_OUTPUT,
-                        )
+                        p = _p_block(s_ij, j, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL,
+                                     SCALE_AT_OUTPUT)  # fmt: skip
                         # P @ V of block j-1 read the previous P's registers and V stage: both are free after it.
                         acc = tlx.async_dot_wait(0, acc)
                         tlx.barrier_arrive(v_empty[(kv - 1) % NUM_STAGES])
