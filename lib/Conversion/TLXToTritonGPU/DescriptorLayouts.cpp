@@ -4,8 +4,9 @@
 // copies. Stock optimize-descriptor-encoding, which runs later, retypes every
 // descriptor from the stock TMA ops using it and gives the others the default
 // layout of their block: the host tensor map then swizzles otherwise than the
-// buffer. The TLX pipeline records its types last; they are restored right
-// after the stock pass.
+// buffer. TLX's types are recorded right before the stock pass and restored
+// right after it (the compiler runs the three only where some descriptor has
+// no layout: python/tlx/compiler/ttgir.py, BRACKETED).
 //
 //===----------------------------------------------------------------------===//
 
