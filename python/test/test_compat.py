@@ -557,3 +557,25 @@ def test_host_code_asks_the_target_for_its_backend_as_on_the_fork():
     assert GPUTarget("cuda", 90, 32).is_cuda_backend()
     assert GPUTarget("tileir", 100, 32).is_cuda_backend()
     assert not GPUTarget("hip", "gfx942", 64).is_cuda_backend()
+
+
+class _E8M0:
+    def __str__(self) -> str:
+        return "torch.float8_e8m0fnu"
+
+
+class _MXScales:
+    """What the specializer reads of a CUDA tensor of ``torch.float8_e8m0fnu`` (no torch needed)."""
+
+    dtype = _E8M0()
+
+    def data_ptr(self) -> int:
+        return 256
+
+
+def test_mx_scale_tensors_specialize_as_bytes_as_on_the_fork():
+    """Public MX GEMMs pass ``torch.float8_e8m0fnu`` scale tensors; the fork specializes them as ``*u8``."""
+    from triton._C.libtriton import native_specialize_impl
+    from triton.backends.compiler import BaseBackend
+
+    assert native_specialize_impl(BaseBackend, _MXScales(), False, True, True)[0] == "*u8"
