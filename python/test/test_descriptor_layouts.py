@@ -9,6 +9,7 @@ tensor map the launch builds (``tensordesc_meta``) for every layout and both arc
 descriptor beside, and with a task that does not use the descriptor. GPU: the data through such buffers."""
 
 import importlib.util
+import re
 
 import pytest
 import triton
@@ -49,6 +50,20 @@ def beside_a_stock_load(desc, stock_desc, out_ptr, LAYOUT: tl.constexpr, BM: tl.
     bars = tlx.alloc_barriers(1)
     tlx.barrier_expect_bytes(bars[0], BM * BN * 2)
     tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0])
+    tlx.barrier_wait(bars[0], 0)
+    tile = tlx.local_load(bufs[0]) + stock_desc.load([0, 0])
+    tl.store(out_ptr + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :], tile)
+
+
+@triton.jit
+def device_made_beside_a_stock_load(x, stock_desc, out_ptr, M, N, LAYOUT: tl.constexpr, BM: tl.constexpr,
+                                    BN: tl.constexpr):  # fmt: skip
+    """A descriptor made on the device (its tensor map written by the kernel) into a buffer of ``LAYOUT``."""
+    src = tlx.make_tensor_descriptor(None, x, [M, N], [N, 1], [BM, BN])
+    bufs = tlx.local_alloc((BM, BN), tl.float16, 1, layout=LAYOUT)
+    bars = tlx.alloc_barriers(1)
+    tlx.barrier_expect_bytes(bars[0], BM * BN * 2)
+    tlx.async_descriptor_load(src, bufs[0], [0, 0], bars[0])
     tlx.barrier_wait(bars[0], 0)
     tile = tlx.local_load(bufs[0]) + stock_desc.load([0, 0])
     tl.store(out_ptr + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :], tile)
@@ -110,6 +125,15 @@ def test_a_stock_descriptor_beside_keeps_stocks_layout(swizzle_bytes):
     ttgir = compiled.asm["ttgir"]
     assert [meta["swizzle"] for meta in compiled.metadata.tensordesc_meta] == [SWIZZLE_MODE[swizzle_bytes], 3]
     assert "tlx.descriptor_type" not in ttgir and "tlx.stock_typed_descriptors" not in ttgir
+
+
+@pytest.mark.parametrize("swizzle_bytes", [0, 64])
+def test_a_device_made_descriptor_beside_a_stock_one_writes_its_buffers_swizzle(swizzle_bytes):
+    signature = {"x": "*fp16", "stock_desc": DESC, "out_ptr": "*fp16", "M": "i32", "N": "i32"}
+    compiled = _compile(device_made_beside_a_stock_load, signature, swizzle_bytes, 90)
+    written = re.findall(r"tensormap\.replace\.tile\.swizzle_mode\S* \[[^]]*\], (\w+);", compiled.asm["ptx"])
+    assert [int(mode, 0) for mode in written] == [SWIZZLE_MODE[swizzle_bytes]]
+    assert [meta["swizzle"] for meta in compiled.metadata.tensordesc_meta] == [3]  # the stock descriptor's
 
 
 @pytest.mark.parametrize("arch", [90, 100])
