@@ -220,11 +220,51 @@ def test_two_ctas_is_tcgen05_cta_group_2():
 
 
 @triton.jit
+def two_cta_slices_then_commit(c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, SYNC: tl.constexpr):
+    """P @ V over K slices as the public Blackwell attention issues it: `a` in tensor memory, no mbarriers but
+    the last slice's, in a warp-specialized MMA task."""
+    p = tlx.local_alloc((M, K), tl.float16, 2, storage=tlx.storage_kind.tmem)
+    v = tlx.local_alloc((K, N // 2), tl.float16, 2)
+    acc = tlx.local_alloc((M, N), tl.float32, 1, storage=tlx.storage_kind.tmem)
+    bars = tlx.alloc_barriers(1)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.barrier_wait(bars[0], 0)
+            tl.store(c_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], tlx.local_load(acc[0]))
+        with tlx.async_task(num_warps=1):
+            tlx.async_dot(p[0], v[0], acc[0], use_acc=False, force_async=not SYNC, two_ctas=True)  # slice
+            tlx.async_dot(p[1], v[1], acc[0], mBarriers=[bars[0]], two_ctas=True)
+
+
+@pytest.mark.parametrize("sync", [False, True], ids=["force_async", "synchronous"])
+def test_two_cta_mmas_without_mbarriers(sync):
+    signature = {"c_ptr": "*fp32", "M": "constexpr", "N": "constexpr", "K": "constexpr", "SYNC": "constexpr"}
+    constexprs = {"M": 128, "N": 128, "K": 64, "SYNC": sync}
+    if sync:  # Triton 3.6 would wait for it behind a cluster barrier the other task never reaches
+        with pytest.raises(TLXCompilationError, match="without mBarriers must be asynchronous") as info:
+            compile_sm100(two_cta_slices_then_commit, signature, constexprs, ctas_per_cga=(2, 1, 1))
+        lines, start = inspect.getsourcelines(two_cta_slices_then_commit.fn)
+        line = start + next(i for i, text in enumerate(lines) if "# slice" in text)
+        assert f":{line}:" in str(info.value), str(info.value)
+        return
+    compiled = compile_sm100(two_cta_slices_then_commit, signature, constexprs, ctas_per_cga=(2, 1, 1))
+    ptx = compiled.asm["ptx"]
+    mmas = re.findall(r"tcgen05\.mma\.cta_group::2\S* \[[^]]*\], \[", ptx)  # `a` from tensor memory
+    assert len(mmas) >= 2, ptx
+    # The first slice's mbarrier operand is one of its own whose commit is predicated off: nothing initializes
+    # or waits for it (Triton's synchronous form would: init, commit, wait, inval).
+    ttgir = compiled.asm["ttgir"]
+    assert re.search(r"ttng\.tc_gen5_mma [^\n]*\[%false[^\n]*\{is_async, two_ctas\}", ttgir), ttgir
+    assert len(re.findall(r"mbarrier\.init", ptx)) == 1 and "mbarrier.inval" not in ptx
+
+
+@triton.jit
 def two_ctas_without_cluster(a_desc, b_desc, n):
     a = tlx.local_alloc((128, 64), tl.float16, 1)
     b = tlx.local_alloc((64, 64), tl.float16, 1)
     acc = tlx.local_alloc((128, 128), tl.float32, 1, storage=tlx.storage_kind.tmem)
-    tlx.async_dot(a[0], b[0], acc[0], two_ctas=True)  # misuse
+    done = tlx.alloc_barriers(1)
+    tlx.async_dot(a[0], b[0], acc[0], mBarriers=[done[0]], two_ctas=True)  # misuse
 
 
 @triton.jit
@@ -232,7 +272,8 @@ def mixed_cta_groups(a_desc, b_desc, n):
     a = tlx.local_alloc((128, 64), tl.float16, 1)
     b = tlx.local_alloc((64, 64), tl.float16, 1)
     acc = tlx.local_alloc((128, 128), tl.float32, 1, storage=tlx.storage_kind.tmem)
-    tlx.async_dot(a[0], b[0], acc[0], two_ctas=True)
+    done = tlx.alloc_barriers(1)
+    tlx.async_dot(a[0], b[0], acc[0], mBarriers=[done[0]], two_ctas=True)
     tlx.async_dot(a[0], tlx.local_alloc((64, 128), tl.float16, 1)[0], acc[0])  # misuse
 
 

@@ -169,7 +169,7 @@ module attributes {"ttg.cluster-dim-x" = 2 : i32} {
 // two_ctas runs on CTA pairs: it needs a cluster of an even size along x.
 tt.func @two_ctas_without_cluster(%a: !tlx.buffer<128x64xf16, smem>, %b: !tlx.buffer<64x64xf16, smem>, %acc: !tlx.buffer<128x128xf32, tmem>, %bar: !tlx.mbarrier) {
   // expected-error @below {{two_ctas (cta_group::2) runs on pairs of CTAs: launch the kernel with ctas_per_cga=(2, 1, 1) (an even cluster size along x), got no cluster}}
-  tlx.tcgen05_mma %a, %b, %acc two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+  tlx.tcgen05_mma %a, %b, %acc barriers(%bar) two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
   tt.return
 }
 
@@ -188,7 +188,7 @@ module attributes {"ttg.cluster-dim-x" = 2 : i32} {
   // One CTA group per kernel; commits follow their MMAs' group.
   tt.func @mixed_groups(%a: !tlx.buffer<128x64xf16, smem>, %b: !tlx.buffer<64x64xf16, smem>, %b2: !tlx.buffer<64x128xf16, smem>, %acc: !tlx.buffer<128x128xf32, tmem>, %bar: !tlx.mbarrier) {
     // expected-note @below {{the earlier async_dot}}
-    tlx.tcgen05_mma %a, %b, %acc two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+    tlx.tcgen05_mma %a, %b, %acc barriers(%bar) two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
     tlx.tcgen05_commit %bar two_ctas
     // expected-error @below {{two_ctas=False, but an earlier async_dot has two_ctas=True: the tcgen05 MMAs of a kernel use one CTA group (cta_group::1 or ::2)}}
     tlx.tcgen05_mma %a, %b2, %acc : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x128xf16, smem>, !tlx.buffer<128x128xf32, tmem>

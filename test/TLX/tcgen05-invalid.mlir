@@ -107,7 +107,7 @@ tt.func @two_ctas_acc_not_twice_b(%a: !tlx.buffer<128x64xf16, smem>, %b: !tlx.bu
 // -----
 
 tt.func @two_ctas_64_rows(%a: !tlx.buffer<64x64xf16, smem>, %b: !tlx.buffer<64x64xf16, smem>, %acc: !tlx.buffer<64x128xf32, tmem>) {
-  // expected-error @below {{two_ctas (tcgen05 cta_group::2) takes 128 rows of `a` per CTA from shared memory, got 64 rows in smem}}
+  // expected-error @below {{two_ctas (tcgen05 cta_group::2) takes 128 rows of `a` per CTA, got 64}}
   tlx.tcgen05_mma %a, %b, %acc two_ctas : !tlx.buffer<64x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<64x128xf32, tmem>
   tt.return
 }
@@ -141,5 +141,13 @@ tt.func @copy_of_another_shape(%src: !tlx.buffer<128x32xf32, smem>, %dst: !tlx.b
 tt.func @copy_of_16_bit(%src: !tlx.buffer<128x64xf16, smem>, %dst: !tlx.buffer<128x64xf16, tmem>) {
   // expected-error @below {{Triton 3.6 copies 128-row buffers of 32-bit elements into tensor memory, got [128, 64] 'f16'}}
   tlx.tmem_copy %src, %dst : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<128x64xf16, tmem>
+  tt.return
+}
+
+// -----
+
+tt.func @two_ctas_without_barriers(%a: !tlx.buffer<128x64xf16, smem>, %b: !tlx.buffer<64x64xf16, smem>, %acc: !tlx.buffer<128x128xf32, tmem>) {
+  // expected-error @below {{two_ctas (tcgen05 cta_group::2) without mBarriers must be asynchronous (force_async=True, its completion tracked by a later tcgen05_commit): Triton 3.6 would wait for it behind a cluster barrier}}
+  tlx.tcgen05_mma %a, %b, %acc two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
   tt.return
 }

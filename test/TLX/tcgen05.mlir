@@ -138,3 +138,44 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.clus
     tt.return
   }
 }
+
+// -----
+
+// two_ctas with `a` in tensor memory (P @ V of the public Blackwell attention): `a` becomes the pair's
+// 256-row tensor memory operand like the accumulator.
+// CHECK-DAG: #[[TA:.*]] = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1, CTASplitM = 2, twoCTAs = true>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.cluster-dim-x" = 2 : i32} {
+  // CHECK-LABEL: tt.func @two_ctas_a_in_tensor_memory
+  tt.func @two_ctas_a_in_tensor_memory(%i: i32) {
+    %ps = tlx.local_alloc : !tlx.buffers<1, 128x64xf16, tmem>
+    %vs = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+    %accs = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %p = tlx.local_view %ps[%i] : !tlx.buffers<1, 128x64xf16, tmem>
+    %v = tlx.local_view %vs[%i] : !tlx.buffers<1, 64x64xf16, smem>
+    %acc = tlx.local_view %accs[%i] : !tlx.buffers<1, 128x128xf32, tmem>
+    %bar = tlx.local_view %bars[%i] : !tlx.mbarriers<1>
+    // CHECK: %[[P:.*]] = ttg.memdesc_reinterpret %{{.*}} : !ttg.memdesc<128x64xf16, #{{.*}}, #ttng.tensor_memory, mutable> -> !ttg.memdesc<256x64xf16, #[[TA]], #ttng.tensor_memory, mutable>
+    // CHECK: ttng.tc_gen5_mma %[[P]], %{{.*}}, %{{.*}} {is_async, two_ctas}
+    tlx.tcgen05_mma %p, %v, %acc barriers(%bar) two_ctas : !tlx.buffer<128x64xf16, tmem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+    tt.return
+  }
+
+  // Asynchronous without mbarriers (force_async; a later tcgen05_commit tracks it): Triton 3.6 would issue a
+  // two-CTA MMA without mbarriers synchronously, so it gets one, allocated where the function starts, whose
+  // commit is predicated off.
+  // CHECK-LABEL: tt.func @two_ctas_force_async
+  // CHECK-NEXT:    %[[UNUSED:.*]] = ttg.local_alloc : () -> !ttg.memdesc<1xi64
+  // CHECK:         %[[OFF:.*]] = arith.constant false
+  // CHECK:         ttng.tc_gen5_mma %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[UNUSED]][%[[OFF]]] {is_async, two_ctas}
+  tt.func @two_ctas_force_async(%i: i32) {
+    %as = tlx.local_alloc : !tlx.buffers<1, 128x64xf16, smem>
+    %bs = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+    %accs = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+    %a = tlx.local_view %as[%i] : !tlx.buffers<1, 128x64xf16, smem>
+    %b = tlx.local_view %bs[%i] : !tlx.buffers<1, 64x64xf16, smem>
+    %acc = tlx.local_view %accs[%i] : !tlx.buffers<1, 128x128xf32, tmem>
+    tlx.tcgen05_mma %a, %b, %acc is_async two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+    tt.return
+  }
+}

@@ -171,6 +171,21 @@ Value viewOverCTAPair(OpBuilder &builder, Location loc, Value buffer,
 static constexpr StringLiteral kTwoCTAMMAMarker =
     "// tlx: cta_group::2 MMA without a cluster barrier";
 
+/// An mbarrier for an operand only: its commit is predicated off, so it is
+/// never initialized nor signalled (8 bytes of shared memory, allocated where
+/// the function starts so that every task can take it).
+Value createUnsignalledBarrier(ConversionPatternRewriter &rewriter,
+                               Operation *op) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
+  Attribute layout = getUnswizzled1DLayout(op->getContext());
+  return ttg::LocalAllocOp::create(
+      rewriter, op->getLoc(),
+      getSharedMemDesc({1}, rewriter.getI64Type(), layout), Value(),
+      /*alignment=*/IntegerAttr());
+}
+
 /// tlx.tcgen05_mma -> ttng.tc_gen5_mma on the buffers' memdescs. `useAcc`
 /// and `pred` default to true; each barrier is signalled unconditionally
 /// when the MMA completes (the op is then asynchronous).
@@ -194,6 +209,16 @@ struct TCGen05MMAOpConversion : OpConversionPattern<TCGen05MMAOp> {
       barrierPreds.assign(adaptor.getBarriers().size(),
                           getPredicateOrTrue(rewriter, loc, Value()));
     bool isAsync = op.getIsAsync() || !adaptor.getBarriers().empty();
+    SmallVector<Value> barriers(adaptor.getBarriers());
+    // Triton 3.6 issues a two-CTA MMA without mbarriers synchronously
+    // whatever is_async says; an asynchronous one (the op's verifier allows
+    // no other) gets an mbarrier whose commit is predicated off.
+    if (op.getTwoCTAs() && barriers.empty()) {
+      barriers.push_back(createUnsignalledBarrier(rewriter, op));
+      barrierPreds.push_back(arith::ConstantIntOp::create(rewriter, loc,
+                                                          /*value=*/0,
+                                                          /*width=*/1));
+    }
     Value a = adaptor.getA(), b = adaptor.getB(), acc = adaptor.getAcc();
     if (op.getTwoCTAs()) {
       a = viewOverCTAPair(rewriter, loc, a, /*dim=*/0);
@@ -204,9 +229,8 @@ struct TCGen05MMAOpConversion : OpConversionPattern<TCGen05MMAOp> {
       createPtx(rewriter, loc, kTwoCTAMMAMarker, /*constraints=*/"", {});
     }
     ttng::TCGen5MMAOp::create(rewriter, loc, /*token=*/Type(), a, b, acc,
-                              /*acc_dep=*/Value(), useAcc, pred,
-                              adaptor.getBarriers(), barrierPreds, isAsync,
-                              op.getTwoCTAs());
+                              /*acc_dep=*/Value(), useAcc, pred, barriers,
+                              barrierPreds, isAsync, op.getTwoCTAs());
     rewriter.eraseOp(op);
     return success();
   }

@@ -505,10 +505,18 @@ LogicalResult TCGen05MMAOp::verify() {
            << (getTwoCTAs() ? " (two_ctas: b is each CTA's half of the N "
                               "columns)"
                             : "");
-  if (getTwoCTAs() && (m != 128 || a.getStorage() != StorageKind::smem))
+  if (getTwoCTAs() && m != 128)
     return emitOpError("two_ctas (tcgen05 cta_group::2) takes 128 rows of "
-                       "`a` per CTA from shared memory, got ")
-           << m << " rows in " << stringifyStorageKind(a.getStorage());
+                       "`a` per CTA, got ")
+           << m;
+  // Triton 3.6 waits for a two-CTA MMA without mbarriers on one it
+  // initializes behind a cluster barrier, which the other tasks of a
+  // warp-specialized kernel never reach.
+  if (getTwoCTAs() && getBarriers().empty() && !getIsAsync())
+    return emitOpError("two_ctas (tcgen05 cta_group::2) without mBarriers "
+                       "must be asynchronous (force_async=True, its completion "
+                       "tracked by a later tcgen05_commit): Triton 3.6 would "
+                       "wait for it behind a cluster barrier");
   Type element = a.getElementType();
   if (element != b.getElementType())
     return emitOpError("a and b must have one element type, got ")
