@@ -305,6 +305,20 @@ module attributes {"ttg.cluster-dim-x" = 2 : i32} {
 
 // -----
 
+// Without mbarriers (force_async) the pair still meets before the MMA (no fence: nothing to release).
+// CHECK-LABEL: tt.func @two_cta_mma_without_barriers
+// CHECK-NOT:     tlx.fence_mbarrier_init_cluster
+// CHECK:         tlx.cluster_barrier
+// CHECK-NEXT:    tlx.tcgen05_mma
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tt.func @two_cta_mma_without_barriers(%a: !tlx.buffer<128x64xf16, smem>, %b: !tlx.buffer<64x64xf16, smem>, %acc: !tlx.buffer<128x128xf32, tmem>) {
+    tlx.tcgen05_mma %a, %b, %acc is_async two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+    tt.return
+  }
+}
+
+// -----
+
 // One-CTA tcgen05 in a cluster reaches no peer: nothing is added.
 // CHECK-LABEL: tt.func @one_cta_mma
 // CHECK-NOT:     tlx.cluster_barrier
