@@ -199,3 +199,86 @@ tt.func @clc_consumer_with_flipping_parity(%has_tile: i1) {
   }
   tt.return
 }
+
+// -----
+
+// Ping-pong consumers over a persistent producer: each task computes the tile
+// count from %m itself and starts at its program id; consumer c takes tiles
+// pid + c * 4, every 8th. The replay assumes the producer's bound once and
+// reads it again in each consumer (spelled alike), so each consumer replays
+// half the producer's tiles: its waits on a slot are not one-to-one with the
+// slot's completions and its constant parity is right. Quiet.
+tt.func @pingpong_consumers_share_the_assumed_bound(%m: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %c8 = arith.constant 8 : i32
+  %c127 = arith.constant 127 : i32
+  %c128 = arith.constant 128 : i32
+  %full = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %f = tlx.local_view %full[%c0] : !tlx.mbarriers<1>
+  tlx.async_tasks {
+    tlx.async_task default {
+      %pid = tt.get_program_id x : i32
+      %rounded = arith.addi %m, %c127 : i32
+      %tiles = arith.divsi %rounded, %c128 : i32
+      scf.for %t = %pid to %tiles step %c4 : i32 {
+        tlx.barrier_arrive %f, 1 : !tlx.mbarrier
+      }
+    }
+    tlx.async_task num_warps(4) {
+      %pid = tt.get_program_id x : i32
+      %rounded = arith.addi %m, %c127 : i32
+      %tiles = arith.divsi %rounded, %c128 : i32
+      scf.for %t = %pid to %tiles step %c8 : i32 {
+        tlx.barrier_wait %f, %c0 : !tlx.mbarrier
+      }
+    }
+    tlx.async_task num_warps(4) {
+      %pid = tt.get_program_id x : i32
+      %rounded = arith.addi %m, %c127 : i32
+      %tiles = arith.divsi %rounded, %c128 : i32
+      %start = arith.addi %pid, %c4 : i32
+      scf.for %t = %start to %tiles step %c8 : i32 {
+        tlx.barrier_wait %f, %c1 : !tlx.mbarrier
+      }
+    }
+  }
+  tt.return
+}
+
+// -----
+
+// The same consumer striding like the producer waits for every completion
+// with a constant parity: found with the assumed bound.
+tt.func @consumer_over_every_tile_with_constant_parity(%m: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %c127 = arith.constant 127 : i32
+  %c128 = arith.constant 128 : i32
+  // expected-note @below {{the mbarriers}}
+  %full = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %f = tlx.local_view %full[%c0] : !tlx.mbarriers<1>
+  tlx.async_tasks {
+    tlx.async_task default {
+      %pid = tt.get_program_id x : i32
+      %rounded = arith.addi %m, %c127 : i32
+      %tiles = arith.divsi %rounded, %c128 : i32
+      scf.for %t = %pid to %tiles step %c4 : i32 {
+        tlx.barrier_arrive %f, 1 : !tlx.mbarrier
+      }
+    }
+    tlx.async_task num_warps(4) {
+      %pid = tt.get_program_id x : i32
+      %rounded = arith.addi %m, %c127 : i32
+      %tiles = arith.divsi %rounded, %c128 : i32
+      scf.for %t = %pid to %tiles step %c4 : i32 {
+        // expected-warning @below {{with phase parity 0 again, while the barrier completes once for each wait (6 completions, 6 waits by this task in the replayed loops)}}
+        // expected-note @below {{the previous wait on it, with the same parity}}
+        tlx.barrier_wait %f, %c0 : !tlx.mbarrier
+      }
+    }
+  }
+  tt.return
+}

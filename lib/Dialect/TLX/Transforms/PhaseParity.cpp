@@ -28,7 +28,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -42,6 +45,9 @@ constexpr int64_t kAssumedTrips = 6;
 constexpr int64_t kMaxTrips = 24;
 /// Ops the replay may visit before it gives up (and judges nothing).
 constexpr int64_t kMaxSteps = 1 << 18;
+/// Ops an expression may have for the replay to recognize it in another
+/// task.
+constexpr int64_t kMaxExpressionOps = 64;
 
 /// An allocation of mbarriers whose every use the replay models.
 struct Tracked {
@@ -177,6 +183,10 @@ private:
   DenseMap<Value, int64_t> bound;
   /// Values computed in the current iteration.
   DenseMap<Value, int64_t> cache;
+  /// Assumed values by the expression that computes them (see spelling()).
+  llvm::StringMap<int64_t> assumedBySpelling;
+  /// Memoized spellings; empty for a value no other task can recompute.
+  DenseMap<Value, std::string> spellings;
   bool assumed = false;
   int64_t steps = 0;
 
@@ -200,6 +210,11 @@ private:
     APInt constant;
     if (matchPattern(value, m_ConstantInt(&constant)))
       return wrap(constant.getSExtValue(), widthOf(value.getType()));
+    if (!assumedBySpelling.empty()) {
+      auto it = assumedBySpelling.find(spelling(value));
+      if (it != assumedBySpelling.end())
+        return it->second;
+    }
     Operation *def = value.getDefiningOp();
     if (!def || def->getNumResults() != 1 ||
         !isa_and_nonnull<arith::ArithDialect>(def->getDialect()))
@@ -311,6 +326,70 @@ private:
           return std::nullopt;
         })
         .Default([](Operation *) -> R { return std::nullopt; });
+  }
+
+  /// The expression computing `value` from the kernel's arguments,
+  /// constants and pure operand-free ops (a program id), as text; empty when
+  /// it reads anything else (a loop's iteration, memory) or is too large. Two
+  /// tasks computing a loop bound alike spell it alike.
+  StringRef spelling(Value value) {
+    if (auto it = spellings.find(value); it != spellings.end())
+      return it->second;
+    int64_t budget = kMaxExpressionOps;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    if (!spell(value, os, budget))
+      text.clear();
+    return spellings[value] = text;
+  }
+
+  bool spell(Value value, raw_ostream &os, int64_t &budget) {
+    if (--budget < 0)
+      return false;
+    if (auto argument = dyn_cast<BlockArgument>(value)) {
+      Block *block = argument.getOwner();
+      if (!block->isEntryBlock() ||
+          !isa<FunctionOpInterface>(block->getParentOp()))
+        return false;
+      os << "arg" << argument.getArgNumber();
+      return true;
+    }
+    Operation *def = value.getDefiningOp();
+    if (def->getNumResults() != 1 || def->getNumRegions() != 0 || !isPure(def))
+      return false;
+    os << def->getName() << def->getAttrDictionary() << "(";
+    for (Value operand : def->getOperands()) {
+      if (!spell(operand, os, budget))
+        return false;
+      os << ",";
+    }
+    os << ")";
+    return true;
+  }
+
+  /// Assumes `value` is `assumed` wherever it is spelled alike.
+  void assume(Value value, int64_t guess) {
+    guess = wrap(guess, widthOf(value.getType()));
+    bound[value] = guess;
+    StringRef text = spelling(value);
+    if (!text.empty())
+      assumedBySpelling[text] = guess;
+    assumed = true;
+  }
+
+  /// Assumes the pure operand-free ops that `value` reads (program ids) are
+  /// 0: a persistent loop's first tile.
+  void assumeLeavesZero(Value value, int64_t &budget) {
+    Operation *def = value.getDefiningOp();
+    if (!def || --budget < 0 || evaluate(value))
+      return;
+    if (def->getNumOperands() == 0 && def->getNumResults() == 1 &&
+        def->getNumRegions() == 0 && isPure(def)) {
+      assume(value, 0);
+      return;
+    }
+    for (Value operand : def->getOperands())
+      assumeLeavesZero(operand, budget);
   }
 
   /// The tracked allocation and slot a barrier value names.
@@ -455,17 +534,20 @@ private:
     }
     std::optional<int64_t> lower = evaluate(loop.getLowerBound());
     if (!lower) { // e.g. a persistent loop starting at the program id
-      bind(loop.getLowerBound(), 0);
-      lower = 0;
-      assumed = true;
+      int64_t budget = kMaxExpressionOps;
+      assumeLeavesZero(loop.getLowerBound(), budget);
+      lower = evaluate(loop.getLowerBound());
+      if (!lower) {
+        assume(loop.getLowerBound(), 0);
+        lower = 0;
+      }
     }
     int64_t trips;
     if (std::optional<int64_t> upper = evaluate(loop.getUpperBound())) {
       trips = std::max<int64_t>(0, (*upper - *lower + *step - 1) / *step);
     } else {
       trips = kAssumedTrips;
-      bind(loop.getUpperBound(), *lower + trips * *step);
-      assumed = true;
+      assume(loop.getUpperBound(), *lower + trips * *step);
     }
     trips = std::min(trips, kMaxTrips);
     SmallVector<std::optional<int64_t>> carried;
