@@ -35,6 +35,21 @@ def test_the_option_enters_options_hash_and_metadata():
     assert BACKEND.pack_metadata(compiled.metadata)[:2] == (4, 2)
 
 
+def test_a_launch_naming_no_cluster_is_accepted_and_compiles_without_one():
+    # `kernel[grid](..., ctas_per_cga=None)`, as the public GEMMs launch an explicit config: Triton's launch
+    # refuses a keyword its options lack ("Keyword argument ... specified but unrecognised").
+    options = BACKEND.parse_options({"ctas_per_cga": None})
+    assert "ctas_per_cga" in options.__dict__ and options.ctas_per_cga is None
+    compiled = triton.compile(
+        ASTSource(rank_kernel, {"out": "*i32"}, {}),
+        target=GPUTarget("cuda", 90, 32),
+        options={"ctas_per_cga": None},
+    )
+    assert compiled.metadata.ctas_per_cga is None
+    assert "ttg.cluster-dim-x" not in compiled.asm["ttgir"]
+    assert BACKEND.pack_metadata(compiled.metadata)[:2] == (4, 1)
+
+
 def test_the_launcher_divides_grid_x_by_the_cluster():
     class Recorder:
         def __init__(self, src, metadata):

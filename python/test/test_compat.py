@@ -345,6 +345,48 @@ def test_peer_handshake_from_a_one_warp_task_on_gpu():
 
 
 @triton.jit
+def warp_barrier_on_the_leader(x, out, N: tl.constexpr):
+    """The public 2-CTA GEMM's epilogue idiom: every thread of both CTAs arrives on CTA 0's warp barrier
+    (`tlx.alloc_warp_barrier` counts each thread of 4 warps, once per CTA), CTA 0 waits for all 256
+    arrivals, then stores; CTA 1 stores without waiting."""
+    released = tlx.alloc_warp_barrier(1, num_warps=4, num_arrivals=2)
+    rank = tlx.cluster_cta_rank()
+    tlx.barrier_arrive(released[0], 1, remote_cta_rank=0)
+    if rank == 0:
+        tlx.barrier_wait(released[0], 0)
+    offs = tl.program_id(0) * N + tl.arange(0, N)
+    tl.store(out + offs, tl.load(x + offs) + rank)
+
+
+def test_a_warp_barrier_arrives_from_every_thread_on_another_cta():
+    compiled = triton.compile(
+        ASTSource(warp_barrier_on_the_leader, {"x": "*fp32", "out": "*fp32", "N": "constexpr"}, {(2,): 128}),
+        target=GPUTarget("cuda", 90, 32), options={"ctas_per_cga": (2, 1, 1), "num_warps": 4},
+    )  # fmt: skip
+    ptx = compiled.asm["ptx"]
+    assert re.search(r"mbarrier\.init\.shared(::cta)?\.b64 \[[^\]]+\], 256;", ptx), "4 warps x 32 threads x 2"
+    arrive = re.search(r"^\s*@(%p\d+) mbarrier\.arrive\.shared::cluster\.b64 _, \[(%r\d+)\], %r\d+;", ptx, re.M)
+    assert arrive, ptx
+    predicate, address = arrive.groups()
+    assert re.search(rf"mapa\.shared::cluster\.u32\s+{address},", ptx), "the peer's address"
+    # Every thread arrives: the predicate is the constant true, not a test of the thread's index.
+    assert re.search(rf"mov\.pred\s+{predicate}, -1;", ptx), ptx
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+def test_a_warp_barrier_arrives_from_every_thread_on_another_cta_on_gpu():
+    import torch
+
+    x = torch.randn(4 * 128, device="cuda")
+    out = torch.full_like(x, float("nan"))
+    warp_barrier_on_the_leader[(4,)](x, out, N=128, num_warps=4, ctas_per_cga=(2, 1, 1))
+    torch.cuda.synchronize()  # a one-thread remote arrive would leave CTA 0 waiting for 255 more
+    rank = torch.arange(4, device="cuda").repeat_interleave(128) % 2
+    torch.testing.assert_close(out, x + rank)
+
+
+@triton.jit
 def diagonal_gather_scatter(matrix_ptr, indices_ptr, values_ptr, out_ptr, N: tl.constexpr, M: tl.constexpr):
     """The diagonal of an N x M matrix held flat in shared memory (local_gather), then the diagonal replaced
     (local_scatter) and the whole matrix written back."""

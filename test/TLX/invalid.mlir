@@ -276,14 +276,6 @@ func.func @bulk_copy_bytes(%b: !tlx.buffer<2xf32, smem>, %m: !tlx.mbarrier, %r: 
 
 // -----
 
-func.func @per_thread_remote(%m: !tlx.mbarrier, %r: i32) {
-  // expected-error @+1 {{'tlx.barrier_arrive' op arrives per thread on this CTA's mbarriers only (a warp barrier); arrive on another CTA's mbarrier with one thread, from an mbarrier of tlx.alloc_barriers}}
-  tlx.barrier_arrive %m, 1 remote %r per_thread : !tlx.mbarrier
-  return
-}
-
-// -----
-
 func.func @fence_scope() {
   // expected-error @+1 {{custom op 'tlx.fence' expected string or keyword containing one of the following enum values for attribute 'scope' [gpu, sys]}}
   tlx.fence cta

@@ -35,6 +35,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
     // CHECK-NEXT: %[[TRUE:.*]] = arith.constant true
     // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$0 mbarrier.arrive.shared::cta.b64 _, [$1], $2;", "b,r,r" %[[TRUE]], %[[OWN]], %[[ONE]]
     tlx.barrier_arrive %bar, 1 per_thread : !tlx.mbarrier
+    // A warp barrier's arrive on the peer's mbarrier: every thread, mapped.
+    // CHECK:      %[[S3:.*]] = builtin.unrealized_conversion_cast %[[BAR]]
+    // CHECK-NEXT: %[[MINE:.*]] = llvm.extractvalue %[[S3]][0]
+    // CHECK-NEXT: %[[PEER:.*]] = nvvm.mapa %[[MINE]], %[[RANK]] : !llvm.ptr<3> -> !llvm.ptr<7>
+    // CHECK-NEXT: %[[ONE2:.*]] = arith.constant 1 : i32
+    // CHECK-NOT:  nvg.warp_id
+    // CHECK:      llvm.inline_asm has_side_effects asm_dialect = att "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1], $2;", "b,r,r" %[[P]], %[[PEER]], %[[ONE2]]
+    tlx.barrier_arrive %bar, 1 remote %rank, %p per_thread : !tlx.mbarrier
     tt.return
   }
 }

@@ -41,6 +41,7 @@ func.func @barriers(%i: i32, %phase: i32, %pred: i1) {
   // CHECK-NEXT: tlx.barrier_arrive %[[M]], 2 remote %[[I]] : !tlx.mbarrier
   // CHECK-NEXT: tlx.barrier_arrive %[[M]], 1 remote %[[I]], %[[PRED]] : !tlx.mbarrier
   // CHECK-NEXT: tlx.barrier_arrive %[[M]], 1, %[[PRED]] per_thread : !tlx.mbarrier
+  // CHECK-NEXT: tlx.barrier_arrive %[[M]], 1 remote %[[I]] per_thread : !tlx.mbarrier
   %bars = tlx.alloc_barriers arrive_count = 128 : !tlx.mbarriers<4>
   %m = tlx.local_view %bars[%i] : !tlx.mbarriers<4>
   tlx.barrier_expect_bytes %m, 32768 : !tlx.mbarrier
@@ -53,6 +54,7 @@ func.func @barriers(%i: i32, %phase: i32, %pred: i1) {
   tlx.barrier_arrive %m, 2 remote %i : !tlx.mbarrier
   tlx.barrier_arrive %m, 1 remote %i, %pred : !tlx.mbarrier
   tlx.barrier_arrive %m, 1, %pred per_thread : !tlx.mbarrier
+  tlx.barrier_arrive %m, 1 remote %i per_thread : !tlx.mbarrier
   return
 }
 

@@ -308,8 +308,8 @@ struct BarrierArriveOpConversion : OpConversionPattern<BarrierArriveOp> {
   }
 };
 
-/// A warp barrier's arrive: every thread arrives (ttng.arrive_barrier has
-/// one thread arrive).
+/// A warp barrier's arrive on this CTA's mbarrier: every thread arrives
+/// (ttng.arrive_barrier has one thread arrive).
 struct PerThreadBarrierArriveOpConversion
     : OpConversionPattern<BarrierArriveOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -319,6 +319,8 @@ struct PerThreadBarrierArriveOpConversion
                   ConversionPatternRewriter &rewriter) const override {
     if (!op.getPerThread())
       return rewriter.notifyMatchFailure(op, "a one-thread arrive");
+    if (op.getRemoteCTARank())
+      return rewriter.notifyMatchFailure(op, "a remote arrive (clusters)");
     if (!getMemDescType(adaptor.getBarrier()))
       return rewriter.notifyMatchFailure(op, "barrier is not a memdesc");
     Location loc = op.getLoc();

@@ -33,7 +33,8 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 /// barrier_arrive(..., remote_cta_rank=r): arrive on CTA r's mbarrier, with
-/// the default (release, CTA scope) semantics as the public TLX lowers it.
+/// the default (release, CTA scope) semantics as the public TLX lowers it;
+/// one thread of the task arrives, or every thread on a warp barrier.
 /// `.release.cluster` would put a GPU-wide memory barrier (MEMBAR.ALL.GPU)
 /// before every arrive; the pipelines these arrives drive release buffers
 /// whose reads have completed, which needs no such fence.
@@ -55,10 +56,12 @@ struct RemoteBarrierArriveOpConversion : OpConversionPattern<BarrierArriveOp> {
     Value remote = mapToCTA(rewriter, loc, *local, adaptor.getRemoteCTARank());
     Value count =
         arith::ConstantIntOp::create(rewriter, loc, op.getCount(), 32);
-    createPtx(
-        rewriter, loc, "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1], $2;",
-        "b,r,r",
-        {getIssuerPredicate(rewriter, loc, adaptor.getPred()), remote, count});
+    Value arrives = op.getPerThread()
+                        ? getPredicateOrTrue(rewriter, loc, adaptor.getPred())
+                        : getIssuerPredicate(rewriter, loc, adaptor.getPred());
+    createPtx(rewriter, loc,
+              "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1], $2;", "b,r,r",
+              {arrives, remote, count});
     rewriter.eraseOp(op);
     return success();
   }

@@ -92,7 +92,9 @@ def parse_options(stock_parse: Any, options_class: type) -> Any:
         requested = opts.get(OPTION)
         options = stock_parse(self, {k: v for k, v in opts.items() if k != OPTION})
         settings = knobs.from_environment()
-        if requested is None and settings == knobs.DEFAULTS:
+        # A launch naming `ctas_per_cga=None` (the public GEMMs' explicit-config path) needs the field:
+        # Triton refuses a launch keyword its options lack.
+        if OPTION not in opts and settings == knobs.DEFAULTS:
             return options
         shape = None
         if requested is not None:

@@ -831,12 +831,6 @@ class TLXSemantic:
             self.require_capability(op, 90, "arriving on another CTA's mbarrier")
             rank = self.i32(op, "remote_cta_rank", remote_cta_rank)
         operands = {"barrier": bar, "remoteCTARank": rank, "pred": self.predicate(op, pred)}
-        if bar.type.per_thread and rank is not None:
-            raise self.error(
-                op,
-                "`bar` is a warp barrier (tlx.alloc_warp_barrier): every thread arrives on this CTA's "
-                "mbarrier; arrive on another CTA's with an mbarrier of tlx.alloc_barriers",
-            )
         self.emit(op, operands, {"count": count, **({"perThread": True} if bar.type.per_thread else {})})
 
     # --------------------------------------------------------- cluster memory

@@ -175,14 +175,6 @@ LogicalResult AsyncDescriptorStoreOp::verify() {
   return success();
 }
 
-LogicalResult BarrierArriveOp::verify() {
-  if (getPerThread() && getRemoteCTARank())
-    return emitOpError("arrives per thread on this CTA's mbarriers only (a "
-                       "warp barrier); arrive on another CTA's mbarrier with "
-                       "one thread, from an mbarrier of tlx.alloc_barriers");
-  return success();
-}
-
 LogicalResult AsyncDescriptorPrefetchTensorOp::verify() {
   int64_t rank = getDesc().getType().getBlockType().getRank();
   if (static_cast<int64_t>(getOffsets().size()) != rank)

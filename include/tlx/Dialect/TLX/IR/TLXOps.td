@@ -271,12 +271,14 @@ def TLX_BarrierArriveOp : TLX_Op<"barrier_arrive", [TLX_TaskSynchronized, AttrSi
     at the same place in that CTA of the cluster (`mapa` then
     `mbarrier.arrive.shared::cluster.b64`, release at CTA scope). With
     `perThread` (an mbarrier of `tlx.alloc_warp_barrier`) every thread
-    arrives, with no leader and no synchronization before.
+    arrives, with no leader and no synchronization before, on this CTA's
+    mbarrier or, with `remoteCTARank`, on the peer's.
 
     ```mlir
     tlx.barrier_arrive %m, 1 : !tlx.mbarrier
     tlx.barrier_arrive %m, 1 remote %rank, %p : !tlx.mbarrier
     tlx.barrier_arrive %m, 1 per_thread : !tlx.mbarrier
+    tlx.barrier_arrive %m, 1 remote %rank per_thread : !tlx.mbarrier
     ```
   }];
   let arguments = (ins TLX_MBarrierType:$barrier,
@@ -287,7 +289,6 @@ def TLX_BarrierArriveOp : TLX_Op<"barrier_arrive", [TLX_TaskSynchronized, AttrSi
     $barrier `,` $count (`remote` $remoteCTARank^)? (`,` $pred^)?
     (`per_thread` $perThread^)? attr-dict `:` qualified(type($barrier))
   }];
-  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
