@@ -615,6 +615,47 @@ class _MXScales:
         return 256
 
 
+@triton.jit
+def weighted_rows(x, out, N: tl.constexpr, B: tl.constexpr):
+    offs = tl.arange(0, B)
+    rows = [tl.load(x + i * B + offs) * (i + 1) for i in range(N)]
+    total = rows[0]
+    for i in tl.static_range(1, N):
+        total += rows[i]
+    tl.store(out + offs, total)
+
+
+@triton.jit
+def comprehension_over_a_runtime_range(x, out, n):
+    rows = [tl.load(x + i) for i in range(n)]
+    tl.store(out, rows[0])
+
+
+def test_a_list_comprehension_over_a_constexpr_range_unrolls_as_on_the_fork():
+    signature = {"x": "*fp32", "out": "*fp32", "N": "constexpr", "B": "constexpr"}
+    compiled = triton.compile(
+        ASTSource(weighted_rows, signature, {(2,): 3, (3,): 64}), target=GPUTarget("cuda", 90, 32)
+    )
+    assert compiled.asm["ttir"].count("tt.load") == 3
+    with pytest.raises(triton.CompilationError, match="bounds must be constexpr ints"):
+        triton.compile(
+            ASTSource(comprehension_over_a_runtime_range, {"x": "*fp32", "out": "*fp32", "n": "i32"}, {}),
+            target=GPUTarget("cuda", 90, 32),
+        )
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+def test_a_list_comprehension_over_a_constexpr_range_on_gpu():
+    import torch
+
+    x = torch.randn(3, 64, device="cuda")
+    out = torch.full((64,), float("nan"), device="cuda")
+    weighted_rows[(1,)](x, out, N=3, B=64)
+    weights = torch.arange(1, 4, dtype=torch.float64, device="cuda")[:, None]
+    torch.testing.assert_close(out.double(), (x.double() * weights).sum(0))
+
+
 def test_mx_scale_tensors_specialize_as_bytes_as_on_the_fork():
     """Public MX GEMMs pass ``torch.float8_e8m0fnu`` scale tensors; the fork specializes them as ``*u8``."""
     from triton._C.libtriton import native_specialize_impl
