@@ -827,6 +827,22 @@ def test_local_load_in_a_given_layout():
 
 
 @triton.jit
+def load_in_a_global_layout(x, y):
+    offs = tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :]
+    bufs = tlx.local_alloc((32, 32), tl.float32, 1, tlx.storage_kind.smem)
+    tlx.local_store(bufs[0], tl.load(x + offs))
+    tl.store(y + offs, tlx.local_load(bufs[0], layout=ROWS_LAYOUT) + 1.0)
+
+
+def test_a_layout_kept_in_a_module_global_is_read_by_the_kernel():
+    # As the public attention backward keeps `_QK_SEPARABLE_LAYOUT = tlx.layout(...)`: Triton reads a global
+    # that is no constexpr only if its value comes from a `triton.language` module.
+    compiled = compile_sm90(load_in_a_global_layout, {"x": "*fp32", "y": "*fp32"}, {})
+    assert re.search(r"ttg\.local_load .* -> tensor<32x32xf32, #linear>", compiled.asm["ttgir"])
+    assert type(ROWS_LAYOUT).__module__.startswith("triton.language.extra.tlx")
+
+
+@triton.jit
 def layouts_that_differ(x, y):
     offs = tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :]
     loaded = tl.load(x + offs)

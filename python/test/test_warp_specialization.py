@@ -3,6 +3,7 @@ from registers, end to end on the CPU: carriers, the lowered `ttg.warp_specializ
 (`setmaxnreg` with the budgets asked for, one branch per task), and misuse reported at the kernel line.
 """
 
+import math
 import re
 from pathlib import Path
 
@@ -510,15 +511,6 @@ def loaded_tensor_from_above(x_ptr, n):
 
 
 @triton.jit
-def tensors_in_a_one_warp_task(x_ptr, n):
-    with tlx.async_tasks():
-        with tlx.async_task("default"):
-            pass
-        with tlx.async_task(num_warps=1):
-            tl.store(x_ptr + tl.arange(0, 128), tl.zeros((128,), tl.float32))  # misuse
-
-
-@triton.jit
 def too_many_warps(x_ptr, n):
     with tlx.async_tasks():  # misuse
         with tlx.async_task("default"):
@@ -552,7 +544,6 @@ def two_task_sets_of_other_budgets(x_ptr, n):
 
 CPP_CASES = [
     (loaded_tensor_from_above, "uses a tensor computed outside its async task"),
-    (tensors_in_a_one_warp_task, "uses tensors inside a task of 1 warps, but tensor layouts are made for the kernel's"),
     (too_many_warps, "the tasks need 36 warps in all (4 for the default task, 32 for the others"),
     (default_with_other_warps, "the default task runs on the kernel's 4 warps, not num_warps=8"),
     (two_task_sets_of_other_budgets, "needs a launch cap of 176 registers per thread where an earlier"),
@@ -576,6 +567,48 @@ def test_task_lowering_errors_name_the_kernel_line(kernel, message):
     assert message in text, text
     assert re.search(rf"{re.escape(str(HERE))}:{misuse_line(kernel)}:\d+: error:", text), text
     assert "see current operation" not in text  # the user's line, not a dump of the IR
+
+
+@triton.jit
+def tensors_in_tasks_of_fewer_warps(x_ptr, out_ptr):
+    """An 8-warp kernel whose 1-warp and 4-warp tasks compute on tensors (public blackwell_scaled_mm_ws.py's
+    one-warp loaders, the 4-warp tasks of the attention backward): each task's tensors are laid out over its own
+    warps. `offs` is computed before the tasks and recomputed in each."""
+    offs = tl.arange(0, 128)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tl.store(out_ptr + offs, tl.load(x_ptr + offs) + 1)
+        with tlx.async_task(num_warps=1):
+            tile = tl.load(x_ptr + 128 + offs[:, None] * 4 + tl.arange(0, 4)[None, :])
+            tl.store(out_ptr + 128 + offs, tl.sum(tile, axis=1))
+        with tlx.async_task(num_warps=4):
+            tl.store(out_ptr + 256 + offs, tl.load(x_ptr + 640 + offs) * 2)
+
+
+@pytest.mark.needs_tlx_passes
+def test_tasks_of_fewer_warps_lay_their_tensors_out_over_their_own_warps():
+    compiled = compile_sm90(tensors_in_tasks_of_fewer_warps, {"x_ptr": "*fp32", "out_ptr": "*fp32"}, num_warps=8)
+    ttgir = compiled.asm["ttgir"]
+    partitions = re.findall(r"partition(\d+)\(.*?num_warps\((\d+)\)", ttgir)
+    assert sorted(int(w) for _, w in partitions) == [1, 4], partitions
+    # Every layout a partition's tensors use spreads over that partition's warps (stock's verifier checks it
+    # too); the 1-warp task reduces rows of a 2-D tile, the 4-warp task loads 128 floats.
+    layouts = dict(re.findall(r"^(#\w+) = #ttg\.blocked<\{.*?warpsPerCTA = \[([\d, ]+)\]", ttgir, re.M))
+    warps = {name: math.prod(int(n) for n in w.split(",")) for name, w in layouts.items()}
+    assert {1, 4, 8} <= set(warps.values()), layouts
+    assert "ld.global" in compiled.asm["ptx"] and "shfl.sync.bfly" in compiled.asm["ptx"]
+
+
+@pytest.mark.gpu
+def test_tasks_of_fewer_warps_on_gpu():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    x = torch.randn(768, device="cuda")
+    out = torch.full((384,), float("nan"), device="cuda")
+    tensors_in_tasks_of_fewer_warps[(1,)](x, out, num_warps=8)
+    expected = torch.cat([x[:128] + 1, x[128:640].double().view(128, 4).sum(1).float(), x[640:768] * 2])
+    torch.testing.assert_close(out, expected)
 
 
 @triton.jit

@@ -33,6 +33,20 @@ def real_name(fullname: str) -> str | None:
     return None
 
 
+def name_through_alias(namespace: dict) -> None:
+    """Give the classes defined in a module's ``namespace`` the alias of their module as ``__module__``.
+
+    Triton lets a kernel read a module-level global only if it is a constexpr or a value of a
+    ``triton.language`` module (its code generator's ``global_lookup`` reads ``__module__``). The fork's
+    layouts and storage kinds are such values (``triton.language.extra.tlx``), and its kernels keep them in
+    globals (``_QK_LAYOUT = tlx.layout(...)`` read in ``local_load(..., layout=_QK_LAYOUT)``). The alias names
+    a module that imports as the real one, so pickling by reference still works."""
+    module = namespace["__name__"]
+    for value in namespace.values():
+        if isinstance(value, type) and value.__module__ == module:
+            value.__module__ = ALIAS + module[len(PACKAGE) :]
+
+
 class _AliasLoader(importlib.abc.Loader):
     """Loads an alias name as the already imported real module."""
 

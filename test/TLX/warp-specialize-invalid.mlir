@@ -178,7 +178,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
       tlx.async_task default {
       }
       tlx.async_task num_warps(1) {
-        // expected-error @+1 {{uses tensors inside a task of 1 warps, but tensor layouts are made for the kernel's num_warps=4}}
+        // expected-error @+1 {{holds a 'tensor<128xi32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>' laid out over other than the 1 warps of its async task (run tlx-fit-task-layouts first)}}
         %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
       }
     }

@@ -546,9 +546,13 @@ LogicalResult mlir::tlx::propagateBufferLayouts(
 }
 
 unsigned mlir::tlx::lookupNumWarps(Operation *op) {
-  for (Operation *current = op; current; current = current->getParentOp())
+  for (Operation *current = op; current; current = current->getParentOp()) {
+    if (auto task = dyn_cast<AsyncTaskOp>(current))
+      if (std::optional<uint32_t> numWarps = task.getNumWarps())
+        return *numWarps;
     if (auto numWarps = current->getAttrOfType<IntegerAttr>("ttg.num-warps"))
       return numWarps.getInt();
+  }
   return 4;
 }
 

@@ -462,3 +462,95 @@ struct EraseLayoutAssertsPass
 };
 
 } // namespace
+
+std::optional<int64_t> mlir::tlx::getLayoutWarps(Attribute layout) {
+  if (auto spread = getThreadsAndWarps(layout))
+    return spread->second;
+  return std::nullopt;
+}
+
+namespace {
+
+/// `warps` (a product of powers of two) scaled to `numWarps`: halved along
+/// the slowest-varying dimension holding the most warps, or doubled along the
+/// slowest-varying dimension.
+SmallVector<unsigned> scaleWarps(ArrayRef<unsigned> warps,
+                                 ArrayRef<unsigned> order, unsigned numWarps) {
+  SmallVector<unsigned> result(warps);
+  while (product(result) > numWarps) {
+    unsigned widest = order.back();
+    for (unsigned dim : llvm::reverse(order))
+      if (result[dim] > result[widest])
+        widest = dim;
+    result[widest] /= 2;
+  }
+  while (product(result) < numWarps)
+    result[order.back()] *= 2;
+  return result;
+}
+
+} // namespace
+
+FailureOr<Attribute> mlir::tlx::fitLayoutToWarps(Attribute layout,
+                                                 unsigned numWarps) {
+  std::optional<int64_t> warps = getLayoutWarps(layout);
+  if (!warps || !llvm::isPowerOf2_32(numWarps) || !llvm::isPowerOf2_64(*warps))
+    return failure();
+  if (*warps == numWarps)
+    return layout;
+  MLIRContext *context = layout.getContext();
+  return llvm::TypeSwitch<Attribute, FailureOr<Attribute>>(layout)
+      .Case([&](ttg::BlockedEncodingAttr blocked) -> FailureOr<Attribute> {
+        return Attribute(ttg::BlockedEncodingAttr::get(
+            context, blocked.getSizePerThread(), blocked.getThreadsPerWarp(),
+            scaleWarps(blocked.getWarpsPerCTA(), blocked.getOrder(), numWarps),
+            blocked.getOrder(), blocked.getCgaBases()));
+      })
+      .Case([&](ttg::NvidiaMmaEncodingAttr mma) -> FailureOr<Attribute> {
+        // wgmma runs on whole warp groups: 4 warps along M at least.
+        if (mma.isHopper() && numWarps % 4 != 0)
+          return failure();
+        SmallVector<unsigned> order;
+        for (unsigned dim = mma.getRank(); dim-- > 0;)
+          order.push_back(dim);
+        SmallVector<unsigned> scaled =
+            scaleWarps(mma.getWarpsPerCTA(), order, numWarps);
+        if (mma.isHopper() && scaled[0] % 4 != 0)
+          return failure();
+        return Attribute(ttg::NvidiaMmaEncodingAttr::get(
+            context, mma.getVersionMajor(), mma.getVersionMinor(), scaled,
+            mma.getCgaBases(), mma.getInstrShape()));
+      })
+      .Case([&](ttg::LinearEncodingAttr linear) -> FailureOr<Attribute> {
+        unsigned rank = linear.getRank();
+        SmallVector<int32_t> registers(linear.getRegisterBases());
+        SmallVector<int32_t> warpBases(linear.getWarpBases());
+        size_t keep = rank * llvm::Log2_32(numWarps);
+        if (warpBases.size() > keep) {
+          registers.append(warpBases.begin() + keep, warpBases.end());
+          warpBases.resize(keep);
+        }
+        // More warps than the layout names hold copies (zero bases).
+        warpBases.resize(keep, 0);
+        return Attribute(ttg::LinearEncodingAttr::get(
+            context, rank, registers, linear.getLaneBases(), warpBases,
+            linear.getBlockBases()));
+      })
+      .Case([&](ttg::SliceEncodingAttr slice) -> FailureOr<Attribute> {
+        FailureOr<Attribute> parent =
+            fitLayoutToWarps(slice.getParent(), numWarps);
+        if (failed(parent))
+          return failure();
+        return Attribute(
+            ttg::SliceEncodingAttr::get(context, slice.getDim(), *parent));
+      })
+      .Case([&](ttg::DotOperandEncodingAttr operand) -> FailureOr<Attribute> {
+        FailureOr<Attribute> parent =
+            fitLayoutToWarps(operand.getParent(), numWarps);
+        if (failed(parent))
+          return failure();
+        return Attribute(ttg::DotOperandEncodingAttr::get(
+            context, operand.getOpIdx(), *parent, operand.getKWidth()));
+      })
+      .Default([](Attribute) -> FailureOr<Attribute> { return failure(); });
+}

@@ -321,23 +321,30 @@ private:
 // Checks
 //===----------------------------------------------------------------------===//
 
-/// The first op of `region` that has a tensor operand or result.
-Operation *findTensorOp(Region &region) {
-  Operation *found = nullptr;
+/// The first op of `region` with a tensor result laid out over other than
+/// `numWarps` warps, and that tensor's type.
+std::pair<Operation *, Type> findMisfitTensor(Region &region,
+                                              unsigned numWarps) {
+  std::pair<Operation *, Type> found;
   region.walk([&](Operation *op) {
-    auto isTensor = [](Type type) { return isa<RankedTensorType>(type); };
-    if (llvm::any_of(op->getOperandTypes(), isTensor) ||
-        llvm::any_of(op->getResultTypes(), isTensor)) {
-      found = op;
-      return WalkResult::interrupt();
+    for (Type type : op->getResultTypes()) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || !tensor.getEncoding())
+        continue;
+      std::optional<int64_t> warps = getLayoutWarps(tensor.getEncoding());
+      if (warps && *warps != numWarps) {
+        found = {op, type};
+        return WalkResult::interrupt();
+      }
     }
     return WalkResult::advance();
   });
   return found;
 }
 
-/// The default task runs on the kernel's warps; tensors live only in tasks
-/// of that many warps; a CTA holds at most 32 warps.
+/// The default task runs on the kernel's warps; a task's tensors are laid
+/// out over its own warps (tlx-fit-task-layouts); a CTA holds at most 32
+/// warps.
 LogicalResult verifyTaskWarps(TaskSet &set) {
   if (std::optional<uint32_t> numWarps = set.defaultTask.getNumWarps())
     if (*numWarps != static_cast<uint32_t>(set.baseWarps))
@@ -355,14 +362,10 @@ LogicalResult verifyTaskWarps(TaskSet &set) {
            << set.baseWarps;
   for (AsyncTaskOp task : set.others) {
     int32_t numWarps = *task.getNumWarps();
-    // Register tensors carry layouts made for the kernel's warp count.
-    if (numWarps != set.baseWarps)
-      if (Operation *tensorOp = findTensorOp(task.getBody()))
-        return tensorOp->emitOpError("uses tensors inside a task of ")
-               << numWarps << " warps, but tensor layouts are made for the "
-               << "kernel's num_warps=" << set.baseWarps
-               << "; give the task num_warps=" << set.baseWarps
-               << " or keep it to scalars, TMA and barriers";
+    if (auto [op, type] = findMisfitTensor(task.getBody(), numWarps); op)
+      return op->emitOpError("holds a ")
+             << type << " laid out over other than the " << numWarps
+             << " warps of its async task (run tlx-fit-task-layouts first)";
   }
   int32_t totalWarps = set.getTotalWarps();
   if (totalWarps > kMaxWarpsPerCTA)

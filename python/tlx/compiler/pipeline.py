@@ -23,7 +23,7 @@ from .errors import TLXCompilationError, TLXOutOfResources, TLXWarning
 PIPELINE = (
     "builtin.module(tlx-raise-carriers,tlx-insert-proxy-fences,tlx-check-clusters,tlx-insert-cluster-barrier-init,tlx-check-static-bounds,tlx-check-divergent-sync,tlx-check-async-hazards,"
     "tlx-check-protocol,tlx-check-shared-memory,"
-    "tlx-assign-layouts,tlx-lower-to-nvvm,tlx-lower-to-ttg)"
+    "tlx-fit-task-layouts,tlx-assign-layouts,tlx-lower-to-nvvm,tlx-lower-to-ttg)"
 )
 
 

@@ -25,6 +25,7 @@ from typing import Any
 import triton.language.core as tlc
 from triton.runtime.jit import constexpr_function
 
+from .._alias import name_through_alias
 from .errors import TLXError
 
 __all__ = [
@@ -671,3 +672,6 @@ class dot_operand_layout(layout_encoding):
 
     def __repr__(self) -> str:
         return f"dot_operand_layout({self.operand_index}, {self.parent!r}, k_width={self.k_width})"
+
+
+name_through_alias(globals())

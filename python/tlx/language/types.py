@@ -18,6 +18,7 @@ from typing import Any
 import triton.language.core as tlc
 from triton._C.libtriton import ir
 
+from .._alias import name_through_alias
 from .builtin import builtin
 
 __all__ = [
@@ -645,3 +646,6 @@ class tensor_descriptor_ptr(tlc.base_value):
 
     def __repr__(self) -> str:
         return f"tensor_descriptor_ptr(num={self.num}, descriptor_size={self.descriptor_size})"
+
+
+name_through_alias(globals())

@@ -142,9 +142,9 @@ LogicalResult propagateBufferLayouts(ModuleOp module, AllocLayoutFn allocLayout,
                                      AssertFn onAssert = nullptr,
                                      AccessFn onRegisterAccess = nullptr);
 
-/// The warps that run `op`: its function's or module's "ttg.num-warps" (4
-/// where none says). Tensor ops in an async task run on that many warps too:
-/// tasks of other warp counts must not hold tensors.
+/// The warps that run `op`: those of the async task it is in (a task that
+/// states num_warps), else its function's or module's "ttg.num-warps" (4
+/// where none says).
 unsigned lookupNumWarps(Operation *op);
 
 /// The wgmma accumulator layout for an MxN result of `elementBits`-bit
@@ -163,6 +163,17 @@ RankedTensorType getWgmmaAccumulatorType(AsyncDotOp dot);
 /// Whether `layout` lays a tensor out over threads (blocked, linear, slice,
 /// NVIDIA MMA, MMA operand).
 bool isRegisterLayout(Attribute layout);
+
+/// The warps a register layout spreads a tensor over; none for a layout
+/// that does not say.
+std::optional<int64_t> getLayoutWarps(Attribute layout);
+
+/// `layout`, a register layout made for some number of warps, made for
+/// `numWarps` instead: each thread holds the same elements per warp, and the
+/// elements of warps that go (or come) move into (or out of) the registers
+/// of those that stay. Failure for a layout that cannot be: a wgmma
+/// accumulator on fewer than 4 warps, a layout of another kind.
+FailureOr<Attribute> fitLayoutToWarps(Attribute layout, unsigned numWarps);
 
 /// An error at `op` unless `layout` is a register layout for tensors of
 /// `type`'s rank over the warps `op` runs on (a linear layout: of its shape).

@@ -5,6 +5,22 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TLXFitTaskLayouts : Pass<"tlx-fit-task-layouts", "::mlir::ModuleOp"> {
+  let summary = "Lay out the tensors of an async task over the task's warps";
+  let description = [{
+    Triton's conversion lays every tensor out over the kernel's num_warps. In
+    an async task with another `num_warps`, each tensor's layout is made for
+    the task's warps instead (a blocked layout keeps its elements per thread,
+    threads and order, and spreads over fewer or more warps; the elements of
+    warps that go move into registers), and a tensor the task takes from
+    outside is recomputed inside first (pure ops only; anything else is an
+    error at its use). A layout that cannot run on the task's warps (a wgmma
+    accumulator on fewer than 4 warps) is an error at the op. Runs before
+    `tlx-assign-layouts`, which lays out the TLX ops of a task for its warps.
+  }];
+  let dependentDialects = ["::mlir::triton::gpu::TritonGPUDialect"];
+}
+
 def TLXAssignLayouts : Pass<"tlx-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Give every TLX buffer and TMA descriptor its shared layout";
   let description = [{

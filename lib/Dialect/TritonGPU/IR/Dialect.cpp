@@ -55,22 +55,32 @@ void TritonGPUDialect::initialize() {
 // Module attributes and the layouts they constrain
 //===----------------------------------------------------------------------===//
 
-/// The warps that run `op`: its partition's inside ttg.warp_specialize, else
-/// its function's or module's "ttg.num-warps".
-static std::optional<int64_t> lookupNumWarps(Operation *op) {
+/// The warps that may run `op`: its partition's inside ttg.warp_specialize;
+/// its function's or module's "ttg.num-warps"; and inside a TLX async task
+/// that states num_warps (named here, not linked: TLX builds on this
+/// dialect), that many too: Triton's conversion lays the task's tensors out
+/// over the kernel's warps, tlx-fit-task-layouts over the task's.
+static SmallVector<int64_t, 2> lookupNumWarps(Operation *op) {
+  SmallVector<int64_t, 2> allowed;
   for (Operation *current = op; current; current = current->getParentOp()) {
+    if (allowed.empty() &&
+        current->getName().getStringRef() == "tlx.async_task")
+      if (auto numWarps = current->getAttrOfType<IntegerAttr>("numWarps"))
+        allowed.push_back(numWarps.getInt());
     if (auto partitions = dyn_cast<WarpSpecializePartitionsOp>(
             current->getParentOp() ? current->getParentOp() : current)) {
       if (current != partitions.getOperation()) {
         unsigned index = current->getParentRegion()->getRegionNumber();
         auto ws = cast<WarpSpecializeOp>(partitions->getParentOp());
-        return ws.getPartitionNumWarps()[index];
+        return {ws.getPartitionNumWarps()[index]};
       }
     }
-    if (auto numWarps = current->getAttrOfType<IntegerAttr>("ttg.num-warps"))
-      return numWarps.getInt();
+    if (auto numWarps = current->getAttrOfType<IntegerAttr>("ttg.num-warps")) {
+      allowed.push_back(numWarps.getInt());
+      return allowed;
+    }
   }
-  return std::nullopt;
+  return allowed;
 }
 
 static std::optional<int64_t> getWarpsPerCTA(Attribute encoding) {
@@ -101,11 +111,12 @@ static LogicalResult verifyTensorLayouts(ModuleOp module) {
       std::optional<int64_t> layoutWarps = getWarpsPerCTA(tensor.getEncoding());
       if (!layoutWarps)
         continue;
-      std::optional<int64_t> contextWarps = lookupNumWarps(op);
-      if (contextWarps && *contextWarps != *layoutWarps) {
+      SmallVector<int64_t, 2> contextWarps = lookupNumWarps(op);
+      if (!contextWarps.empty() &&
+          !llvm::is_contained(contextWarps, *layoutWarps)) {
         op->emitOpError("Result has an invalid layout: ")
             << tensor.getEncoding() << ". Layout has " << *layoutWarps
-            << " warps per CTA, but the context requires " << *contextWarps
+            << " warps per CTA, but the context requires " << contextWarps[0]
             << " warps per CTA.";
         return WalkResult::interrupt();
       }
