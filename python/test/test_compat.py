@@ -331,19 +331,6 @@ def test_one_warp_task_leaves_no_warp_outside_the_init_cluster_barrier():
     assert ptx.count("barrier.cluster.arrive.aligned;") == ptx.count("barrier.cluster.wait.aligned;") == 4
 
 
-@pytest.mark.gpu
-@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
-def test_peer_handshake_from_a_one_warp_task_on_gpu():
-    import torch
-
-    x = torch.randn(4 * 128, device="cuda")
-    out = torch.full_like(x, float("nan"))
-    peer_handshake_from_a_one_warp_task[(4,)](x, out, N=128, num_warps=4, ctas_per_cga=(2, 1, 1))
-    torch.cuda.synchronize()
-    rank = torch.arange(4, device="cuda").repeat_interleave(128) % 2
-    torch.testing.assert_close(out, x + rank)
-
-
 @triton.jit
 def warp_barrier_on_the_leader(x, out, N: tl.constexpr):
     """The public 2-CTA GEMM's epilogue idiom: every thread of both CTAs arrives on CTA 0's warp barrier
@@ -373,15 +360,18 @@ def test_a_warp_barrier_arrives_from_every_thread_on_another_cta():
     assert re.search(rf"mov\.pred\s+{predicate}, -1;", ptx), ptx
 
 
+# Each CTA of a cluster of two adds its rank once the peer's arrival releases it: a one-thread remote arrive on
+# the warp barrier would leave CTA 0 waiting for 255 more arrivals.
 @pytest.mark.gpu
 @pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
-def test_a_warp_barrier_arrives_from_every_thread_on_another_cta_on_gpu():
+@pytest.mark.parametrize("kernel", ["peer_handshake_from_a_one_warp_task", "warp_barrier_on_the_leader"])
+def test_cluster_handshakes_on_gpu(kernel):
     import torch
 
     x = torch.randn(4 * 128, device="cuda")
     out = torch.full_like(x, float("nan"))
-    warp_barrier_on_the_leader[(4,)](x, out, N=128, num_warps=4, ctas_per_cga=(2, 1, 1))
-    torch.cuda.synchronize()  # a one-thread remote arrive would leave CTA 0 waiting for 255 more
+    globals()[kernel][(4,)](x, out, N=128, num_warps=4, ctas_per_cga=(2, 1, 1))
+    torch.cuda.synchronize()
     rank = torch.arange(4, device="cuda").repeat_interleave(128) % 2
     torch.testing.assert_close(out, x + rank)
 
