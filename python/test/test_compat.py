@@ -646,6 +646,43 @@ def test_a_list_comprehension_over_a_constexpr_range_on_gpu():
     torch.testing.assert_close(out.double(), (x.double() * weights).sum(0))
 
 
+@triton.jit
+def view_carried_by_a_loop(x, out, n, N: tl.constexpr):
+    """The public Blackwell GDPA's idiom: a view taken before the loop and again in its body, used one iteration
+    later (`v_view`). Each step adds one to the previous buffer's values."""
+    bufs = tlx.local_alloc((N,), tl.float32, 2)
+    view = tlx.local_view(bufs, 0)
+    tlx.local_store(view, tl.load(x + tl.arange(0, N)))
+    for i in range(1, n):
+        following = tlx.local_view(bufs, i % 2)
+        tlx.local_store(following, tlx.local_load(view) + 1)
+        view = following
+    tl.store(out + tl.arange(0, N), tlx.local_load(view))
+
+
+def test_a_view_carried_by_a_loop_is_carried_as_its_index():
+    signature = {"x": "*fp32", "out": "*fp32", "n": "i32", "N": "constexpr"}
+    compiled = triton.compile(
+        ASTSource(view_carried_by_a_loop, signature, {(3,): 128}), target=GPUTarget("cuda", 90, 32)
+    )
+    ttgir = compiled.asm["ttgir"]
+    loop = re.search(r"scf\.for .* -> \(i32\)", ttgir)
+    assert loop, ttgir  # the loop carries the buffer's index, not a handle
+    assert ttgir.count("ttg.memdesc_index") >= 3  # before, inside and after the loop
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+@pytest.mark.parametrize("n", [1, 2, 5])
+def test_a_view_carried_by_a_loop_on_gpu(n):
+    import torch
+
+    x = torch.randn(128, device="cuda")
+    out = torch.full_like(x, float("nan"))
+    view_carried_by_a_loop[(1,)](x, out, n, N=128)
+    torch.testing.assert_close(out, x + (n - 1))
+
+
 def test_mx_scale_tensors_specialize_as_bytes_as_on_the_fork():
     """Public MX GEMMs pass ``torch.float8_e8m0fnu`` scale tensors; the fork specializes them as ``*u8``."""
     from triton._C.libtriton import native_specialize_impl

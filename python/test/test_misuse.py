@@ -1445,12 +1445,14 @@ def test_thousands_of_mbarriers_compile():
 
 @triton.jit
 def buffer_carried_across_iterations(n):
-    # (a buffer chosen in an if works: test_compat's CHOOSE_HALF; one carried by the loop does not)
-    bufs = tlx.local_alloc((64,), tl.float32, 2)
-    chosen = bufs[0]
+    # (a buffer chosen in an if works: test_compat's CHOOSE_HALF; so does a view of one allocation carried by the
+    # loop: test_compat's view_carried_by_a_loop; views of two allocations carried by the loop do not)
+    first = tlx.local_alloc((64,), tl.float32, 1)
+    second = tlx.local_alloc((64,), tl.float32, 1)
+    chosen = first[0]
     for _ in range(n):
         tlx.local_store(chosen, tl.zeros((64,), tl.float32))  # misuse
-        chosen = bufs[1]
+        chosen = second[0]
 
 
 @triton.jit

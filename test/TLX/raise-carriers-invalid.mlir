@@ -177,6 +177,33 @@ tt.func private @tlx.barrier_wait.a_i64i32i1(%h: i64, %p: i32, %a: i1) attribute
 
 // -----
 
+// A loop carrying views of two allocations is not a carried index.
+tt.func @views_of_two_allocations_through_loop(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %a = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<2, 128xf32, smem>"} : () -> i64
+  %b = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<2, 128xf32, smem>"} : () -> i64
+  %va = tt.call @tlx.local_view.a_i64i32_r_i64(%a, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<128xf32, smem>"} : (i64, i32) -> i64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%carried = %va) -> (i64) : i32 {
+    %vb = tt.call @tlx.local_view.a_i64i32_r_i64(%b, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<128xf32, smem>"} : (i64, i32) -> i64
+    %s = tt.splat %carried : i64 -> tensor<128xi64>
+    // expected-error @below {{tlx.local_load uses a buffer or barrier handle (operand `buffer`) that does not come straight from tlx.local_alloc / tlx.alloc_barriers / indexing}}
+    %x = tt.elementwise_inline_asm "tlx.local_load" {constraints = "=r,l", packed_element = 1 : i32, pure = false, tlx.op = "local_load"} %s : tensor<128xi64> -> tensor<128xf32>
+    scf.yield %vb : i64
+  }
+  tt.return
+}
+tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
+  %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+  tt.return %0 : i64
+}
+tt.func private @tlx.local_view.a_i64i32_r_i64(%h: i64, %i: i32) -> i64 attributes {noinline = true} {
+  %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+  tt.return %0 : i64
+}
+
+// -----
+
 tt.func @handle_through_loop(%n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

@@ -221,3 +221,42 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return %a : i64
   }
 }
+
+// -----
+
+// A view a loop carries (taken before the loop and again in its body, used in
+// the next iteration) is carried as its index: the body and the code after the
+// loop take the view again from the same buffers.
+// CHECK-LABEL: tt.func @view_carried_by_a_loop
+// CHECK:       %[[BUFS:.*]] = tlx.local_alloc : !tlx.buffers<2, 128xf32, smem>
+// CHECK:       %[[LAST:.*]] = scf.for {{.*}} iter_args(%[[I:.*]] = %[[FIRST:.*]]) -> (i32) : i32 {
+// CHECK-NEXT:    %[[VIEW:.*]] = tlx.local_view %[[BUFS]][%[[I]]]
+// CHECK:         tlx.local_load %[[VIEW]]
+// CHECK:         scf.yield %{{.*}} : i32
+// CHECK:       %[[AFTER:.*]] = tlx.local_view %[[BUFS]][%[[LAST]]]
+// CHECK:       tlx.local_load %[[AFTER]]
+tt.func @view_carried_by_a_loop(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<2, 128xf32, smem>"} : () -> i64
+  %v0 = tt.call @tlx.local_view.a_i64i32_r_i64(%h, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<128xf32, smem>"} : (i64, i32) -> i64
+  %last = scf.for %i = %c1 to %n step %c1 iter_args(%v = %v0) -> (i64) : i32 {
+    %k = arith.remsi %i, %c2 : i32
+    %next = tt.call @tlx.local_view.a_i64i32_r_i64(%h, %k) {tlx.op = "local_view", tlx.type = "!tlx.buffer<128xf32, smem>"} : (i64, i32) -> i64
+    %s = tt.splat %v : i64 -> tensor<128xi64>
+    %x = tt.elementwise_inline_asm "tlx.local_load" {constraints = "=r,l", packed_element = 1 : i32, pure = false, tlx.op = "local_load"} %s : tensor<128xi64> -> tensor<128xf32>
+    scf.yield %next : i64
+  }
+  %s = tt.splat %last : i64 -> tensor<128xi64>
+  %y = tt.elementwise_inline_asm "tlx.local_load" {constraints = "=r,l", packed_element = 1 : i32, pure = false, tlx.op = "local_load"} %s : tensor<128xi64> -> tensor<128xf32>
+  tt.return
+}
+tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
+  %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+  tt.return %0 : i64
+}
+tt.func private @tlx.local_view.a_i64i32_r_i64(%h: i64, %i: i32) -> i64 attributes {noinline = true} {
+  %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+  tt.return %0 : i64
+}

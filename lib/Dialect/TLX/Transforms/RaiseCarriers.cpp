@@ -121,6 +121,8 @@ private:
   LogicalResult raiseRegions();
   void splitChosenHandleUses();
   void splitUses(scf::IfOp ifOp, unsigned index);
+  void carryLoopViewsByIndex();
+  void carryViewByIndex(scf::ForOp loop, unsigned index);
   LogicalResult raiseRegion(Operation *carrier, const OpContract &contract);
   FailureOr<scf::IfOp> getGuardedRegion(Operation *carrier);
   LogicalResult recordLinkedOperand(Operation *carrier);
@@ -232,7 +234,9 @@ FailureOr<Value> Raiser::raiseOperand(Operation *carrier,
         << "operand `" << operand.name
         << "`) that does not come straight from tlx.local_alloc / "
            "tlx.alloc_barriers / indexing; handles cannot cross loop-carried "
-           "values or function arguments, and an if may choose between "
+           "values (but for one tlx.local_view of the same buffers, taken "
+           "before the loop and again in it) or function arguments, and an "
+           "if may choose between "
            "views (tlx.local_view, local_slice, ...) only: select the buffer "
            "where it is used (inside the loop body, in each branch)";
     return failure();
@@ -697,6 +701,62 @@ void Raiser::splitChosenHandleUses() {
     splitUses(ifOp, index);
 }
 
+/// A view a loop carries (`view = tlx.local_view(bufs, i)` before the loop and
+/// again in its body, used in the next iteration: the public Blackwell GDPA's
+/// `v_view`) is carried as its index: the loop carries `i`, and its body and
+/// the code after it take the view again from the same buffers. Each later
+/// pass then sees every view come from its allocation. Other carried handles
+/// stay, and are reported where they are used.
+void Raiser::carryLoopViewsByIndex() {
+  SmallVector<scf::ForOp> loops;
+  module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  for (scf::ForOp loop : loops)
+    for (unsigned index = 0; index < loop.getNumRegionIterArgs(); ++index)
+      carryViewByIndex(loop, index);
+}
+
+void Raiser::carryViewByIndex(scf::ForOp loop, unsigned index) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  Operation *before = loop.getInitArgs()[index].getDefiningOp();
+  Operation *inside = yield.getOperand(index).getDefiningOp();
+  if (!before || !inside || getCarriedName(before) != "local_view" ||
+      getCarriedName(inside) != "local_view" ||
+      before->getName() != inside->getName() ||
+      before->getAttrDictionary() != inside->getAttrDictionary() ||
+      before->getNumResults() != 1)
+    return;
+  ValueRange first = getCarriedValues(before), next = getCarriedValues(inside);
+  if (first.size() != 2 || next.size() != 2 || first[0] != next[0] ||
+      first[1].getType() != next[1].getType() ||
+      loop.getBodyRegion().isAncestor(first[0].getParentRegion()))
+    return;
+  BlockArgument carried = loop.getRegionIterArg(index);
+  Value result = loop.getResult(index);
+  SmallVector<OpOperand *> usesInside, usesAfter;
+  for (OpOperand &use : carried.getUses())
+    usesInside.push_back(&use);
+  for (OpOperand &use : result.getUses())
+    usesAfter.push_back(&use);
+  Value firstIndex = first[1];
+  loop.getInitArgsMutable()[index].set(firstIndex);
+  yield.setOperand(index, next[1]);
+  carried.setType(firstIndex.getType());
+  result.setType(firstIndex.getType());
+  auto viewAt = [&](Value viewIndex) {
+    IRMapping mapping;
+    mapping.map(firstIndex, viewIndex);
+    return builder.clone(*before, mapping)->getResult(0);
+  };
+  builder.setInsertionPointToStart(loop.getBody());
+  Value viewInside = viewAt(carried);
+  for (OpOperand *use : usesInside)
+    use->set(viewInside);
+  builder.setInsertionPointAfter(loop);
+  Value viewAfter = viewAt(result);
+  for (OpOperand *use : usesAfter)
+    use->set(viewAfter);
+}
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -744,6 +804,7 @@ LogicalResult Raiser::run() {
   if (failed(raiseRegions()))
     return failure();
   splitChosenHandleUses();
+  carryLoopViewsByIndex();
   bool failed = false;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (!getCarriedName(op).empty() && mlir::failed(raise(op)))
