@@ -60,13 +60,7 @@ def device_made_beside_a_stock_load(x, stock_desc, out_ptr, M, N, LAYOUT: tl.con
                                     BN: tl.constexpr):  # fmt: skip
     """A descriptor made on the device (its tensor map written by the kernel) into a buffer of ``LAYOUT``."""
     src = tlx.make_tensor_descriptor(None, x, [M, N], [N, 1], [BM, BN])
-    bufs = tlx.local_alloc((BM, BN), tl.float16, 1, layout=LAYOUT)
-    bars = tlx.alloc_barriers(1)
-    tlx.barrier_expect_bytes(bars[0], BM * BN * 2)
-    tlx.async_descriptor_load(src, bufs[0], [0, 0], bars[0])
-    tlx.barrier_wait(bars[0], 0)
-    tile = tlx.local_load(bufs[0]) + stock_desc.load([0, 0])
-    tl.store(out_ptr + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :], tile)
+    beside_a_stock_load(src, stock_desc, out_ptr, LAYOUT, BM, BN)
 
 
 @triton.jit
