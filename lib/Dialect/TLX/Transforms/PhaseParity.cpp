@@ -332,7 +332,7 @@ private:
   /// constants and pure operand-free ops (a program id), as text; empty when
   /// it reads anything else (a loop's iteration, memory) or is too large. Two
   /// tasks computing a loop bound alike spell it alike.
-  StringRef spelling(Value value) {
+  std::string spelling(Value value) {
     if (auto it = spellings.find(value); it != spellings.end())
       return it->second;
     int64_t budget = kMaxExpressionOps;
@@ -371,7 +371,7 @@ private:
   void assume(Value value, int64_t guess) {
     guess = wrap(guess, widthOf(value.getType()));
     bound[value] = guess;
-    StringRef text = spelling(value);
+    std::string text = spelling(value);
     if (!text.empty())
       assumedBySpelling[text] = guess;
     assumed = true;
