@@ -32,6 +32,7 @@ from triton.tools.tensor_descriptor import TensorDescriptor
 import tlx
 
 SM90 = GPUTarget("cuda", 90, 32)
+SM100 = GPUTarget("cuda", 100, 32)
 TLX_DIR = Path(tlx.__file__).resolve().parent
 
 
@@ -119,8 +120,8 @@ class CPUDriver:
     ms; CUDA events read that clock, so stock `triton.testing.do_bench` measures the stand-in's costs.
     `launch=False` refuses launches instead (what a machine without a GPU does, one step later)."""
 
-    def __init__(self, cost=lambda metadata: 1.0, launch=True):
-        self.cost, self.launch = cost, launch
+    def __init__(self, cost=lambda metadata: 1.0, launch=True, target=SM90):
+        self.cost, self.launch, self.target = cost, launch, target
         self.clock = 0.0
         self.launches = []
         self.loaded = []
@@ -165,7 +166,7 @@ class CPUDriver:
         return 0
 
     def get_current_target(self):
-        return SM90
+        return self.target
 
     def get_device_interface(self):
         return self.device_interface
@@ -194,7 +195,7 @@ def fresh(tmp_path, monkeypatch):
     """Fresh Triton cache, no driver chosen yet, and autotuners and JIT functions with nothing remembered."""
     monkeypatch.setattr(triton.knobs.cache, "dir", str(tmp_path / "cache"))
     monkeypatch.setattr(driver, "_active", None)
-    for tuner in (ring, pruned_ring):
+    for tuner in (ring, pruned_ring, oversized_tmem_ring):
         tuner.cache.clear()
         tuner.__dict__.pop("do_bench", None)  # a cached_property: the benchmarker of the driver it first saw
         tuner.fn.device_caches.clear()
@@ -355,6 +356,39 @@ def test_the_autotuner_skips_a_config_over_shared_memory(cpu_driver):
         oversized_ring.fn[(1,)](desc, y, k, NUM_STAGES=40)
     assert isinstance(info.value, OutOfResources)
     assert (info.value.required, info.value.limit, info.value.name) == (40 * 8192 + 40 * 8, 232448, "shared memory")
+    assert f"{Path(__file__).name}:" in str(info.value), str(info.value)  # the tlx.local_alloc line
+
+
+def tmem_ring(Y, NUM_BUFFERS: tl.constexpr):
+    """Stage a 128x128 fp32 tile through the last of NUM_BUFFERS tensor-memory buffers."""
+    bufs = tlx.local_alloc((128, 128), tl.float32, NUM_BUFFERS, storage=tlx.storage_kind.tmem)
+    offs = tl.arange(0, 128)[:, None] * 128 + tl.arange(0, 128)[None, :]
+    tlx.local_store(bufs[NUM_BUFFERS - 1], tl.load(Y + offs) + 1.0)
+    tl.store(Y + offs, tlx.local_load(bufs[NUM_BUFFERS - 1]))
+
+
+#: 5 x 128 columns: more tensor memory than a CTA has (512 columns). Public Blackwell GEMMs list such
+#: configurations (blackwell_gemm_ws: six 64x128 fp32 accumulators, which the fork's allocator packs in pairs).
+oversized_tmem_ring = triton.autotune(
+    configs=[triton.Config({"NUM_BUFFERS": 5}, num_warps=4), triton.Config({"NUM_BUFFERS": 2}, num_warps=4)],
+    key=[],
+)(triton.jit(tmem_ring))
+
+
+@pytest.mark.needs_tlx_passes
+def test_the_autotuner_skips_a_config_over_tensor_memory(fresh, monkeypatch):
+    from tlx.compiler import TLXOutOfResources
+
+    monkeypatch.setattr(driver, "_active", CPUDriver(target=SM100))
+    y = FakeTensor("float32", (128, 128))
+    oversized_tmem_ring[(1,)](y)
+    (best,) = oversized_tmem_ring.cache.values()
+    assert best.kwargs["NUM_BUFFERS"] == 2
+    timings = {config.kwargs["NUM_BUFFERS"]: times[0] for config, times in oversized_tmem_ring.configs_timings.items()}
+    assert timings[5] == float("inf") and timings[2] == 1.0
+    with pytest.raises(TLXOutOfResources) as info:
+        oversized_tmem_ring.fn[(1,)](y, NUM_BUFFERS=5)
+    assert (info.value.required, info.value.limit, info.value.name) == (640, 512, "tensor memory columns")
     assert f"{Path(__file__).name}:" in str(info.value), str(info.value)  # the tlx.local_alloc line
 
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import tempfile
 from pathlib import Path
 
 import corpus
@@ -52,7 +53,12 @@ def _corpus_records(config) -> list:
     global _RECORDS
     if _RECORDS is None:
         env = os.environ.get("TLX_CORPUS_CACHE")
-        cache = Path(env) if env else config.cache.mkdir("tlx-corpus")
+        if env:
+            cache = Path(env)
+        elif getattr(config, "cache", None) is not None:
+            cache = config.cache.mkdir("tlx-corpus")
+        else:  # pytest's cache provider is off (-p no:cacheprovider): a directory of this run's own
+            cache = Path(tempfile.mkdtemp(prefix="tlx-corpus-"))
         _RECORDS = corpus.build_corpus(cache)
     return _RECORDS
 

@@ -19,7 +19,7 @@ from triton.compiler.compiler import ASTSource
 from triton.compiler.errors import CompilationError
 
 import tlx
-from tlx.compiler import TLXCompilationError, frontend_ir, pipeline
+from tlx.compiler import TLXCompilationError, TLXOutOfResources, frontend_ir, pipeline
 
 HERE = Path(__file__).resolve()
 SM90, SM100 = GPUTarget("cuda", 90, 32), GPUTarget("cuda", 100, 32)
@@ -225,6 +225,15 @@ def tensor_memory_reuse_too_large(n):
     tlx.local_store(b[0], tl.zeros((128, 128), tl.float16))
 
 
+@triton.jit
+def tensor_memory_spec_over_512_columns(n):
+    spec = tlx.storage_alias_spec(storage=tlx.storage_kind.tmem)  # misuse
+    a = tlx.local_alloc((128, 256), tl.float32, 2, tlx.storage_kind.tmem, reuse=spec)
+    b = tlx.local_alloc((128, 256), tl.float32, 2, tlx.storage_kind.tmem, reuse=spec)
+    spec.set_buffer_overlap(tlx.reuse_group(a, b, group_type=tlx.reuse_group_type.distinct))
+    tlx.local_store(a[0], tl.zeros((128, 256), tl.float32))
+
+
 COMPILER_CASES = [
     (spec_too_small, SM90, "'tlx.storage_alias_spec' op buffer_size_bytes = 4096 is too small: the buffers"),
     (spec_other_storage, SM100, "allocates tmem buffers with reuse=<a storage_alias_spec in smem>: the storage"),
@@ -240,6 +249,7 @@ COMPILER_CASES = [
         "buffer_size_bytes = 32768 is too small: the buffers that share it need 65536",
     ),
     (tensor_memory_reuse_too_large, SM100, "needs 256 tensor-memory columns, more than the 128 columns of the buffers"),
+    (tensor_memory_spec_over_512_columns, SM100, "in tensor memory needs 1024 columns; tensor memory has 512 columns"),
 ]
 
 
@@ -259,6 +269,13 @@ def test_misuse_is_reported_at_the_kernel_line(kernel, target, message):
     assert message in error, error
     assert f"{HERE}:{misuse_line(kernel)}:" in error, error
     assert "internal compiler error" not in error, error
+
+
+def test_a_spec_over_tensor_memory_is_out_of_resources_for_the_autotuner():
+    text = frontend_ir(tensor_memory_spec_over_512_columns, {"n": "i32"}, stage="converted", target=SM100)
+    with pytest.raises(TLXOutOfResources) as info:
+        pipeline.run(text, kernel="tensor_memory_spec_over_512_columns", source_name="spec.mlir")
+    assert (info.value.required, info.value.limit, info.value.name) == (1024, 512, "tensor memory columns")
 
 
 @triton.jit

@@ -3,7 +3,7 @@
 // A one-warp task of a 4-warp kernel: its tensors (results, loop-carried
 // values, a dense constant, slices and expand_dims) are laid out over one
 // warp; the default task and a 4-warp task keep the kernel's layouts; a
-// tensor from outside the task is recomputed inside.
+// tensor and the constants from outside the task are recomputed inside.
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #blocked2d = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32} {
@@ -26,6 +26,8 @@ module attributes {"ttg.num-warps" = 4 : i32} {
       // CHECK: tlx.async_task num_warps(1)
       tlx.async_task num_warps(1) {
         // CHECK-NEXT: %[[INNER:.*]] = tt.make_range {{.*}} : tensor<128xi32, #[[ONE]]>
+        // CHECK-NEXT: arith.constant 0 : i32
+        // CHECK-NEXT: arith.constant 1 : i32
         // CHECK-NEXT: arith.constant dense<1.000000e+00> : tensor<128xf32, #[[ONE]]>
         %ones = arith.constant dense<1.0> : tensor<128xf32, #blocked>
         // CHECK: tt.addptr {{.*}}, %[[INNER]] : tensor<128x!tt.ptr<f32>, #[[ONE]]>, tensor<128xi32, #[[ONE]]>
@@ -110,12 +112,13 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @loaded_outside(%p: !tt.ptr<f32>) {
     %ptrs = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    // expected-note @+1 {{the tensor is computed here}}
     %x = tt.load %ptrs : tensor<128x!tt.ptr<f32>, #blocked>
     tlx.async_tasks {
       tlx.async_task default {
       }
       tlx.async_task num_warps(1) {
-        // expected-error @+1 {{'tt.store' op uses a tensor computed outside its async task of 1 warps by an op the task cannot recompute (tensors are laid out over the warps that hold them); compute it inside the task}}
+        // expected-error @+1 {{'tt.store' op uses a tensor computed outside its async task by an op the task cannot recompute; a task runs on other warps, with registers of its own: compute the tensor inside the task, or pass it through a tlx.local_alloc buffer}}
         tt.store %ptrs, %x : tensor<128x!tt.ptr<f32>, #blocked>
       }
     }

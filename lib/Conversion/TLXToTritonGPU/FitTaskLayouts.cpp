@@ -6,18 +6,17 @@
 // its own warps: this pass makes their layouts for those warps before
 // tlx-assign-layouts, which chooses the TLX ops' layouts for the task's
 // warps too (lookupNumWarps). A tensor the task takes from outside is
-// recomputed inside first (pure ops only), as the warp-specialization
-// lowering would do with it.
+// recomputed inside first (recomputeValuesFromAbove, as the
+// warp-specialization lowering does for every task).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tlx/Conversion/TLXToTritonGPU/Layouts.h"
 #include "tlx/Conversion/TLXToTritonGPU/Passes.h"
+#include "tlx/Conversion/TLXToTritonGPU/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::tlx {
 #define GEN_PASS_DEF_TLXFITTASKLAYOUTS
@@ -28,59 +27,6 @@ using namespace mlir;
 using namespace mlir::tlx;
 
 namespace {
-
-bool isInside(AsyncTaskOp task, Value value) {
-  return task.getBody().isAncestor(value.getParentRegion());
-}
-
-/// Recomputes, at the start of `task`, the tensors it uses from outside.
-class Localizer {
-public:
-  explicit Localizer(AsyncTaskOp task)
-      : task(task),
-        builder(&task.getBody().front(), task.getBody().front().begin()) {}
-
-  LogicalResult run() {
-    SmallVector<OpOperand *> outside;
-    task.getBody().walk([&](Operation *op) {
-      for (OpOperand &operand : op->getOpOperands())
-        if (isa<RankedTensorType>(operand.get().getType()) &&
-            !isInside(task, operand.get()))
-          outside.push_back(&operand);
-    });
-    for (OpOperand *operand : outside) {
-      FailureOr<Value> local = localize(operand->get(), operand->getOwner());
-      if (failed(local))
-        return failure();
-      operand->set(*local);
-    }
-    return success();
-  }
-
-private:
-  FailureOr<Value> localize(Value value, Operation *user) {
-    if (Value known = mapping.lookupOrNull(value))
-      return known;
-    Operation *def = value.getDefiningOp();
-    if (!def || def->getNumRegions() != 0 || !isPure(def))
-      return user->emitOpError("uses a tensor computed outside its async "
-                               "task of ")
-             << *task.getNumWarps()
-             << " warps by an op the task cannot recompute (tensors are laid "
-                "out over the warps that hold them); compute it inside the "
-                "task";
-    for (Value operand : def->getOperands())
-      if (isa<RankedTensorType>(operand.getType()) && !isInside(task, operand))
-        if (failed(localize(operand, user)))
-          return failure();
-    Operation *copy = builder.clone(*def, mapping);
-    return copy->getResult(cast<OpResult>(value).getResultNumber());
-  }
-
-  AsyncTaskOp task;
-  OpBuilder builder;
-  IRMapping mapping;
-};
 
 /// `type` with its layout made for `numWarps`; `type` itself if it is not a
 /// tensor with a layout.
@@ -97,7 +43,7 @@ FailureOr<Type> fitType(Type type, unsigned numWarps) {
 }
 
 LogicalResult fitTask(AsyncTaskOp task, unsigned numWarps) {
-  if (failed(Localizer(task).run()))
+  if (failed(recomputeValuesFromAbove(task)))
     return failure();
   auto cannotFit = [&](Operation *op, Type type) {
     return op->emitOpError("holds a ")

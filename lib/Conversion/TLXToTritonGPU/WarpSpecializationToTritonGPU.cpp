@@ -232,90 +232,14 @@ RegisterBudgets computeRegisterBudgets(TaskSet &set) {
 // Captures
 //===----------------------------------------------------------------------===//
 
-/// How values from above enter the partitions, which see only their
-/// explicit captures: constants and register tensors are recomputed inside
-/// (a tensor's layout belongs to the warps that hold it), everything else is
-/// passed in.
-class Captures {
-public:
-  /// Classifies every value the tasks use from above. On a tensor that
-  /// cannot be recomputed, returns it with its use in the task.
-  std::optional<std::pair<Value, Operation *>>
-  collect(ArrayRef<AsyncTaskOp> tasks) {
-    for (AsyncTaskOp task : tasks) {
-      SetVector<Value> above;
-      getUsedValuesDefinedAbove(task.getBody(), above);
-      for (Value value : above)
-        if (Value stuck = classify(value))
-          return std::make_pair(stuck, findUseInTask(stuck, value, task));
-    }
-    return std::nullopt;
-  }
-
-  ArrayRef<Value> passed() const { return passedValues.getArrayRef(); }
-
-  /// Maps the values from above inside the partition of `task`, whose block
-  /// arguments stand for `passed()`; the recomputed values that task uses
-  /// are cloned at the builder. Only those: a tensor's layout belongs to the
-  /// warps of the task it was made for, and a partition of fewer warps could
-  /// not hold it.
-  void map(OpBuilder &builder, Block &entry, IRMapping &mapping,
-           AsyncTaskOp task) const {
-    for (auto [value, argument] : llvm::zip(passedValues, entry.getArguments()))
-      mapping.map(value, argument);
-    SetVector<Value> above;
-    getUsedValuesDefinedAbove(task.getBody(), above);
-    SmallVector<Value> worklist(above.begin(), above.end());
-    DenseSet<Operation *> needed;
-    while (!worklist.empty()) {
-      Operation *def = worklist.pop_back_val().getDefiningOp();
-      if (def && recomputed.contains(def) && needed.insert(def).second)
-        llvm::append_range(worklist, def->getOperands());
-    }
-    for (Operation *op : recomputed)
-      if (needed.contains(op))
-        builder.clone(*op, mapping);
-  }
-
-private:
-  /// The op in `task` that uses `stuck`, or else the one that uses `above`,
-  /// the value from above that needs `stuck` to be recomputed.
-  static Operation *findUseInTask(Value stuck, Value above, AsyncTaskOp task) {
-    auto inTask = [&](Operation *op) { return task->isAncestor(op); };
-    auto users = stuck.getUsers();
-    auto user = llvm::find_if(users, inTask);
-    if (user != users.end())
-      return *user;
-    // `above` is used inside the task: that is why it was classified.
-    return *llvm::find_if(above.getUsers(), inTask);
-  }
-
-  /// Returns the tensor that can be neither passed nor recomputed, if any.
-  Value classify(Value value) {
-    Operation *def = value.getDefiningOp();
-    if (passedValues.contains(value) || (def && recomputed.contains(def)))
-      return Value();
-    bool isTensor = isa<RankedTensorType>(value.getType());
-    bool recomputable = def && def->getNumRegions() == 0 &&
-                        isMemoryEffectFree(def) &&
-                        (isTensor || def->hasTrait<OpTrait::ConstantLike>());
-    if (!recomputable) {
-      if (isTensor)
-        return value;
-      passedValues.insert(value);
-      return Value();
-    }
-    for (Value operand : def->getOperands())
-      if (Value stuck = classify(operand))
-        return stuck;
-    // Operands first: `recomputed` stays in dependency order.
-    recomputed.insert(def);
-    return Value();
-  }
-
-  SetVector<Value> passedValues;
-  SetVector<Operation *> recomputed;
-};
+/// The values from above every partition takes as block arguments: what the
+/// tasks use from above once recomputeValuesFromAbove has run.
+SetVector<Value> collectCaptures(ArrayRef<AsyncTaskOp> tasks) {
+  SetVector<Value> captures;
+  for (AsyncTaskOp task : tasks)
+    getUsedValuesDefinedAbove(task.getBody(), captures);
+  return captures;
+}
 
 //===----------------------------------------------------------------------===//
 // Checks
@@ -457,22 +381,6 @@ LogicalResult verifyRegisterBudgets(TaskSet &set, int32_t kernelWarps,
   return recordLaunchCap(set, budgets.launchCap);
 }
 
-/// Tensors from above must be recomputable inside the partitions.
-LogicalResult verifyCaptures(TaskSet &set) {
-  Captures captures;
-  auto stuck = captures.collect(set.others);
-  if (!stuck)
-    return success();
-  auto [tensor, user] = *stuck;
-  InFlightDiagnostic diag =
-      mlir::emitError(user->getLoc())
-      << "uses a tensor computed outside its async task; a task runs on "
-         "other warps, with registers of its own: compute the tensor inside "
-         "the task, or pass it through a tlx.local_alloc buffer";
-  diag.attachNote(tensor.getLoc()) << "the tensor is computed here";
-  return diag;
-}
-
 } // namespace
 
 LogicalResult mlir::tlx::planWarpSpecialization(ModuleOp module) {
@@ -497,10 +405,82 @@ LogicalResult mlir::tlx::planWarpSpecialization(ModuleOp module) {
       return failure();
     if (!fits)
       set.op->setAttr(kWithoutBudgets, UnitAttr::get(set.op.getContext()));
-    if (failed(verifyCaptures(set)))
-      return failure();
+    for (AsyncTaskOp task : set.others)
+      if (failed(recomputeValuesFromAbove(task)))
+        return failure();
   }
   return success();
+}
+
+namespace {
+
+/// Clones, at the start of a task, the tensors and constants it uses from
+/// above, operands first.
+class Recomputer {
+public:
+  explicit Recomputer(AsyncTaskOp task)
+      : task(task),
+        builder(&task.getBody().front(), task.getBody().front().begin()) {}
+
+  LogicalResult run() {
+    SmallVector<OpOperand *> fromAbove;
+    task.getBody().walk([&](Operation *op) {
+      for (OpOperand &operand : op->getOpOperands())
+        if (isFromAbove(operand.get()) && mustRecompute(operand.get()))
+          fromAbove.push_back(&operand);
+    });
+    for (OpOperand *operand : fromAbove) {
+      FailureOr<Value> local = recompute(operand->get(), operand->getOwner());
+      if (failed(local))
+        return failure();
+      operand->set(*local);
+    }
+    return success();
+  }
+
+private:
+  bool isFromAbove(Value value) {
+    return !task.getBody().isAncestor(value.getParentRegion());
+  }
+
+  static bool mustRecompute(Value value) {
+    if (isa<RankedTensorType>(value.getType()))
+      return true;
+    Operation *def = value.getDefiningOp();
+    return def && def->hasTrait<OpTrait::ConstantLike>();
+  }
+
+  FailureOr<Value> recompute(Value value, Operation *user) {
+    if (Value known = mapping.lookupOrNull(value))
+      return known;
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getNumRegions() != 0 || !isMemoryEffectFree(def)) {
+      InFlightDiagnostic diag =
+          user->emitOpError("uses a tensor computed outside its async task by "
+                            "an op the task cannot recompute; a task runs on "
+                            "other warps, with registers of its own: compute "
+                            "the tensor inside the task, or pass it through a "
+                            "tlx.local_alloc buffer");
+      diag.attachNote(value.getLoc()) << "the tensor is computed here";
+      return diag;
+    }
+    for (Value operand : def->getOperands())
+      if (isFromAbove(operand) && mustRecompute(operand) &&
+          failed(recompute(operand, user)))
+        return failure();
+    Operation *copy = builder.clone(*def, mapping);
+    return copy->getResult(cast<OpResult>(value).getResultNumber());
+  }
+
+  AsyncTaskOp task;
+  OpBuilder builder;
+  IRMapping mapping;
+};
+
+} // namespace
+
+LogicalResult mlir::tlx::recomputeValuesFromAbove(AsyncTaskOp task) {
+  return Recomputer(task).run();
 }
 
 //===----------------------------------------------------------------------===//
@@ -535,9 +515,6 @@ struct AsyncTasksOpConversion : OpConversionPattern<AsyncTasksOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    Captures captures;
-    if (captures.collect(set.others))
-      return rewriter.notifyMatchFailure(op, "a tensor cannot be captured");
     DenseI32ArrayAttr requestedRegisters;
     if (set.hasRegisterBudgets() && !op->hasAttr(kWithoutBudgets))
       requestedRegisters =
@@ -547,7 +524,7 @@ struct AsyncTasksOpConversion : OpConversionPattern<AsyncTasksOp> {
         /*warpGroupStartIds=*/DenseI32ArrayAttr(), requestedRegisters,
         /*actualRegisters=*/DenseI32ArrayAttr());
     moveDefaultTask(rewriter, set.defaultTask, ws);
-    buildPartitions(rewriter, set, captures, ws);
+    buildPartitions(rewriter, set, collectCaptures(set.others), ws);
     rewriter.eraseOp(op);
     return success();
   }
@@ -565,16 +542,16 @@ private:
   }
 
   /// Each partition gets a copy of its task's body, with the captures as
-  /// block arguments and the recomputed values cloned in front.
+  /// block arguments.
   static void buildPartitions(ConversionPatternRewriter &rewriter, TaskSet &set,
-                              const Captures &captures,
+                              const SetVector<Value> &captures,
                               ttg::WarpSpecializeOp ws) {
     rewriter.createBlock(&ws.getPartitionOpHolder());
     auto partitionsOp = ttg::WarpSpecializePartitionsOp::create(
-        rewriter, ws.getLoc(), captures.passed(), set.partitions.size());
+        rewriter, ws.getLoc(), captures.getArrayRef(), set.partitions.size());
     SmallVector<Type> types;
     SmallVector<Location> locs;
-    for (Value value : captures.passed()) {
+    for (Value value : captures) {
       types.push_back(value.getType());
       locs.push_back(value.getLoc());
     }
@@ -582,7 +559,7 @@ private:
          llvm::zip(partitionsOp.getPartitionRegions(), set.partitions)) {
       Block *entry = rewriter.createBlock(&region, region.end(), types, locs);
       IRMapping mapping;
-      captures.map(rewriter, *entry, mapping, partition.task);
+      mapping.map(captures.getArrayRef(), entry->getArguments());
       for (Operation &op : partition.task.getBody().front())
         rewriter.clone(op, mapping);
       replaceReplicaIds(rewriter, region, partition.replica);

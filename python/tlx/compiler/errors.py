@@ -38,7 +38,7 @@ class TLXCompilationError(CompilationError):
 
 
 class TLXOutOfResources(TLXCompilationError, OutOfResources):
-    """A TLX kernel needs more of a resource (``name``: shared memory) than a CTA of the target has:
+    """A TLX kernel needs more of a resource (``name``: shared memory, tensor memory columns) than a CTA has:
     ``required`` against ``limit``. Also an ``OutOfResources``, so the autotuner skips the configuration as it
     skips one that fails at launch for the same reason; the message names the user's lines."""
 

@@ -83,9 +83,25 @@ def _report(kernel: str) -> Callable[[tuple], None]:
     return report
 
 
-#: tlx-check-shared-memory's error (lib/Dialect/TLX/Transforms/CheckSharedMemory.cpp): what it needs, the limit.
-_SHARED_MEMORY_OVERFLOW = re.compile(
-    r"the TLX buffers and mbarriers of this kernel need (\d+) bytes of shared memory; a CTA on \S+ has at most (\d+)"
+#: The errors that say a kernel needs more of a CTA's memory than there is, so that the autotuner skips such a
+#: configuration (``TLXOutOfResources``): tlx-check-shared-memory's (CheckSharedMemory.cpp), and the tensor-memory
+#: column counts of buffers (Layouts.cpp) and of storage_alias_specs (BufferOpToTritonGPU.cpp).
+_OUT_OF_RESOURCES = (
+    (
+        "shared memory",
+        re.compile(
+            r"the TLX buffers and mbarriers of this kernel need (?P<required>\d+) bytes of shared memory; "
+            r"a CTA on \S+ has at most (?P<limit>\d+)"
+        ),
+    ),
+    (
+        "tensor memory columns",
+        re.compile(r"tensor memory has (?P<limit>\d+) columns of 32 bits per CTA; these .* need (?P<required>\d+)"),
+    ),
+    (
+        "tensor memory columns",
+        re.compile(r"in tensor memory needs (?P<required>\d+) columns; tensor memory has (?P<limit>\d+) columns"),
+    ),
 )
 
 
@@ -110,10 +126,12 @@ def _failure(kernel: str, text: str, pipeline: str, error: Exception) -> TLXComp
     else:
         body = f"{stage} stage of {pipeline} failed:\n" + (format_diagnostics(diagnostics) or str(error))
     for severity, *_, message in diagnostics:
-        overflow = _SHARED_MEMORY_OVERFLOW.match(message) if severity == "error" else None
-        if overflow:
-            required, limit = map(int, overflow.groups())
-            return TLXOutOfResources(f"{header}: {body}", kernel, diagnostics, required, limit)
+        if severity != "error":
+            continue
+        for resource, pattern in _OUT_OF_RESOURCES:
+            if overflow := pattern.search(message):
+                required, limit = int(overflow["required"]), int(overflow["limit"])
+                return TLXOutOfResources(f"{header}: {body}", kernel, diagnostics, required, limit, resource)
     return TLXCompilationError(f"{header}: {body}", kernel=kernel, diagnostics=diagnostics)
 
 

@@ -19,6 +19,8 @@ class ModuleOp;
 
 namespace mlir::tlx {
 
+class AsyncTaskOp;
+
 /// local_alloc, local_view, local_trans, local_slice, local_reinterpret,
 /// local_load, local_store -> ttg.local_alloc, memdesc views, local_load/store.
 void populateBufferOpToTritonGPUPatterns(RewritePatternSet &patterns);
@@ -85,11 +87,19 @@ LogicalResult lowerLayoutRequirements(ModuleOp module);
 /// ttg.warp_specialize. Runs once the task bodies hold TritonGPU ops only.
 void populateWarpSpecializationToTritonGPUPatterns(RewritePatternSet &patterns);
 
+/// Recomputes at the start of `task` the tensors and constants it uses from
+/// above (pure ops only, with the operands they need): a tensor's layout
+/// belongs to the warps that hold it, and a constant is cheaper made again
+/// than passed. Other values stay captured. A tensor the task cannot
+/// recompute is an error at its use, with a note at its definition.
+LogicalResult recomputeValuesFromAbove(AsyncTaskOp task);
+
 /// Checks every tlx.async_tasks of `module` against the kernel (warp counts,
-/// tensors in tasks, register budgets, values captured from above), with
-/// the error at the op to change, and records the kernel's launch register
-/// cap (`ttg.maxnreg`) where budgets need one. The warp specialization
-/// patterns rely on its success.
+/// tensors in tasks, register budgets), with the error at the op to change,
+/// recomputes in each task what it uses from above
+/// (recomputeValuesFromAbove), and records the kernel's launch register cap
+/// (`ttg.maxnreg`) where budgets need one. The warp specialization patterns
+/// rely on its success.
 LogicalResult planWarpSpecialization(ModuleOp module);
 
 } // namespace mlir::tlx
