@@ -14,6 +14,7 @@ import re
 import warnings
 from types import ModuleType
 
+import gpus
 import pytest
 
 import tlx
@@ -247,18 +248,8 @@ def test_mxfp8_gemm_copies_scales_to_tensor_memory_for_each_block_scaled_mma(nam
     assert "lhs = e4m3 rhs = e4m3" in ttgir
 
 
-def _blackwell_gpu() -> bool:
-    import importlib.util
-
-    if importlib.util.find_spec("torch") is None:
-        return False
-    import torch
-
-    return torch.cuda.is_available() and torch.cuda.get_device_capability()[0] == 10
-
-
 @pytest.mark.gpu
-@pytest.mark.skipif(not _blackwell_gpu(), reason="needs a Blackwell (sm_100) GPU and PyTorch")
+@gpus.blackwell
 def test_mxfp8_gemm_matches_the_reference_on_blackwell() -> None:
     import torch
 

@@ -3,9 +3,9 @@ plan `_plan` makes, with the instructions it promises and within Hopper's shared
 projection and baselines too); its plan, ring bookkeeping and CPU-side estimate hold; on a GPU (marker
 `gpu`) the TLX path and both materialized baselines compute the float64 reference."""
 
-import importlib.util
 import re
 
+import gpus
 import pytest
 import triton
 from triton.backends.compiler import GPUTarget
@@ -253,15 +253,7 @@ def test_ring_bookkeeping(k_tiles, num_stages, my_tiles):
 # ----------------------------------------------------------------------------- on a GPU
 
 
-def _cuda_available() -> bool:
-    if importlib.util.find_spec("torch") is None:
-        return False
-    import torch
-
-    return torch.cuda.is_available()
-
-
-gpu = pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+gpu = gpus.cuda
 
 IMPLEMENTATIONS = {
     "tlx": broadcast_scoring.run,

@@ -10,6 +10,7 @@ a cubin with the instructions it relies on; with a GPU (marker ``gpu``) each com
 import importlib
 import re
 
+import gpus
 import pytest
 import triton
 import triton.language as tl
@@ -177,14 +178,6 @@ def test_public_idiom_gemm_compiles(num_ctas, warp_barrier, choose_half):
         assert "multicast::cluster" in ptx and "mapa.shared::cluster" in ptx
 
 
-def _cuda_available() -> bool:
-    try:
-        import torch
-    except ImportError:
-        return False
-    return torch.cuda.is_available()
-
-
 @triton.autotune(
     configs=[
         triton.Config({**CONFIG, "NUM_CTAS": 2, "USE_WARP_BARRIER": False}, num_warps=4, ctas_per_cga=(2, 1, 1)),
@@ -199,7 +192,7 @@ def autotuned_gemm(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.con
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+@gpus.cuda
 @pytest.mark.parametrize("num_ctas, warp_barrier, choose_half", VARIANTS)
 def test_public_idiom_gemm_on_gpu(num_ctas, warp_barrier, choose_half):
     import torch
@@ -223,7 +216,7 @@ def test_public_idiom_gemm_on_gpu(num_ctas, warp_barrier, choose_half):
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+@gpus.cuda
 def test_public_idiom_autotune_with_ctas_per_cga_on_gpu():
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
@@ -286,7 +279,7 @@ def test_async_remote_shmem_store_counts_each_byte_once():
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+@gpus.cuda
 @pytest.mark.parametrize("num_ctas, num_warps", [(2, 1), (4, 4)])
 def test_cluster_row_sum_on_gpu(num_ctas, num_warps):
     import torch
@@ -363,7 +356,7 @@ def test_a_warp_barrier_arrives_from_every_thread_on_another_cta():
 # Each CTA of a cluster of two adds its rank once the peer's arrival releases it: a one-thread remote arrive on
 # the warp barrier would leave CTA 0 waiting for 255 more arrivals.
 @pytest.mark.gpu
-@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+@gpus.cuda
 @pytest.mark.parametrize("kernel", ["peer_handshake_from_a_one_warp_task", "warp_barrier_on_the_leader"])
 def test_cluster_handshakes_on_gpu(kernel):
     import torch
@@ -391,7 +384,7 @@ def diagonal_gather_scatter(matrix_ptr, indices_ptr, values_ptr, out_ptr, N: tl.
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+@gpus.cuda
 @pytest.mark.parametrize("n, num_warps", [(32, 1), (64, 4)])
 def test_gather_scatter_on_gpu(n, num_warps):
     import torch
@@ -408,7 +401,7 @@ def test_gather_scatter_on_gpu(n, num_warps):
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+@gpus.cuda
 def test_local_reshape_on_gpu():
     import sys
     from pathlib import Path
@@ -425,7 +418,7 @@ def test_local_reshape_on_gpu():
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+@gpus.cuda
 def test_device_made_descriptors_on_gpu():
     import sys
     from pathlib import Path
@@ -537,7 +530,7 @@ def test_grouped_gemm_with_descriptor_slots_compiles():
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+@gpus.cuda
 def test_grouped_gemm_with_descriptor_slots_on_gpu():
     import torch
 
@@ -563,7 +556,7 @@ def test_grouped_gemm_with_descriptor_slots_on_gpu():
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+@gpus.cuda
 @pytest.mark.parametrize("pin", [True, False])
 def test_pinned_layout_keeps_the_values_on_gpu(pin):
     import sys
@@ -635,7 +628,7 @@ def test_a_list_comprehension_over_a_constexpr_range_unrolls_as_on_the_fork():
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+@gpus.cuda
 def test_a_list_comprehension_over_a_constexpr_range_on_gpu():
     import torch
 
@@ -672,7 +665,7 @@ def test_a_view_carried_by_a_loop_is_carried_as_its_index():
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+@gpus.cuda
 @pytest.mark.parametrize("n", [1, 2, 5])
 def test_a_view_carried_by_a_loop_on_gpu(n):
     import torch

@@ -5,24 +5,14 @@ computes, on fresh random inputs, into outputs poisoned first.
 Their PTX is checked on the CPU in test_ops_ptx.py.
 """
 
-import importlib.util
-
+import gpus
 import pytest
 import triton
 import triton.language as tl
 
 import tlx
 
-
-def _hopper_available() -> bool:
-    if importlib.util.find_spec("torch") is None:
-        return False
-    import torch
-
-    return torch.cuda.is_available() and torch.cuda.get_device_capability()[0] >= 9
-
-
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _hopper_available(), reason="needs a Hopper-or-newer GPU")]
+pytestmark = [pytest.mark.gpu, gpus.hopper_or_newer]
 
 BM, BN = 64, 64
 

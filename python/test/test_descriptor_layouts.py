@@ -8,9 +8,9 @@ would follow (silently wrong data). It runs only for kernels with a descriptor o
 tensor map the launch builds (``tensordesc_meta``) for every layout and both architectures, with a stock
 descriptor beside, and with a task that does not use the descriptor. GPU: the data through such buffers."""
 
-import importlib.util
 import re
 
+import gpus
 import pytest
 import triton
 import triton.language as tl
@@ -165,16 +165,8 @@ def test_leading_ones_need_the_plain_copy():
         )
 
 
-def _cuda_available() -> bool:
-    if importlib.util.find_spec("torch") is None:
-        return False
-    import torch
-
-    return torch.cuda.is_available() and torch.cuda.get_device_capability()[0] >= 9
-
-
 @pytest.mark.gpu
-@pytest.mark.skipif(not _cuda_available(), reason="needs a Hopper-or-newer GPU and PyTorch")
+@gpus.hopper_or_newer
 @pytest.mark.parametrize("swizzle_bytes", [0, 64, 128])
 def test_data_through_buffers_of_every_swizzle_on_gpu(swizzle_bytes):
     import torch

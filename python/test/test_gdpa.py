@@ -11,11 +11,11 @@ of length 0, 1, off the tile grid and long, and rows outside every sequence left
 from __future__ import annotations
 
 import functools
-import importlib.util
 import math
 import os
 import warnings
 
+import gpus
 import pytest
 
 import tlx
@@ -194,15 +194,7 @@ def test_flops_count_both_products() -> None:
     assert gdpa.flops([], heads=2, head_dim=64) == 0
 
 
-def _cuda_available() -> bool:
-    if importlib.util.find_spec("torch") is None:
-        return False
-    import torch
-
-    return torch.cuda.is_available()
-
-
-gpu = pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+gpu = gpus.cuda
 
 #: Sequence lengths: empty (first, middle, last), one token, off the 128-row tile, exactly a tile, one
 #: past it, a long one; and the benchmark's log-normal lengths (fresh each run).

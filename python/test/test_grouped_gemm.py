@@ -5,8 +5,7 @@ test_tutorials), and the host functions refuse bad problems with a message namin
 any GPU work. On a GPU (marker `gpu`): both layouts, both dtypes, against float64 PyTorch on fresh random
 inputs with NaN-poisoned outputs, with empty, one-row, unaligned and large groups."""
 
-import importlib.util
-
+import gpus
 import pytest
 
 from tlx.tools import stock_grouped
@@ -99,15 +98,7 @@ def test_narrow_tiles_where_they_waste_less_of_n():
     assert grouped_gemm._block_k(1408, "x") == 64 and grouped_gemm._block_k(48, "x") == 16
 
 
-def _cuda_available() -> bool:
-    if importlib.util.find_spec("torch") is None:
-        return False
-    import torch
-
-    return torch.cuda.is_available()
-
-
-gpu = pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+gpu = gpus.cuda
 
 #: Group sizes with empty groups (first, middle, last), one-row groups, sizes off the tile grid, a group
 #: spanning many tiles, and the routed sizes of the benchmark.

@@ -7,6 +7,7 @@ and stochastic rounding.
 
 import re
 
+import gpus
 import pytest
 import triton
 import triton.language as tl
@@ -148,6 +149,43 @@ def fp8_dot(out):
 def test_fp8_async_dot_is_an_e4m3_wgmma():
     ptx = compile_sm90(fp8_dot, {"out": "*fp32"}, {}).asm["ptx"]
     assert re.search(r"wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.e4m3\.e4m3", ptx), ptx[-2000:]
+
+
+@triton.jit
+def fp8_registers_dot(p_ptr, v_t_ptr, out, FP8: tl.constexpr):
+    """P @ V with P (64 x 64) in registers, as attention's second GEMM in fp8; V stored transposed (N x K)."""
+    rows, cols = tl.arange(0, 64)[:, None], tl.arange(0, 64)[None, :]
+    p = tl.load(p_ptr + rows * 64 + cols).to(FP8)
+    v_t = tlx.local_alloc((64, 64), FP8, 1)
+    tlx.local_store(v_t[0], tl.load(v_t_ptr + rows * 64 + cols).to(FP8))
+    acc = tlx.async_dot_wait(0, tlx.async_dot(p, tlx.local_trans(v_t[0])))
+    tl.store(out + rows * 64 + cols, acc)
+
+
+@pytest.mark.parametrize("fp8, name", [(tl.float8e4nv, "e4m3"), (tl.float8e5, "e5m2")])
+def test_fp8_async_dot_takes_a_from_registers(fp8, name):
+    signature = {"p_ptr": "*fp32", "v_t_ptr": "*fp32", "out": "*fp32", "FP8": "constexpr"}
+    ptx = compile_sm90(fp8_registers_dot, signature, {"FP8": fp8}).asm["ptx"]
+    # A as 4 registers of 4 fp8 values each (the thread's share of 64 x 32), B by descriptor.
+    found = re.findall(
+        rf"wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.{name}\.{name} \{{[^}}]*\}}, \{{(%r\d+,?){{4}}\}}, %rd", ptx
+    )
+    assert len(found) == 2, ptx[-3000:]  # K = 64: two k32 steps
+
+
+@pytest.mark.gpu
+@gpus.hopper
+@pytest.mark.parametrize("fp8", ["float8_e4m3fn", "float8_e5m2"])
+def test_fp8_async_dot_from_registers_on_hopper(fp8):
+    import torch
+
+    dtype = getattr(torch, fp8)
+    # Values exact in fp8, so the kernel's conversions lose nothing and the float64 product is the reference.
+    p = torch.randn(64, 64, device="cuda").to(dtype)
+    v_t = torch.randn(64, 64, device="cuda").to(dtype)
+    out = torch.full((64, 64), float("nan"), device="cuda")
+    fp8_registers_dot[(1,)](p.float(), v_t.float(), out, FP8=tl.float8e4nv if "e4m3" in fp8 else tl.float8e5)
+    torch.testing.assert_close(out.double(), p.double() @ v_t.double().T, rtol=1e-5, atol=1e-4)
 
 
 @triton.jit
@@ -560,18 +598,8 @@ def test_stoch_round_is_cvt_rs_over_packs_of_a_thread():
     assert "tlx." not in compiled.asm["ttgir"]
 
 
-def _blackwell_gpu() -> bool:
-    import importlib.util
-
-    if importlib.util.find_spec("torch") is None:
-        return False
-    import torch
-
-    return torch.cuda.is_available() and torch.cuda.get_device_capability()[0] == 10
-
-
 @pytest.mark.gpu
-@pytest.mark.skipif(not _blackwell_gpu(), reason="needs a Blackwell (sm_100) GPU and PyTorch")
+@gpus.blackwell
 def test_stoch_round_lands_on_a_neighbour_and_is_unbiased_on_blackwell():
     import torch
 

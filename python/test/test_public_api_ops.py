@@ -5,9 +5,9 @@ Each op is compiled to cubin on the CPU (sm_90, and sm_100 where the instruction
 the instruction; on a GPU (marker `gpu`) each computes what PyTorch computes.
 """
 
-import importlib.util
 import re
 
+import gpus
 import pytest
 import triton
 import triton.language as tl
@@ -25,15 +25,7 @@ def compile_for(kernel, signature, constexprs, capability=90, **options):
     return triton.compile(source, target=GPUTarget("cuda", capability, 32), options=options or None)
 
 
-def _cuda_available() -> bool:
-    if importlib.util.find_spec("torch") is None:
-        return False
-    import torch
-
-    return torch.cuda.is_available()
-
-
-gpu = pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+gpu = gpus.cuda
 
 
 # --------------------------------------------------------------------------------------------- layout classes

@@ -1,8 +1,7 @@
 """Every tutorial compiles on the CPU to a cubin for sm_90 with the instructions its ops promise;
 on a GPU (marker `gpu`) each computes what PyTorch computes."""
 
-import importlib.util
-
+import gpus
 import pytest
 import triton
 import triton.language as tl
@@ -130,15 +129,7 @@ def test_causal_attention_schedule_keeps_the_tiles_running_together_on_few_heads
         assert len(heads) <= 8, (k, sorted(heads))
 
 
-def _cuda_available() -> bool:
-    if importlib.util.find_spec("torch") is None:
-        return False
-    import torch
-
-    return torch.cuda.is_available()
-
-
-gpu = pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU and PyTorch")
+gpu = gpus.cuda
 
 
 def _relative_error(out, ref) -> float:

@@ -7,6 +7,7 @@ import math
 import re
 from pathlib import Path
 
+import gpus
 import pytest
 import triton
 import triton.language as tl
@@ -554,7 +555,7 @@ CPP_CASES = [
     (three_warps, "'tlx.async_task' op num_warps must be a power of 2, got 3"),
     (odd_registers, "'tlx.async_task' op registers must be a multiple of 8 in 24..256 (setmaxnreg), got 300"),
     (replicated_default, "'tlx.async_task' op the default task runs once, on the kernel's warps: it cannot be"),
-    (fp32_register_operand, "'tlx.async_dot' op `a` from registers must be fp16 or bf16, got 'f32'"),
+    (fp32_register_operand, "'tlx.async_dot' op `a` from registers must be fp16, bf16 or fp8 (e4m3, e5m2), got 'f32'"),
 ]
 
 
@@ -600,10 +601,10 @@ def test_tasks_of_fewer_warps_lay_their_tensors_out_over_their_own_warps():
 
 
 @pytest.mark.gpu
+@gpus.cuda
 def test_tasks_of_fewer_warps_on_gpu():
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("needs a CUDA GPU")
+    import torch
+
     x = torch.randn(768, device="cuda")
     out = torch.full((384,), float("nan"), device="cuda")
     tensors_in_tasks_of_fewer_warps[(1,)](x, out, num_warps=8)

@@ -30,7 +30,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @fp32_register_operand(%a: tensor<64x32xf32, #blocked>, %acc: tensor<64x64xf32, #blocked>, %i: i32) {
     %b = tlx.local_alloc : !tlx.buffers<2, 32x64xf32, smem>
     %bv = tlx.local_view %b[%i] : !tlx.buffers<2, 32x64xf32, smem>
-    // expected-error @below {{`a` from registers must be fp16 or bf16, got 'f32'}}
+    // expected-error @below {{`a` from registers must be fp16, bf16 or fp8 (e4m3, e5m2), got 'f32'}}
     %d = tlx.async_dot %a, %bv, %acc : tensor<64x32xf32, #blocked> * !tlx.buffer<32x64xf32, smem> -> tensor<64x64xf32, #blocked>
     tt.return
   }

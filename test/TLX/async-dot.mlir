@@ -109,3 +109,20 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// fp8 `a` from registers (attention's P @ V in fp8): a dot operand of the wgmma layout, four fp8 values per
+// 32-bit register (kWidth = 4); `b` K-major from shared memory.
+// CHECK-LABEL: tt.func @fp8_registers
+// CHECK: ttng.warp_group_dot {{.*}} : tensor<64x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #{{.*}}, kWidth = 4}>> * !ttg.memdesc<32x64xf8E5M2
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @fp8_registers(%a: tensor<64x32xf8E5M2, #blocked>, %acc: tensor<64x64xf32, #blocked>, %i: i32) {
+    %b = tlx.local_alloc : !tlx.buffers<1, 64x32xf8E5M2, smem>
+    %bv = tlx.local_view %b[%i] : !tlx.buffers<1, 64x32xf8E5M2, smem>
+    %bt = tlx.local_trans %bv, [1, 0] : !tlx.buffer<64x32xf8E5M2, smem> -> !tlx.buffer<32x64xf8E5M2, smem>
+    %d = tlx.async_dot %a, %bt, %acc : tensor<64x32xf8E5M2, #blocked> * !tlx.buffer<32x64xf8E5M2, smem> -> tensor<64x64xf32, #blocked>
+    tt.return
+  }
+}

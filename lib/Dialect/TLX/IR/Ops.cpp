@@ -426,8 +426,10 @@ LogicalResult AsyncDotOp::verify() {
     auto aTensor = cast<RankedTensorType>(getA().getType());
     aShape = aTensor.getShape();
     aElement = aTensor.getElementType();
-    if (aElement.getIntOrFloatBitWidth() != 16)
-      return emitOpError("`a` from registers must be fp16 or bf16, got ")
+    if (!isa<Float16Type, BFloat16Type, Float8E4M3FNType, Float8E5M2Type>(
+            aElement))
+      return emitOpError("`a` from registers must be fp16, bf16 or fp8 "
+                         "(e4m3, e5m2), got ")
              << aElement;
   }
   if (b.getStorage() != StorageKind::smem)
