@@ -31,9 +31,8 @@ def async_dot(
     Hopper: ``wgmma.mma_async`` with ``A`` and ``B`` read from shared-memory
     buffers (``A`` may be a register tensor of fp16, bf16 or fp8; 8-bit and
     tf32 ``B`` K-major, i.e. an N x K buffer seen through ``local_trans``)
-    and the float32 accumulator in
-    registers (``acc`` None starts from zero; ``use_acc`` False ignores
-    ``acc``). Read the result only after ``async_dot_wait``; the buffers must
+    and the float32 accumulator in registers (``acc`` None starts from zero;
+    ``use_acc`` False ignores ``acc``). Read the result only after ``async_dot_wait``; the buffers must
     not be overwritten before then. wgmma is always asynchronous. wgmma has
     no issue predicate: ``pred`` may only be None or True here (the public TLX
     compiler ignores it on this path; put the call under ``if`` instead).
