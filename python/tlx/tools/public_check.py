@@ -62,10 +62,41 @@ def _load(name: str, path: Path) -> types.ModuleType:
     return module
 
 
+class _Absent:
+    """What a stand-in module's names are: nothing, in every use test_correctness makes of them at import and
+    collection (called: an empty list of parameters; iterated: empty; an attribute or item: absent again)."""
+
+    def __call__(self, *args, **kwargs) -> list:
+        return []
+
+    def __iter__(self):
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def __getattr__(self, name: str) -> _Absent:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Absent()
+
+    def __getitem__(self, key) -> _Absent:
+        return _Absent()
+
+
 def _stand_in(name: str) -> types.ModuleType:
     module = types.ModuleType(name)
-    module.__getattr__ = lambda attribute: lambda *args, **kwargs: None
+    module.__getattr__ = lambda attribute: _Absent()
     return module
+
+
+def _tutorial_imports(source: str) -> set[str]:
+    """The fork tutorial modules ``source`` imports: ``from <package>.X import ...`` and
+    ``from <package> import X as Y``."""
+    package = re.escape(PREFIX.rstrip("."))
+    names = set(re.findall(rf"from ({package}\.[\w.]+) import", source))
+    names |= {PREFIX + name for name in re.findall(rf"from {package} import (\w+)", source)}
+    return names
 
 
 def install_fork_imports(fork: Path) -> dict[str, str]:
@@ -82,7 +113,7 @@ def install_fork_imports(fork: Path) -> dict[str, str]:
         _load(helper, fork / "third_party/nvidia/language/cuda/inline_ptx_lib.py")
     source = (tutorials / "testing/test_correctness.py").read_text()
     failed = {}
-    for name in sorted(set(re.findall(r"from (triton\.language\.extra\.tlx\.tutorials[\w.]*) import", source))):
+    for name in sorted(_tutorial_imports(source)):
         try:
             __import__(name)
         except Exception as error:  # noqa: BLE001  (any import-time failure of a fork module)
