@@ -426,8 +426,9 @@ LogicalResult AsyncDotOp::verify() {
     auto aTensor = cast<RankedTensorType>(getA().getType());
     aShape = aTensor.getShape();
     aElement = aTensor.getElementType();
-    if (!isa<Float16Type, BFloat16Type, Float8E4M3FNType, Float8E5M2Type>(
-            aElement))
+    // Of the element types checked below, wgmma reads all but tf32 from
+    // registers.
+    if (isa<Float32Type>(aElement))
       return emitOpError("`a` from registers must be fp16, bf16 or fp8 "
                          "(e4m3, e5m2), got ")
              << aElement;
