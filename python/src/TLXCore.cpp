@@ -7,6 +7,7 @@
 #include "tlx/InitAll.h"
 #include "tlx/Support/InputLimits.h"
 #include "tlx/Support/InputRespelling.h"
+#include "tlx/Support/OutOfResources.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -33,6 +34,7 @@ struct DiagnosticRecord {
   unsigned line = 0;
   unsigned column = 0;
   std::string message;
+  std::optional<tlx::OutOfResources> outOfResources;
 };
 
 } // namespace
@@ -114,6 +116,7 @@ void record(TlxResult &result, Diagnostic &diag, llvm::StringRef source) {
                       llvm::StringRef(name).split('.').first.str() +
                       "' is not registered in TLX";
   }
+  entry.outOfResources = tlx::findOutOfResources(diag);
   result.diagnostics.push_back(std::move(entry));
   for (Diagnostic &note : diag.getNotes())
     record(result, note, source);
@@ -255,6 +258,22 @@ extern "C" void tlxResultGetDiagnostic(const TlxResult *result, size_t index,
   *line = entry.line;
   *column = entry.column;
   *message = entry.message.c_str();
+}
+
+extern "C" int tlxResultGetOutOfResources(const TlxResult *result, size_t index,
+                                          const char **resource,
+                                          long long *required,
+                                          long long *limit) {
+  if (index >= result->diagnostics.size())
+    return 0;
+  const std::optional<tlx::OutOfResources> &mark =
+      result->diagnostics[index].outOfResources;
+  if (!mark)
+    return 0;
+  *resource = mark->resource.c_str();
+  *required = mark->required;
+  *limit = mark->limit;
+  return 1;
 }
 
 extern "C" void tlxResultDestroy(TlxResult *result) { delete result; }

@@ -55,6 +55,15 @@ TLX_CORE_API void tlxResultGetDiagnostic(const TlxResult *result, size_t index,
                                          unsigned *column,
                                          const char **message);
 
+/// 1 when diagnostic `index` says the kernel needs more of a CTA's memory
+/// than there is (a configuration to skip, not a mistake in the kernel), with
+/// what ran out ("shared memory", "tensor memory columns") and how much is
+/// needed and available in `resource`'s unit; else 0, the outputs untouched.
+TLX_CORE_API int tlxResultGetOutOfResources(const TlxResult *result,
+                                            size_t index, const char **resource,
+                                            long long *required,
+                                            long long *limit);
+
 TLX_CORE_API void tlxResultDestroy(TlxResult *result);
 
 /// The TLX version string.

@@ -58,8 +58,16 @@ py::list getDiagnostics(const TlxResult &result) {
   }
   py::object error =
       py::reinterpret_borrow<py::object>(pipelineErrorType)(text);
+  py::list outOfResources;
+  for (size_t i = 0, e = tlxResultNumDiagnostics(&result); i < e; ++i) {
+    const char *resource;
+    long long required, limit;
+    if (tlxResultGetOutOfResources(&result, i, &resource, &required, &limit))
+      outOfResources.append(py::make_tuple(resource, required, limit));
+  }
   error.attr("stage") = stage;
   error.attr("diagnostics") = diagnostics;
+  error.attr("out_of_resources") = outOfResources;
   PyErr_SetObject(pipelineErrorType, error.ptr());
   throw py::error_already_set();
 }
@@ -95,7 +103,9 @@ PYBIND11_MODULE(_C, m) {
       "tlx._C.PipelineError",
       "A TLX pipeline failed. `stage` says where (parse, pipeline, pass or "
       "internal); `diagnostics` lists (severity, file, line, column, "
-      "message) tuples in emission order.",
+      "message) tuples in emission order; `out_of_resources` lists "
+      "(resource, required, limit) for each error that says the kernel needs "
+      "more of a CTA's memory than there is.",
       PyExc_RuntimeError, nullptr);
   m.attr("PipelineError") =
       py::reinterpret_borrow<py::object>(pipelineErrorType);

@@ -79,6 +79,50 @@ def test_pass_failure_reports_the_offending_op():
     assert "selects mbarrier 2 of 2; valid indices are 0..1" in info.value.diagnostics[0][4]
     # the note showing the op in generic form comes after the error
     assert "note" in severities
+    assert info.value.out_of_resources == []  # a mistake in the kernel, not a configuration to skip
+
+
+def _kernel(target: str, body: str) -> str:
+    return f"""module attributes {{"ttg.num-warps" = 4 : i32, ttg.target = "{target}"}} {{
+  tt.func @k() {{
+{body}
+    tt.return
+  }}
+}}"""
+
+
+@pytest.mark.parametrize("count, rows, columns", [(3, 128, 256), (2, 64, 512), (5, 128, 128)])
+def test_a_kernel_over_tensor_memory_is_marked_out_of_resources(count, rows, columns):
+    """The error's mark, not its wording, tells the Python side: f32 takes a 32-bit column per element."""
+    alloc = f"    %t = tlx.local_alloc : !tlx.buffers<{count}, {rows}x{columns}xf32, tmem>"
+    with pytest.raises(tlx.PipelineError) as info:
+        tlx.run_pipeline(_kernel("cuda:100", alloc), "tlx-assign-layouts")
+    assert info.value.out_of_resources == [("tensor memory columns", count * columns, 512)]
+
+
+def test_a_storage_alias_spec_over_tensor_memory_is_marked_out_of_resources():
+    buffers = "!tlx.buffers<2, 128x256xf32, tmem>"
+    spec = "!tlx.storage_alias_spec<tmem>"
+    body = f"""    %s = tlx.storage_alias_spec : {spec}
+    %a = tlx.local_alloc reuse(%s : {spec}) : {buffers}
+    %b = tlx.local_alloc reuse(%s : {spec}) : {buffers}
+    %g = tlx.reuse_group(%a, %b) distinct group_size = 1 : {buffers}, {buffers}
+    tlx.set_buffer_overlap %s, %g : {spec}"""
+    with pytest.raises(tlx.PipelineError) as info:
+        tlx.run_pipeline(_kernel("cuda:100", body), "tlx-assign-layouts,tlx-lower-to-ttg")
+    # two buffer sets side by side, 256 columns each per index, two indices
+    assert info.value.out_of_resources == [("tensor memory columns", 2 * 2 * 256, 512)]
+
+
+def test_shared_memory_overflow_is_marked_once_with_the_total():
+    allocs = [(2, 128, 256), (3, 64, 256), (1, 128, 128)]
+    body = "\n".join(
+        f"    %a{i} = tlx.local_alloc : !tlx.buffers<{n}, {r}x{c}xf16, smem>" for i, (n, r, c) in enumerate(allocs)
+    )
+    with pytest.raises(tlx.PipelineError) as info:
+        tlx.run_pipeline(_kernel("cuda:90", body), "tlx-check-shared-memory")
+    total = sum(n * r * c * 2 for n, r, c in allocs)
+    assert info.value.out_of_resources == [("shared memory", total, tlx._C.shared_memory_limit("cuda:90"))]
 
 
 def test_unknown_pass_is_a_pipeline_error():

@@ -13,6 +13,7 @@
 
 #include "tlx/Dialect/Triton/IR/Dialect.h"
 #include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "tlx/Support/OutOfResources.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -69,10 +70,15 @@ static LogicalResult verifyTensorMemorySpec(StorageAliasSpecOp spec,
                                             const StorageAliasPlan &plan) {
   if (failed(verifyBlackwellTarget(spec, "tensor memory (storage tmem)")))
     return failure();
-  if (plan.size > kTensorMemoryColumns)
-    return spec.emitOpError("in tensor memory needs ")
-           << plan.size << " columns; tensor memory has "
-           << kTensorMemoryColumns << " columns of 32 bits per CTA";
+  if (plan.size > kTensorMemoryColumns) {
+    InFlightDiagnostic diag = spec.emitOpError("in tensor memory needs ")
+                              << plan.size << " columns; tensor memory has "
+                              << kTensorMemoryColumns
+                              << " columns of 32 bits per CTA";
+    return markOutOfResources(
+        diag, spec.getContext(),
+        {"tensor memory columns", plan.size, kTensorMemoryColumns});
+  }
   return success();
 }
 

@@ -2,6 +2,7 @@
 
 #include "tlx/Conversion/TLXToTritonGPU/Layouts.h"
 #include "tlx/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "tlx/Support/OutOfResources.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -253,11 +254,16 @@ FailureOr<Attribute> mlir::tlx::getTensorMemoryLayout(LocalAllocOp alloc) {
               "columns, colStride x element bits at most 32, one CTA";
   }
   int64_t columns = type.getTensorMemoryColumns(layout.getColStride());
-  if (columns > kTensorMemoryColumns)
-    return alloc.emitOpError("tensor memory has ")
-           << kTensorMemoryColumns << " columns of 32 bits per CTA; these "
-           << type.getCount() << " buffers of " << shape[0] << "x" << shape[1]
-           << " " << type.getElementType() << " need " << columns;
+  if (columns > kTensorMemoryColumns) {
+    InFlightDiagnostic diag =
+        alloc.emitOpError("tensor memory has ")
+        << kTensorMemoryColumns << " columns of 32 bits per CTA; these "
+        << type.getCount() << " buffers of " << shape[0] << "x" << shape[1]
+        << " " << type.getElementType() << " need " << columns;
+    return markOutOfResources(
+        diag, alloc.getContext(),
+        {"tensor memory columns", columns, kTensorMemoryColumns});
+  }
   return Attribute(layout);
 }
 

@@ -83,28 +83,6 @@ def _report(kernel: str) -> Callable[[tuple], None]:
     return report
 
 
-#: The errors that say a kernel needs more of a CTA's memory than there is, so that the autotuner skips such a
-#: configuration (``TLXOutOfResources``): tlx-check-shared-memory's (CheckSharedMemory.cpp), and the tensor-memory
-#: column counts of buffers (Layouts.cpp) and of storage_alias_specs (BufferOpToTritonGPU.cpp).
-_OUT_OF_RESOURCES = (
-    (
-        "shared memory",
-        re.compile(
-            r"the TLX buffers and mbarriers of this kernel need (?P<required>\d+) bytes of shared memory; "
-            r"a CTA on \S+ has at most (?P<limit>\d+)"
-        ),
-    ),
-    (
-        "tensor memory columns",
-        re.compile(r"tensor memory has (?P<limit>\d+) columns of 32 bits per CTA; these .* need (?P<required>\d+)"),
-    ),
-    (
-        "tensor memory columns",
-        re.compile(r"in tensor memory needs (?P<required>\d+) columns; tensor memory has (?P<limit>\d+) columns"),
-    ),
-)
-
-
 def _failure(kernel: str, text: str, pipeline: str, error: Exception) -> TLXCompilationError:
     # MLIR's note with the failing op in generic form (a whole warp-specialized region, say) would bury the
     # user's line; `tlx-opt` and `tlx.run_pipeline` still show it.
@@ -125,13 +103,10 @@ def _failure(kernel: str, text: str, pipeline: str, error: Exception) -> TLXComp
         )
     else:
         body = f"{stage} stage of {pipeline} failed:\n" + (format_diagnostics(diagnostics) or str(error))
-    for severity, *_, message in diagnostics:
-        if severity != "error":
-            continue
-        for resource, pattern in _OUT_OF_RESOURCES:
-            if overflow := pattern.search(message):
-                required, limit = int(overflow["required"]), int(overflow["limit"])
-                return TLXOutOfResources(f"{header}: {body}", kernel, diagnostics, required, limit, resource)
+    # Marked so by the pass that found it (tlx/Support/OutOfResources.h): a configuration the autotuner skips.
+    if marked := getattr(error, "out_of_resources", None):
+        resource, required, limit = marked[0]
+        return TLXOutOfResources(f"{header}: {body}", kernel, diagnostics, required, limit, resource)
     return TLXCompilationError(f"{header}: {body}", kernel=kernel, diagnostics=diagnostics)
 
 

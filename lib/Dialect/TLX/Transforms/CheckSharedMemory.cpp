@@ -2,6 +2,7 @@
 
 #include "tlx/Dialect/TLX/IR/StorageAlias.h"
 #include "tlx/Dialect/TLX/Transforms/Passes.h"
+#include "tlx/Support/OutOfResources.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -104,6 +105,7 @@ struct CheckSharedMemoryPass
         << " has at most " << *limit
         << " (and Triton's own passes may need scratch on top): use fewer or "
            "smaller buffers";
+    markOutOfResources(diag, &getContext(), {"shared memory", total, *limit});
     for (const Allocation &allocation : allocations)
       diag.attachNote(allocation.op->getLoc())
           << allocation.bytes << " bytes here";
