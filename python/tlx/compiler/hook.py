@@ -204,9 +204,9 @@ class TLXStages:
         return run
 
     def _checking_shared_memory(self, make_llir: Any) -> Any:
-        """After Triton's own shared-memory allocation (make_llir): a TLX kernel whose buffers, mbarriers
-        and Triton's scratch exceed what a CTA may use fails here, with the kernel named, instead of at
-        launch (tlx-check-shared-memory has checked the TLX allocations alone, at their lines)."""
+        """After Triton's own shared-memory allocation (make_llir): a TLX kernel whose buffers, mbarriers and
+        what stock Triton allocates itself exceed what a CTA may use fails here, with the kernel named, instead
+        of at launch (tlx-check-shared-memory has checked the TLX allocations alone, at their lines)."""
 
         def run(module: Any, metadata: dict) -> Any:
             result = make_llir(module, metadata)
@@ -217,7 +217,8 @@ class TLXStages:
                 where = f"{self.defined_at}: " if self.defined_at else ""
                 raise TLXOutOfResources(
                     f"{where}TLX kernel `{self.kernel}` needs {shared} bytes of shared memory per CTA (its TLX buffers "
-                    f"and mbarriers plus Triton's own scratch for layout conversions and reductions); a CTA on "
+                    f"and mbarriers plus what stock Triton allocates itself: staging tiles of descriptor stores "
+                    f"such as `desc.store`, scratch for layout conversions and reductions); a CTA on "
                     f"{target} has at most {limit}: use fewer or smaller buffers",
                     kernel=self.kernel,
                     required=shared,
