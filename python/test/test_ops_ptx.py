@@ -181,11 +181,16 @@ def test_fp8_async_dot_from_registers_on_hopper(fp8, torch_fp8):
 
     dtype = getattr(torch, torch_fp8)
     # Values exact in fp8, so the kernel's conversions lose nothing and the float64 product is the reference.
-    p = torch.randn(64, 64, device="cuda").to(dtype)
-    v_t = torch.randn(64, 64, device="cuda").to(dtype)
+    p = torch.randn(64, 64, device="cuda").to(dtype).double()
+    v_t = torch.randn(64, 64, device="cuda").to(dtype).double()
     out = torch.full((64, 64), float("nan"), device="cuda")
     fp8_registers_dot[(1,)](p.float(), v_t.float(), out, FP8=fp8)
-    torch.testing.assert_close(out.double(), p.double() @ v_t.double().T, rtol=1e-5, atol=1e-4)
+    # An fp8 wgmma sums its products in the tensor core's own accumulator, narrower than float32 (stock tl.dot's
+    # default for fp8 on sm_90 too; measured on an H100: errors up to 0.006 on these sums of 64 products of
+    # N(0, 1) values); a wrong fragment layout would be off by the size of the sums themselves.
+    magnitudes = p.abs() @ v_t.abs().T
+    error = (out.double() - p @ v_t.T).abs()
+    assert not out.isnan().any() and (error <= 2**-9 * magnitudes).all(), (error / magnitudes).max()
 
 
 @triton.jit

@@ -48,10 +48,11 @@ Value getWgmmaOperandA(ConversionPatternRewriter &rewriter, AsyncDotOp op,
   return ttg::ConvertLayoutOp::create(rewriter, op.getLoc(), operandType, a);
 }
 
-/// How many products wgmma may sum at reduced precision before it folds them
-/// into the float32 accumulator: fp8 operands without the user's choice take
-/// stock tl.dot's 2^30 (every product at full precision); Triton rejects an
-/// fp8 wgmma with a float32 accumulator below 32.
+/// How many products wgmma may sum in the tensor core's narrower accumulator
+/// before Triton folds the partial sum into float32 registers: fp8 operands
+/// without the user's choice take stock tl.dot's default on sm_90, 2^30 (never
+/// folded: the fast, reduced-precision accumulation); Triton rejects an fp8
+/// wgmma with a float32 accumulator below 32.
 IntegerAttr getMaxNumImpreciseAcc(AsyncDotOp op) {
   Type element = op.getB().getType().getElementType();
   if (op.getMaxNumImpreciseAcc() == 0 && element.getIntOrFloatBitWidth() == 8)
