@@ -93,10 +93,13 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 // -----
 
-// fp8 (both operands K-major: `b` a transposed NxK buffer) accumulates every product at full precision
-// unless told otherwise, as stock tl.dot does (maxNumImpreciseAcc = 2^30).
+// fp8 (both operands K-major: `b` a transposed NxK buffer) sums every product in the tensor core's own
+// accumulator, never folding into float32, unless told otherwise, as stock tl.dot does on sm_90
+// (maxNumImpreciseAcc = 2^30).
+// An explicit count (here 64: fold into float32 every two k32 steps) goes to the wgmma as it is.
 // CHECK-LABEL: tt.func @fp8
 // CHECK: ttng.warp_group_dot {{.*}} {inputPrecision = 0 : i32, isAsync = true, maxNumImpreciseAcc = 1073741824 : i32} : !ttg.memdesc<64x32xf8E4M3FN, {{.*}}> * !ttg.memdesc<32x64xf8E4M3FN
+// CHECK: ttng.warp_group_dot {{.*}} {inputPrecision = 0 : i32, isAsync = true, maxNumImpreciseAcc = 64 : i32} : !ttg.memdesc<64x32xf8E4M3FN
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @fp8(%acc: tensor<64x64xf32, #blocked>, %i: i32) {
@@ -106,6 +109,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     %bv = tlx.local_view %b[%i] : !tlx.buffers<1, 64x32xf8E4M3FN, smem>
     %bt = tlx.local_trans %bv, [1, 0] : !tlx.buffer<64x32xf8E4M3FN, smem> -> !tlx.buffer<32x64xf8E4M3FN, smem>
     %d = tlx.async_dot %av, %bt, %acc : !tlx.buffer<64x32xf8E4M3FN, smem> * !tlx.buffer<32x64xf8E4M3FN, smem> -> tensor<64x64xf32, #blocked>
+    %e = tlx.async_dot %av, %bt, %acc {maxNumImpreciseAcc = 64 : i32} : !tlx.buffer<64x32xf8E4M3FN, smem> * !tlx.buffer<32x64xf8E4M3FN, smem> -> tensor<64x64xf32, #blocked>
     tt.return
   }
 }

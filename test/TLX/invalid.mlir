@@ -260,6 +260,15 @@ func.func @dot_int8(%a: !tlx.buffer<64x32xi8, smem>, %b: !tlx.buffer<32x64xi8, s
 
 // -----
 
+// Stock's warp_group_dot rejects fp8 into float32 below 32 products per fold; caught here, before the lowering.
+func.func @dot_fp8_imprecise_below_32(%a: !tlx.buffer<64x32xf8E5M2, smem>, %b: !tlx.buffer<32x64xf8E5M2, smem>, %acc: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tlx.async_dot' op maxNumImpreciseAcc = 16: fp8 operands with a float32 accumulator take 0 (the default) or at least 32 products between folds into float32}}
+  %d = tlx.async_dot %a, %b, %acc {maxNumImpreciseAcc = 16 : i32} : !tlx.buffer<64x32xf8E5M2, smem> * !tlx.buffer<32x64xf8E5M2, smem> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
 func.func @dot_k8(%a: !tlx.buffer<64x8xf16, smem>, %b: !tlx.buffer<8x64xf16, smem>, %acc: tensor<64x64xf32>) {
   // expected-error @+1 {{'tlx.async_dot' op K = 8 is not a multiple of 16, the K of one wgmma for 'f16' operands}}
   %d = tlx.async_dot %a, %b, %acc : !tlx.buffer<64x8xf16, smem> * !tlx.buffer<8x64xf16, smem> -> tensor<64x64xf32>

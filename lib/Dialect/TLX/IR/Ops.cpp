@@ -455,6 +455,14 @@ LogicalResult AsyncDotOp::verify() {
                        "(e4m3, e5m2) operands into a float32 accumulator, "
                        "not ")
            << aElement;
+  // 0 leaves it to the lowering (stock tl.dot's 2^30 for fp8); below 32 an fp8
+  // wgmma cannot fold its partial sums into float32 (Triton's rule).
+  int32_t imprecise = getMaxNumImpreciseAcc();
+  if (aElement.getIntOrFloatBitWidth() == 8 && imprecise != 0 && imprecise < 32)
+    return emitOpError("maxNumImpreciseAcc = ")
+           << imprecise
+           << ": fp8 operands with a float32 accumulator take 0 (the "
+              "default) or at least 32 products between folds into float32";
   // One wgmma consumes 32 bytes of K per row.
   int64_t instructionK = 256 / aElement.getIntOrFloatBitWidth();
   if (k % instructionK != 0)
