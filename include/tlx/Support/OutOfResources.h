@@ -33,10 +33,9 @@ constexpr llvm::StringLiteral kOutOfResourcesKey = "tlx.out_of_resources";
 
 /// Marks `diag` (an error about to be reported) as out of resources.
 inline InFlightDiagnostic &markOutOfResources(InFlightDiagnostic &diag,
-                                              MLIRContext *context,
                                               const OutOfResources &what) {
   if (Diagnostic *underlying = diag.getUnderlyingDiagnostic()) {
-    Builder builder(context);
+    Builder builder(underlying->getLocation().getContext());
     underlying->getMetadata().push_back(
         DiagnosticArgument(builder.getDictionaryAttr({
             builder.getNamedAttr(kOutOfResourcesKey,

@@ -76,8 +76,7 @@ static LogicalResult verifyTensorMemorySpec(StorageAliasSpecOp spec,
                               << kTensorMemoryColumns
                               << " columns of 32 bits per CTA";
     return markOutOfResources(
-        diag, spec.getContext(),
-        {"tensor memory columns", plan.size, kTensorMemoryColumns});
+        diag, {"tensor memory columns", plan.size, kTensorMemoryColumns});
   }
   return success();
 }

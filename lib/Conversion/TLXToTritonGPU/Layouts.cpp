@@ -261,8 +261,7 @@ FailureOr<Attribute> mlir::tlx::getTensorMemoryLayout(LocalAllocOp alloc) {
         << type.getCount() << " buffers of " << shape[0] << "x" << shape[1]
         << " " << type.getElementType() << " need " << columns;
     return markOutOfResources(
-        diag, alloc.getContext(),
-        {"tensor memory columns", columns, kTensorMemoryColumns});
+        diag, {"tensor memory columns", columns, kTensorMemoryColumns});
   }
   return Attribute(layout);
 }

@@ -105,7 +105,7 @@ struct CheckSharedMemoryPass
         << " has at most " << *limit
         << " (and Triton's own passes may need scratch on top): use fewer or "
            "smaller buffers";
-    markOutOfResources(diag, &getContext(), {"shared memory", total, *limit});
+    markOutOfResources(diag, {"shared memory", total, *limit});
     for (const Allocation &allocation : allocations)
       diag.attachNote(allocation.op->getLoc())
           << allocation.bytes << " bytes here";
