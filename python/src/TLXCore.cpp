@@ -140,7 +140,7 @@ void run(TlxResult &result, llvm::StringRef ir, llvm::StringRef pipeline,
     return success();
   });
 
-  std::optional<std::string> respelled = tlx::respellLocatedNVVMBarriers(ir);
+  std::optional<std::string> respelled = tlx::respellForParsing(ir);
   if (respelled)
     ir = *respelled;
   llvm::SourceMgr sourceMgr;

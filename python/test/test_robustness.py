@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 MUTATIONS = 10_000
 
 
@@ -77,6 +79,80 @@ def test_tlx_opt_refuses_deep_nesting_from_a_file_and_from_stdin(tmp_path):
         child = subprocess.run([str(binary_path()), *args], input=stdin, capture_output=True, text=True, timeout=120)
         assert child.returncode == 1, child.stderr[-2000:]
         assert ":1001:20: error: the input nests brackets more than 1000 levels deep" in child.stderr, child.stderr
+
+
+NAME_SCOPE_INPUTS = 5_000
+
+
+def test_names_used_outside_the_region_defining_them_never_crash_the_parser():
+    seed = int(os.environ.get("TLX_FUZZ_SEED", random.SystemRandom().randrange(2**31)))
+    child = subprocess.run(
+        [sys.executable, "-m", "tlx.testing.name_scopes", "--count", str(NAME_SCOPE_INPUTS), "--seed", str(seed)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert child.returncode == 0, f"seed {seed}: exit {child.returncode}\n{child.stderr[-4000:]}"
+    outcomes = json.loads(child.stdout.strip().splitlines()[-1])["outcomes"]
+    print(f"seed {seed}: {outcomes}")
+    assert outcomes.get("rejected:internal", 0) == 0, f"seed {seed}: {outcomes} (reproduce with TLX_FUZZ_SEED)"
+    assert "LLVM ERROR" not in child.stderr and "Assertion" not in child.stderr, child.stderr[-4000:]
+    # The shape that aborted MLIR's parser is common here, and both outcomes occur.
+    assert outcomes["shape:use-outside-inner-definition"] > NAME_SCOPE_INPUTS // 5, outcomes
+    assert outcomes.get("accepted", 0) > 0 and outcomes.get("rejected:parse", 0) > 0, outcomes
+
+
+@pytest.mark.parametrize(
+    "opening,closing",
+    [("builtin.module {", "}"), ("tlx.async_tasks {", "}"), ("tlx.async_task default {", "}")],
+)
+def test_a_use_resolved_into_a_region_cut_short_reports_the_real_error(opening, closing):
+    import tlx
+
+    text = f"%t = arith.negf %z : f32\n{opening}\n  %z = arith.constant 1.0 : f32\n^bb1:\n  bogus\n{closing}\n"
+    with pytest.raises(tlx.PipelineError) as caught:
+        tlx.run_pipeline(text, "builtin.module()")
+    assert caught.value.stage == "parse", caught.value.diagnostics
+    severity, _, line, column, message = caught.value.diagnostics[0]
+    assert (severity, line, column) == ("error", 5, 3) and "'bogus'" in message, caught.value.diagnostics
+
+
+def test_a_use_outside_the_region_defining_its_name_is_undeclared_at_the_use():
+    import tlx
+
+    text = """func.func @f() {
+  %t = arith.negf %z : f32
+  scf.execute_region {
+    %z = arith.constant 1.0 : f32
+    scf.yield
+  }
+  return
+}
+"""
+    with pytest.raises(tlx.PipelineError) as caught:
+        tlx.run_pipeline(text, "builtin.module()")
+    assert caught.value.diagnostics[0][2:] == (2, 19, "use of undeclared SSA value name"), caught.value.diagnostics
+
+
+def test_renaming_a_region_s_names_keeps_what_valid_ir_means():
+    import tlx
+
+    # `(%i)` of scf.forall reads as a use to the renaming, so the later `%i =` in @b is renamed there.
+    text = """func.func @a(%n: index) {
+  scf.forall (%i) in (%n) {
+    %t = arith.index_cast %i : index to i32
+  }
+  return
+}
+func.func @b() -> index {
+  %i = arith.constant 3 : index
+  %j = arith.addi %i, %i : index
+  return %j : index
+}
+"""
+    distinct = text.replace("%i = arith.constant", "%k = arith.constant").replace("addi %i, %i", "addi %k, %k")
+    assert "%k" in distinct
+    assert tlx.run_pipeline(text, "builtin.module()") == tlx.run_pipeline(distinct, "builtin.module()")
 
 
 REPO = Path(__file__).resolve().parents[2]

@@ -43,7 +43,7 @@ static LogicalResult runOptMain(int argc, char **argv,
     return failure();
   }
   if (std::optional<std::string> respelled =
-          tlx::respellLocatedNVVMBarriers(input->getBuffer()))
+          tlx::respellForParsing(input->getBuffer()))
     input = llvm::MemoryBuffer::getMemBufferCopy(*respelled,
                                                  input->getBufferIdentifier());
   std::unique_ptr<llvm::ToolOutputFile> output =
