@@ -13,26 +13,31 @@ import pytest
 MUTATIONS = 10_000
 
 
-def test_random_mutations_never_crash_the_process():
+def _run_fuzzer(module: str, count: int, *extra: str) -> tuple[int, dict[str, int], str]:
+    """Run ``python -m tlx.testing.<module>`` in a child process (an abort in the core ends the child, not
+    pytest): the seed (random, or TLX_FUZZ_SEED to reproduce), its outcomes and its stderr."""
     seed = int(os.environ.get("TLX_FUZZ_SEED", random.SystemRandom().randrange(2**31)))
-    # A child process: if the core aborted, this test sees an exit status instead of pytest dying.
     child = subprocess.run(
-        [sys.executable, "-m", "tlx.testing.mutate", "--count", str(MUTATIONS), "--seed", str(seed)],
+        [sys.executable, "-m", f"tlx.testing.{module}", "--count", str(count), "--seed", str(seed), *extra],
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert child.returncode == 0, f"seed {seed}: exit {child.returncode}\n{child.stderr[-4000:]}"
-    report = json.loads(child.stdout.strip().splitlines()[-1])
-    outcomes = report["outcomes"]
+    outcomes = json.loads(child.stdout.strip().splitlines()[-1])["outcomes"]
     print(f"seed {seed}: {outcomes}")
+    return seed, outcomes, child.stderr
+
+
+def test_random_mutations_never_crash_the_process():
+    seed, outcomes, stderr = _run_fuzzer("mutate", MUTATIONS)
     assert sum(outcomes.values()) - outcomes.get("malformed-diagnostics", 0) == MUTATIONS
     # a caught assertion or signal is still a compiler bug: reproduce with TLX_FUZZ_SEED
     assert outcomes.get("rejected:internal", 0) == 0, f"seed {seed}: {outcomes}"
     assert outcomes.get("malformed-diagnostics", 0) == 0, f"seed {seed}: {outcomes}"
     assert outcomes.get("rejected:parse", 0) > MUTATIONS // 2, "mutations should mostly break the syntax"
     assert outcomes.get("accepted", 0) > 0, "some mutations should stay valid"
-    assert "LLVM ERROR" not in child.stderr and "Assertion" not in child.stderr, child.stderr[-4000:]
+    assert "LLVM ERROR" not in stderr and "Assertion" not in stderr, stderr[-4000:]
 
 
 def _nested_regions(depth: int) -> str:
@@ -85,18 +90,9 @@ NAME_SCOPE_INPUTS = 5_000
 
 
 def test_names_used_outside_the_region_defining_them_never_crash_the_parser():
-    seed = int(os.environ.get("TLX_FUZZ_SEED", random.SystemRandom().randrange(2**31)))
-    child = subprocess.run(
-        [sys.executable, "-m", "tlx.testing.name_scopes", "--count", str(NAME_SCOPE_INPUTS), "--seed", str(seed)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert child.returncode == 0, f"seed {seed}: exit {child.returncode}\n{child.stderr[-4000:]}"
-    outcomes = json.loads(child.stdout.strip().splitlines()[-1])["outcomes"]
-    print(f"seed {seed}: {outcomes}")
+    seed, outcomes, stderr = _run_fuzzer("name_scopes", NAME_SCOPE_INPUTS)
     assert outcomes.get("rejected:internal", 0) == 0, f"seed {seed}: {outcomes} (reproduce with TLX_FUZZ_SEED)"
-    assert "LLVM ERROR" not in child.stderr and "Assertion" not in child.stderr, child.stderr[-4000:]
+    assert "LLVM ERROR" not in stderr and "Assertion" not in stderr, stderr[-4000:]
     # The shape that aborted MLIR's parser is common here, and both outcomes occur.
     assert outcomes["shape:use-outside-inner-definition"] > NAME_SCOPE_INPUTS // 5, outcomes
     assert outcomes.get("accepted", 0) > 0 and outcomes.get("rejected:parse", 0) > 0, outcomes
@@ -161,16 +157,7 @@ STRUCTURED_INPUTS = 10_000
 
 
 def test_structured_fuzzing_reaches_every_tlx_pass_and_never_crashes():
-    seed = int(os.environ.get("TLX_FUZZ_SEED", random.SystemRandom().randrange(2**31)))
-    child = subprocess.run(
-        [sys.executable, "-m", "tlx.testing.structured_fuzz", "--count", str(STRUCTURED_INPUTS), "--seed", str(seed)]
-        + FUZZ_SEEDS,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert child.returncode == 0, f"seed {seed}: exit {child.returncode}\n{child.stderr[-4000:]}"
-    outcomes = json.loads(child.stdout.strip().splitlines()[-1])["outcomes"]
+    seed, outcomes, _ = _run_fuzzer("structured_fuzz", STRUCTURED_INPUTS, *FUZZ_SEEDS)
     total = sum(outcomes.values())
     reached = {
         "raise": total - outcomes.get("parse", 0),

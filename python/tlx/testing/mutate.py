@@ -9,13 +9,13 @@ ever took the process down, the parent sees the exit status instead of dying.
 
 from __future__ import annotations
 
-import argparse
 import collections
-import json
 import random
 import sys
 
 import tlx
+
+from . import fuzz_main
 
 SEED_MODULES = (
     """\
@@ -165,12 +165,7 @@ def run(count: int, seed: int) -> dict[str, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=10_000)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    print(json.dumps({"seed": args.seed, "count": args.count, "outcomes": run(args.count, args.seed)}))
-    return 0
+    return fuzz_main(__doc__.splitlines()[0], run, 10_000, argv)
 
 
 if __name__ == "__main__":

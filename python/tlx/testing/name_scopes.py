@@ -17,13 +17,13 @@ child process: a core that took the process down shows as its exit status.
 
 from __future__ import annotations
 
-import argparse
 import collections
-import json
 import random
 import sys
 
 import tlx
+
+from . import fuzz_main
 
 NAMES = ("x", "y", "0")
 #: (opening, closing) of a region op; ``{arg}`` is a name the region takes as an argument.
@@ -128,12 +128,7 @@ def run(count: int, seed: int) -> dict[str, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=5_000)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    print(json.dumps({"seed": args.seed, "count": args.count, "outcomes": run(args.count, args.seed)}))
-    return 0
+    return fuzz_main(__doc__.splitlines()[0], run, 5_000, argv)
 
 
 if __name__ == "__main__":
