@@ -21,7 +21,7 @@ using namespace mlir;
 
 /// mlir-opt's main, with the input read once (stdin included), refused first
 /// when it nests too deeply for the parser's stack, and respelled where MLIR's
-/// parser cannot read it back (InputRespelling.h).
+/// parser cannot read it back or would abort on it (InputRespelling.h).
 static LogicalResult runOptMain(int argc, char **argv,
                                 DialectRegistry &registry) {
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
