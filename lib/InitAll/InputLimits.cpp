@@ -2,9 +2,11 @@
 
 #include "tlx/Support/InputLimits.h"
 
+#include "InputLexing.h"
+
 using namespace mlir::tlx;
 
-std::optional<NestingError>
+std::optional<RefusedInput>
 mlir::tlx::findExcessiveNesting(llvm::StringRef text, unsigned limit) {
   unsigned depth = 0, line = 1, column = 0;
   bool inString = false;
@@ -32,7 +34,7 @@ mlir::tlx::findExcessiveNesting(llvm::StringRef text, unsigned limit) {
     case '{':
     case '<':
       if (++depth > limit)
-        return NestingError{line, column,
+        return RefusedInput{line, column,
                             "the input nests brackets more than " +
                                 std::to_string(limit) +
                                 " levels deep; TLX does not parse it (MLIR's "
@@ -53,4 +55,64 @@ mlir::tlx::findExcessiveNesting(llvm::StringRef text, unsigned limit) {
     }
   }
   return std::nullopt;
+}
+
+std::optional<RefusedInput>
+mlir::tlx::findNamelessGenericOp(llvm::StringRef text) {
+  for (size_t pos = 0; pos < text.size();) {
+    if (text.substr(pos).starts_with("//")) {
+      pos = text.find('\n', pos);
+      continue;
+    }
+    // A location's name is a string followed by `(` too: `loc("x"(#loc))`.
+    size_t afterLoc = lexing::skipSpace(text, pos + 3);
+    if (text.substr(pos).starts_with("loc") &&
+        (pos == 0 || !llvm::isAlnum(text[pos - 1])) && afterLoc < text.size() &&
+        text[afterLoc] == '(') {
+      unsigned depth = 0;
+      for (pos = afterLoc; pos < text.size();) {
+        if (text[pos] == '"') {
+          pos = lexing::skipString(text, pos);
+          continue;
+        }
+        if (text[pos] == '(')
+          ++depth;
+        else if (text[pos] == ')' && --depth == 0)
+          break;
+        ++pos;
+      }
+      continue;
+    }
+    if (text[pos] != '"') {
+      ++pos;
+      continue;
+    }
+    size_t end = lexing::skipString(text, pos);
+    size_t next = lexing::skipSpace(text, end);
+    if (next < text.size() && text[next] == '(') {
+      std::string name = lexing::decodeString(text.slice(pos, end));
+      auto [dialect, op] = llvm::StringRef(name).split('.');
+      if (!dialect.empty() && op.empty()) {
+        auto [line, column] = lexing::lineAndColumn(text, pos);
+        return RefusedInput{
+            line, column,
+            "'" + name +
+                "' names no operation: a generic operation is named "
+                "dialect.operation (e.g. \"" +
+                dialect.str() + ".op\")"};
+      }
+    }
+    pos = end;
+  }
+  return std::nullopt;
+}
+
+std::optional<RefusedInput>
+mlir::tlx::findRefusedInput(llvm::StringRef text,
+                            bool allowUnregisteredDialects) {
+  if (std::optional<RefusedInput> nesting = findExcessiveNesting(text))
+    return nesting;
+  if (allowUnregisteredDialects)
+    return std::nullopt;
+  return findNamelessGenericOp(text);
 }

@@ -2,6 +2,8 @@
 
 #include "tlx/Support/InputRespelling.h"
 
+#include "InputLexing.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -57,6 +59,9 @@ mlir::tlx::respellLocatedNVVMBarriers(llvm::StringRef text) {
 
 namespace {
 
+using mlir::tlx::lexing::skipSpace;
+using mlir::tlx::lexing::skipString;
+
 bool isNameStart(char c) {
   return llvm::isAlpha(c) || c == '$' || c == '.' || c == '_' || c == '-';
 }
@@ -73,24 +78,6 @@ size_t nameLengthAt(llvm::StringRef text, size_t pos) {
       ++end;
   }
   return end - pos;
-}
-
-size_t skipSpace(llvm::StringRef text, size_t pos) {
-  while (pos < text.size() && llvm::isSpace(text[pos]))
-    ++pos;
-  return pos;
-}
-
-/// The position just past the string literal that opens at `pos` (MLIR's
-/// strings end at an unescaped quote, or the line).
-size_t skipString(llvm::StringRef text, size_t pos) {
-  for (++pos; pos < text.size(); ++pos) {
-    if (text[pos] == '\\')
-      ++pos;
-    else if (text[pos] == '"' || text[pos] == '\n')
-      return pos + 1;
-  }
-  return text.size();
 }
 
 /// The position of the `)` that closes the `(` at `open` before any `^`;

@@ -124,11 +124,10 @@ void record(TlxResult &result, Diagnostic &diag, llvm::StringRef source) {
 
 void run(TlxResult &result, llvm::StringRef ir, llvm::StringRef pipeline,
          llvm::StringRef sourceName, bool printDebugInfo) {
-  if (std::optional<tlx::NestingError> nesting =
-          tlx::findExcessiveNesting(ir)) {
+  if (std::optional<tlx::RefusedInput> refused = tlx::findRefusedInput(ir)) {
     result.stage = "parse";
-    result.diagnostics.push_back({"error", sourceName.str(), nesting->line,
-                                  nesting->column, nesting->message});
+    result.diagnostics.push_back({"error", sourceName.str(), refused->line,
+                                  refused->column, refused->message});
     return;
   }
   tlx::registerAllPasses();

@@ -151,6 +151,44 @@ func.func @b() -> index {
     assert tlx.run_pipeline(text, "builtin.module()") == tlx.run_pipeline(distinct, "builtin.module()")
 
 
+# MLIR 22 accepts these names because the dialect is loaded, then aborts creating the op.
+NAMELESS_GENERIC_OPS = ['"tt"()', '"arith."()', '"builtin"()', '"t\\74"()']
+
+
+@pytest.mark.parametrize("op", NAMELESS_GENERIC_OPS)
+def test_a_generic_op_named_by_its_dialect_alone_is_a_parse_error_at_its_position(op):
+    import tlx
+
+    text = f"func.func @f() {{\n  %0 = {op} : () -> i32\n  return\n}}\n"
+    with pytest.raises(tlx.PipelineError) as caught:
+        tlx.run_pipeline(text, "builtin.module()")
+    assert caught.value.stage == "parse"
+    assert caught.value.diagnostics[0][2:4] == (2, 8), caught.value.diagnostics
+    assert "names no operation: a generic operation is named dialect.operation" in caught.value.diagnostics[0][4]
+
+
+def test_tlx_opt_refuses_a_generic_op_named_by_its_dialect_alone(tmp_path):
+    from tlx.tools.tlx_opt import binary_path
+
+    source = tmp_path / "nameless.mlir"
+    source.write_text('func.func @f() {\n  "tt"() : () -> ()\n  return\n}\n')
+    child = subprocess.run([str(binary_path()), str(source)], capture_output=True, text=True, timeout=120)
+    assert child.returncode == 1 and "LLVM ERROR" not in child.stderr, child.stderr
+    assert f"{source}:2:3: error: 'tt' names no operation" in child.stderr, child.stderr
+    # Where unregistered dialects are allowed, it is an op of one.
+    child = subprocess.run(
+        [str(binary_path()), str(source), "--allow-unregistered-dialect"], capture_output=True, text=True, timeout=120
+    )
+    assert child.returncode == 0 and '"tt"() : () -> ()' in child.stdout, child.stderr
+
+
+def test_a_location_named_like_a_dialect_still_parses():
+    import tlx
+
+    text = '#l = loc("tt"("k.py":1:2))\nfunc.func @f() {\n  return loc("arith"(#l))\n}\n'
+    assert "func.func @f()" in tlx.run_pipeline(text, "builtin.module()")
+
+
 REPO = Path(__file__).resolve().parents[2]
 FUZZ_SEEDS = sorted(str(p) for p in (REPO / "test" / "TLX").glob("*.mlir") if "invalid" not in p.name)
 STRUCTURED_INPUTS = 10_000

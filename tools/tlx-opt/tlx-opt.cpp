@@ -20,8 +20,9 @@
 using namespace mlir;
 
 /// mlir-opt's main, with the input read once (stdin included), refused first
-/// when it nests too deeply for the parser's stack, and respelled where MLIR's
-/// parser cannot read it back or would abort on it (InputRespelling.h).
+/// where MLIR's parser would overflow its stack or abort (InputLimits.h), and
+/// respelled where it cannot read it back or would abort on it
+/// (InputRespelling.h).
 static LogicalResult runOptMain(int argc, char **argv,
                                 DialectRegistry &registry) {
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
@@ -36,10 +37,10 @@ static LogicalResult runOptMain(int argc, char **argv,
     llvm::errs() << errorMessage << "\n";
     return failure();
   }
-  if (std::optional<tlx::NestingError> nesting =
-          tlx::findExcessiveNesting(input->getBuffer())) {
-    llvm::errs() << inputFilename << ":" << nesting->line << ":"
-                 << nesting->column << ": error: " << nesting->message << "\n";
+  if (std::optional<tlx::RefusedInput> refused = tlx::findRefusedInput(
+          input->getBuffer(), config.shouldAllowUnregisteredDialects())) {
+    llvm::errs() << inputFilename << ":" << refused->line << ":"
+                 << refused->column << ": error: " << refused->message << "\n";
     return failure();
   }
   if (std::optional<std::string> respelled =

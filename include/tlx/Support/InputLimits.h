@@ -1,10 +1,16 @@
 //===- InputLimits.h - input the TLX tools refuse before parsing -*- C++
 //-*-===//
 //
-// MLIR's parser recurses once per nested bracket: input nested thousands of
-// levels deep overflows the stack and takes the process with it (a crash no
-// recovery can contain). The tools and the Python binding check the nesting
-// first and report it as a parse error at its position.
+// Input MLIR 22's parser cannot be trusted with, found first and reported as
+// a parse error at its position:
+//
+// * Brackets nested thousands of levels deep. The parser recurses once per
+//   nested bracket, so such input overflows the stack and takes the process
+//   with it (a crash no recovery can contain).
+// * An operation in the generic form named by a dialect's namespace alone,
+//   `"tt"()` or `"arith."()`. The parser accepts the name because the dialect
+//   is loaded, then creating the operation aborts ("tt created with
+//   unregistered dialect").
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,16 +27,28 @@ namespace mlir::tlx {
 /// The deepest bracket nesting TLX parses; real kernels stay below 100.
 constexpr unsigned kMaxNestingDepth = 1000;
 
-/// Where `text` first nests (, [, { or < (outside string literals; `->` is
-/// no bracket) deeper than `limit`, as a 1-based line and column, with the
-/// message to report there; nullopt within the limit.
-struct NestingError {
+/// Where and why the tools refuse their input (1-based line and column).
+struct RefusedInput {
   unsigned line;
   unsigned column;
   std::string message;
 };
-std::optional<NestingError>
+
+/// Where `text` first nests (, [, { or < (outside string literals; `->` is
+/// no bracket) deeper than `limit`; nullopt within the limit.
+std::optional<RefusedInput>
 findExcessiveNesting(llvm::StringRef text, unsigned limit = kMaxNestingDepth);
+
+/// The first operation in the generic form (a string followed by `(`, outside
+/// `loc(...)`) whose name has no operation part: no `.`, or nothing after the
+/// first one.
+std::optional<RefusedInput> findNamelessGenericOp(llvm::StringRef text);
+
+/// Both checks, the one entry point the tools call before parsing; the op
+/// name check only where unregistered dialects are not allowed (where they
+/// are, such a name is an operation of an unregistered dialect).
+std::optional<RefusedInput>
+findRefusedInput(llvm::StringRef text, bool allowUnregisteredDialects = false);
 
 } // namespace mlir::tlx
 

@@ -62,6 +62,53 @@ llvm.func @nvvm_ops(%bar: !llvm.ptr<3>, %n: i32) {
   llvm.return
 }
 """,
+    """\
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#loc = loc("kernel.py":3:4)
+!f32t = tensor<128xf32, #blocked>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%p: !tt.ptr<f32> loc(#loc), %n: i32) attributes {noinline = false} {
+    %c = arith.constant dense<1.000000e+00> : !f32t loc(#loc)
+    %r = "tt.reduce"(%c) <{axis = 0 : i32}> ({
+    ^bb0(%l: f32, %rr: f32):
+      %s = arith.addf %l, %rr : f32
+      tt.reduce.return %s : f32
+    }) : (!f32t) -> f32
+    %t:2 = scf.while (%i = %n, %acc = %r) : (i32, f32) -> (i32, f32) {
+      %go = arith.cmpi sgt, %i, %n : i32
+      scf.condition(%go) %i, %acc : i32, f32
+    } do {
+    ^bb0(%j: i32, %a: f32):
+      scf.yield %j, %a : i32, f32
+    }
+    tt.store %p, %t#1 : !tt.ptr<f32>
+    tt.return
+  } loc(#loc)
+}
+""",
+    """\
+func.func @tasks(%n: index, %x: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tlx.async_tasks {
+    tlx.async_task default {
+      %v = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %x) -> (f32) {
+        %y = arith.addf %acc, %x : f32
+        scf.yield %y : f32
+      }
+    }
+    tlx.async_task num_warps(4) registers(232) replicate(2) {
+      %r = tlx.async_task_replica_id : i32
+      %e = scf.execute_region -> i32 {
+        cf.br ^bb1(%r : i32)
+      ^bb1(%q: i32):
+        scf.yield %q : i32
+      }
+    }
+  }
+  return
+}
+""",
 )
 
 TOKENS = (
@@ -118,6 +165,14 @@ TOKENS = (
     "@",
     "#",
     "!",
+    "^bb1:",
+    "^bb1(%q: i32):",
+    "builtin.module {",
+    "tlx.async_tasks {",
+    "<{",
+    "}>",
+    "#1",
+    "loc(#loc)",
 )
 
 PIPELINES = ("builtin.module(canonicalize,cse)", "tlx-check-static-bounds", "builtin.module()", "symbol-dce,inline")
