@@ -92,3 +92,17 @@ tt.func @unknown_type(%x: !tt.widget<f32>) {
 tt.func @unknown_attr(%x: tensor<4xf32, #ttg.zigzag<{}>>) {
   tt.return
 }
+
+// -----
+
+tt.func private @returns_nothing() -> i64 {
+  // expected-error @below {{'tt.return' op returns 0 values, but @returns_nothing is declared to return 1}}
+  tt.return
+}
+
+// -----
+
+tt.func private @returns_other_type(%x: i32) -> i64 {
+  // expected-error @below {{'tt.return' op returns 'i32' as value 0, but @returns_other_type is declared to return 'i64'}}
+  tt.return %x : i32
+}

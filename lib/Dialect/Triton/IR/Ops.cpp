@@ -60,6 +60,23 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return success();
 }
 
+// The inliner replaces a call's results by the values its callee returns, so
+// a return that does not match the function's type must stop at the verifier.
+LogicalResult ReturnOp::verify() {
+  auto function = cast<FuncOp>((*this)->getParentOp());
+  ArrayRef<Type> results = function.getFunctionType().getResults();
+  if (getNumOperands() != results.size())
+    return emitOpError("returns ")
+           << getNumOperands() << " values, but @" << function.getName()
+           << " is declared to return " << results.size();
+  for (auto [index, value, type] : llvm::enumerate(getOperands(), results))
+    if (value.getType() != type)
+      return emitOpError("returns ")
+             << value.getType() << " as value " << index << ", but @"
+             << function.getName() << " is declared to return " << type;
+  return success();
+}
+
 /// External calls and inline asm: side-effect free when declared pure,
 /// otherwise reading and writing anything.
 static void getCallLikeEffects(

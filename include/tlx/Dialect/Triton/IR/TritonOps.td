@@ -573,6 +573,7 @@ def TT_ReturnOp : TT_Op<"return", [Pure, HasParent<"FuncOp">, ReturnLike,
   let arguments = (ins Variadic<AnyType>:$srcs);
   let assemblyFormat = "attr-dict ($srcs^ `:` type($srcs))?";
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let hasVerifier = 1;
 }
 
 #endif // TLX_TRITON_OPS_TD
