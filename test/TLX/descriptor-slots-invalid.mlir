@@ -130,3 +130,21 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// A called function cannot return a descriptor whose layout the copies fix
+// after its type was written: its callers expect the declared type.
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func private @make(%x: !tt.ptr<i16>, %n: i32, %one: i64) -> !tt.tensordesc<tensor<64xi16>> {
+    %p = tlx.allocate_tensor_descriptor {num = 1 : i32} : !tt.ptr<i8>
+    tlx.make_tensor_descriptor %p, %x, [%n], [%one] {blockShape = array<i32: 64>} : !tt.ptr<i8>, !tt.ptr<i16>
+    %d = tlx.reinterpret_tensor_descriptor %p : !tt.ptr<i8> to !tt.tensordesc<tensor<64xi16>>
+    // expected-error @below {{'tt.return' op returns ('!tt.tensordesc<tensor<64xi16, #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>>>') where @make is declared to return ('!tt.tensordesc<tensor<64xi16>>'): a TMA descriptor took the layout of the buffers it copies here, and @make's callers expect the declared type; build the descriptor in the caller, or inline the function}}
+    tt.return %d : !tt.tensordesc<tensor<64xi16>>
+  }
+  tt.func @caller(%x: !tt.ptr<i16>, %n: i32, %one: i64) {
+    %d = tt.call @make(%x, %n, %one) : (!tt.ptr<i16>, i32, i64) -> !tt.tensordesc<tensor<64xi16>>
+    tt.return
+  }
+}

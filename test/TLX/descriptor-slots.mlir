@@ -80,7 +80,10 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
 // default layout of a buffer of its block: 1-D unswizzled (mode 0, box = the
 // block); the reads of one allocation's slots with one block share it.
 // CHECK-DAG:   #[[SW:.*]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// The function returns the descriptor and nothing calls it: its type says
+// the layout too (a called one is an error: descriptor-slots-invalid.mlir).
 // CHECK-LABEL: tt.func @one_d
+// CHECK-SAME:  -> !tt.tensordesc<tensor<64xi16, #[[SW]]>>
 // CHECK:       ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 128 : i32} : !tt.ptr<i8>
 // CHECK:       ttng.tensormap_create %{{.*}}, %{{.*}}, [%c64_i32], [%{{.*}}], [], [%c1_i32] {elem_type = 1 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 0 : i32} : (!tt.ptr<i8>, !tt.ptr<i16>, i32, i32, i32) -> ()
 // CHECK:       ttng.reinterpret_tensor_descriptor %{{.*}} : !tt.ptr<i8> to !tt.tensordesc<tensor<64xi16, #[[SW]]>>

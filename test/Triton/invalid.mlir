@@ -106,3 +106,71 @@ tt.func private @returns_other_type(%x: i32) -> i64 {
   // expected-error @below {{'tt.return' op returns 'i32' as value 0, but @returns_other_type is declared to return 'i64'}}
   tt.return %x : i32
 }
+
+// -----
+
+// Stock Triton 3.6 accepts this one (its result type inference erases the
+// shape's end); no lowering can give it a meaning.
+tt.func @reduce_axis(%c: tensor<32x32xf32>) {
+  // expected-error @below {{'tt.reduce' op axis 2 is outside the operands' rank 2}}
+  %r = "tt.reduce"(%c) <{axis = 2 : i32}> ({
+  ^bb0(%l: f32, %rr: f32):
+    tt.reduce.return %l : f32
+  }) : (tensor<32x32xf32>) -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_shapes(%a: tensor<32x32xf32>, %b: tensor<16x32xf32>) {
+  // expected-error @below {{'tt.reduce' op combines tensors of one shape, got 'tensor<32x32xf32>' and 'tensor<16x32xf32>'}}
+  %r:2 = "tt.reduce"(%a, %b) <{axis = 1 : i32}> ({
+  ^bb0(%l: f32, %l2: f32, %rr: f32, %rr2: f32):
+    tt.reduce.return %l, %rr2 : f32, f32
+  }) : (tensor<32x32xf32>, tensor<16x32xf32>) -> (tensor<32xf32>, tensor<16xf32>)
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_result(%c: tensor<32x16xf32>) {
+  // expected-error @below {{'tt.reduce' op result 'tensor<32xf32>' is not 'tensor<32x16xf32>' reduced along axis 0}}
+  %r = "tt.reduce"(%c) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32, %rr: f32):
+    tt.reduce.return %l : f32
+  }) : (tensor<32x16xf32>) -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_region_arguments(%c: tensor<32x32xf32>) {
+  // expected-error @below {{'tt.reduce' op combine region must take 2 scalars ('f32', 'f32'), got ('f32', 'i32')}}
+  %r = "tt.reduce"(%c) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32, %rr: i32):
+    tt.reduce.return %l : f32
+  }) : (tensor<32x32xf32>) -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_region_results(%c: tensor<32x32xf32>) {
+  // expected-error @below {{'tt.reduce' op combine region must return ('f32'), got ('f32', 'f32')}}
+  %r = "tt.reduce"(%c) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32, %rr: f32):
+    tt.reduce.return %l, %rr : f32, f32
+  }) : (tensor<32x32xf32>) -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @scan_result(%c: tensor<32x32xf32>) {
+  // expected-error @below {{'tt.scan' op result 'tensor<32x32xf16>' differs from its operand 'tensor<32x32xf32>'}}
+  %r = "tt.scan"(%c) <{axis = 0 : i32, reverse = false}> ({
+  ^bb0(%l: f32, %rr: f32):
+    tt.scan.return %l : f32
+  }) : (tensor<32x32xf32>) -> tensor<32x32xf16>
+  tt.return
+}

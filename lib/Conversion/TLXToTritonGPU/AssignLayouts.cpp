@@ -157,6 +157,43 @@ LogicalResult assignDescriptorSlotLayouts(ModuleOp module) {
   return failure(failed);
 }
 
+/// A descriptor a tt.func returns may have taken its layout above, after
+/// the function's type was written. A function nothing calls (a test's, or
+/// one left after inlining) declares the new type; a called one would
+/// hand its callers a descriptor of another type than the call says, so
+/// that is an error at the return.
+LogicalResult matchReturnedDescriptorTypes(ModuleOp module) {
+  bool failed = false;
+  for (auto func : module.getOps<triton::FuncOp>()) {
+    SmallVector<triton::ReturnOp> returns;
+    func.walk([&](triton::ReturnOp ret) { returns.push_back(ret); });
+    if (returns.empty())
+      continue;
+    TypeRange returned = returns.front().getOperandTypes();
+    if (llvm::equal(returned, func.getResultTypes()))
+      continue;
+    bool agree = llvm::all_of(returns, [&](triton::ReturnOp ret) {
+      return llvm::equal(ret.getOperandTypes(), returned);
+    });
+    if (agree && returned.size() == func.getNumResults() &&
+        SymbolTable::symbolKnownUseEmpty(func, module)) {
+      func.setFunctionType(FunctionType::get(
+          func.getContext(), func.getArgumentTypes(), returned));
+      continue;
+    }
+    returns.front().emitOpError("returns (")
+        << returned << ") where @" << func.getName() << " is declared to "
+        << "return (" << func.getResultTypes()
+        << "): a TMA descriptor took the layout of the buffers it copies "
+           "here, and @"
+        << func.getName()
+        << "'s callers expect the declared type; build the "
+           "descriptor in the caller, or inline the function";
+    failed = true;
+  }
+  return failure(failed);
+}
+
 /// A descriptor's block takes the layout of the buffers it copies: one
 /// layout per descriptor.
 LogicalResult giveDescriptorLayout(Operation *user, Value desc,
@@ -367,7 +404,8 @@ struct AssignLayoutsPass : tlx::impl::TLXAssignLayoutsBase<AssignLayoutsPass> {
         failed(propagateBufferLayouts(
             getOperation(), assignBufferLayout, giveDescriptorLayout,
             checkDotOperands, checkBufferAssertion, checkTensorMemoryAccess)) ||
-        failed(assignDescriptorSlotLayouts(getOperation())))
+        failed(assignDescriptorSlotLayouts(getOperation())) ||
+        failed(matchReturnedDescriptorTypes(getOperation())))
       signalPassFailure();
   }
 };

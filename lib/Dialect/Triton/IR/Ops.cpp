@@ -77,6 +77,86 @@ LogicalResult ReturnOp::verify() {
   return success();
 }
 
+/// What tt.reduce and tt.scan ask of their operands: at least one, tensors of
+/// one shape and an axis within their rank.
+static LogicalResult verifyCombineOperands(Operation *op, int64_t axis) {
+  if (op->getNumOperands() == 0)
+    return op->emitOpError("needs at least one tensor to combine");
+  auto first = cast<RankedTensorType>(op->getOperand(0).getType());
+  for (Type type : op->getOperandTypes())
+    if (cast<RankedTensorType>(type).getShape() != first.getShape())
+      return op->emitOpError("combines tensors of one shape, got ")
+             << first << " and " << type;
+  if (axis < 0 || axis >= first.getRank())
+    return op->emitOpError("axis ")
+           << axis << " is outside the operands' rank " << first.getRank();
+  if (op->getNumResults() != op->getNumOperands())
+    return op->emitOpError("has ") << op->getNumResults() << " results for "
+                                   << op->getNumOperands() << " operands";
+  return success();
+}
+
+/// The combine region of tt.reduce and tt.scan: two scalars per operand
+/// (all the left ones, then all the right ones) in, one per operand out.
+static LogicalResult verifyCombineRegion(Operation *op, Region &region) {
+  SmallVector<Type> elements;
+  for (Type type : op->getOperandTypes())
+    elements.push_back(cast<RankedTensorType>(type).getElementType());
+  Block &block = region.front();
+  SmallVector<Type> expected(elements);
+  expected.append(elements);
+  if (!llvm::equal(block.getArgumentTypes(), expected))
+    return op->emitOpError("combine region must take ")
+           << expected.size() << " scalars (" << TypeRange(expected)
+           << "), got (" << block.getArgumentTypes() << ")";
+  Operation *terminator = block.getTerminator();
+  if (!llvm::equal(terminator->getOperandTypes(), elements))
+    return op->emitOpError("combine region must return (")
+           << TypeRange(elements) << "), got (" << terminator->getOperandTypes()
+           << ")";
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  if (failed(verifyCombineOperands(*this, getAxis())))
+    return failure();
+  for (auto [source, result] : llvm::zip(getSrcs(), getResult())) {
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    SmallVector<int64_t> shape(sourceType.getShape());
+    shape.erase(shape.begin() + getAxis());
+    auto resultTensor = dyn_cast<RankedTensorType>(result.getType());
+    bool matches =
+        shape.empty()
+            ? result.getType() == sourceType.getElementType()
+            : resultTensor && resultTensor.getShape() == ArrayRef(shape) &&
+                  resultTensor.getElementType() == sourceType.getElementType();
+    if (!matches)
+      return emitOpError("result ")
+             << result.getType() << " is not " << sourceType
+             << " reduced along axis " << getAxis();
+  }
+  return success();
+}
+
+LogicalResult ReduceOp::verifyRegions() {
+  return verifyCombineRegion(*this, getCombineOp());
+}
+
+LogicalResult ScanOp::verify() {
+  if (failed(verifyCombineOperands(*this, getAxis())))
+    return failure();
+  for (auto [source, result] : llvm::zip(getSrcs(), getResult()))
+    if (source.getType() != result.getType())
+      return emitOpError("result ")
+             << result.getType() << " differs from its operand "
+             << source.getType();
+  return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  return verifyCombineRegion(*this, getCombineOp());
+}
+
 /// External calls and inline asm: side-effect free when declared pure,
 /// otherwise reading and writing anything.
 static void getCallLikeEffects(

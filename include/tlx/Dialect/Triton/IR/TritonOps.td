@@ -417,6 +417,8 @@ def TT_ReduceOp : TT_Op<"reduce", [Pure, SingleBlock]> {
   let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$axis);
   let results = (outs Variadic<TT_Type>:$result);
   let regions = (region SizedRegion<1>:$combineOp);
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
 }
 
 def TT_ReduceReturnOp : TT_Op<"reduce.return", [HasParent<"ReduceOp">, Pure,
@@ -431,6 +433,8 @@ def TT_ScanOp : TT_Op<"scan", [Pure, SingleBlock]> {
   let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$axis, BoolAttr:$reverse);
   let results = (outs Variadic<TT_Tensor>:$result);
   let regions = (region SizedRegion<1>:$combineOp);
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
 }
 
 def TT_ScanReturnOp : TT_Op<"scan.return", [HasParent<"ScanOp">, Pure,
