@@ -130,6 +130,25 @@ LogicalResult
 TritonGPUDialect::verifyOperationAttribute(Operation *op,
                                            NamedAttribute attribute) {
   StringRef name = attribute.getName().strref();
+  // Counts and sizes: passes read them with IntegerAttr::getInt(), defined
+  // for signless integers only (stricter than stock, which reads them alike).
+  if (llvm::is_contained({"ttg.num-warps", "ttg.num-ctas",
+                          "ttg.threads-per-warp", "ttg.maxnreg",
+                          "ttg.cluster-dim-x", "ttg.cluster-dim-y",
+                          "ttg.cluster-dim-z"},
+                         name)) {
+    auto value = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (!value || !value.getType().isSignlessInteger() ||
+        !value.getValue().isStrictlyPositive())
+      return op->emitOpError("attribute \"")
+             << name
+             << "\" must be a positive signless integer (e.g. 4 : i32), got "
+             << attribute.getValue();
+  }
+  if (name == "ttg.target" && !isa<StringAttr>(attribute.getValue()))
+    return op->emitOpError("attribute \"ttg.target\" must be a string (e.g. "
+                           "\"cuda:90\"), got ")
+           << attribute.getValue();
   if ((name == "ttg.num-ctas" || name == "ttg.target" ||
        name == "ttg.threads-per-warp") &&
       !isa<ModuleOp>(op))
