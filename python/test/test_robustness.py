@@ -191,6 +191,24 @@ def test_a_location_named_like_a_dialect_still_parses():
 
 REPO = Path(__file__).resolve().parents[2]
 FUZZ_SEEDS = sorted(str(p) for p in (REPO / "test" / "TLX").glob("*.mlir") if "invalid" not in p.name)
+LIT_MODULES = sorted(
+    str(p)
+    for p in [*(REPO / "test").rglob("*.mlir"), *(REPO / "third_party" / "nvidia" / "test").rglob("*.mlir")]
+    if "Output" not in p.parts
+)
+LIT_MUTATIONS = 5_000
+
+
+def test_random_mutations_of_every_lit_module_never_crash_the_process():
+    # Every op, type and attribute syntax the lit tests hold, valid and invalid, mutated.
+    seed, outcomes, stderr = _run_fuzzer("mutate", LIT_MUTATIONS, *LIT_MODULES)
+    assert len(LIT_MODULES) > 50
+    assert outcomes.get("rejected:internal", 0) == 0, f"seed {seed}: {outcomes} (reproduce with TLX_FUZZ_SEED)"
+    assert outcomes.get("malformed-diagnostics", 0) == 0, f"seed {seed}: {outcomes}"
+    assert "LLVM ERROR" not in stderr and "Assertion" not in stderr, stderr[-4000:]
+    assert outcomes.get("accepted", 0) > 0 and outcomes.get("rejected:pass", 0) > 0, outcomes
+
+
 STRUCTURED_INPUTS = 10_000
 
 

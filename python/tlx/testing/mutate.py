@@ -1,9 +1,10 @@
 """Random mutations of IR text, for robustness testing of the compiler core.
 
-    python -m tlx.testing.mutate --count 10000 --seed 1234
+    python -m tlx.testing.mutate --count 10000 --seed 1234 [MODULE.mlir ...]
 
-Feeds `count` mutated variants of known-valid modules to tlx.run_pipeline and
-prints one JSON line of outcome counts. Run it in a child process: if the core
+Feeds `count` mutated variants of known-valid modules (and of any modules given,
+e.g. the lit tests') to tlx.run_pipeline and prints one JSON line of outcome
+counts. Run it in a child process: if the core
 ever took the process down, the parent sees the exit status instead of dying.
 """
 
@@ -12,6 +13,8 @@ from __future__ import annotations
 import collections
 import random
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 
 import tlx
 
@@ -203,11 +206,14 @@ def mutate(text: str, rng: random.Random) -> str:
     return text
 
 
-def run(count: int, seed: int) -> dict[str, int]:
+def run(count: int, seed: int, modules: Sequence[Path] = ()) -> dict[str, int]:
+    seeds = list(SEED_MODULES)
+    for path in modules:
+        seeds += [chunk for chunk in path.read_text().split("// -----") if chunk.strip()]
     rng = random.Random(seed)
     outcomes: collections.Counter[str] = collections.Counter()
     for index in range(count):
-        text = mutate(rng.choice(SEED_MODULES), rng)
+        text = mutate(rng.choice(seeds), rng)
         try:
             tlx.run_pipeline(text, PIPELINES[index % len(PIPELINES)])
             outcomes["accepted"] += 1
@@ -220,7 +226,7 @@ def run(count: int, seed: int) -> dict[str, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return fuzz_main(__doc__.splitlines()[0], run, 10_000, argv)
+    return fuzz_main(__doc__.splitlines()[0], run, 10_000, argv, takes_modules=True)
 
 
 if __name__ == "__main__":
