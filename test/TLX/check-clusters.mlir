@@ -205,3 +205,10 @@ module attributes {"ttg.cluster-dim-x" = 3 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// A cluster barrier outside any function has no tasks beside it to check.
+module attributes {"ttg.cluster-dim-x" = 2 : i32} {
+  tlx.cluster_barrier
+}

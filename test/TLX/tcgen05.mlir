@@ -179,3 +179,21 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.clus
     tt.return
   }
 }
+
+// -----
+
+// Outside any function (a fragment, as tlx-opt reads them) the unsignalled
+// mbarrier is allocated where the op's block starts.
+// CHECK-LABEL: module
+// CHECK-NEXT:    %[[UNUSED:.*]] = ttg.local_alloc : () -> !ttg.memdesc<1xi64
+// CHECK:         ttng.tc_gen5_mma %{{.*}}, %[[UNUSED]][%{{.*}}] {is_async, two_ctas}
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.cluster-dim-x" = 2 : i32} {
+  %i = arith.constant 0 : i32
+  %as = tlx.local_alloc : !tlx.buffers<1, 128x64xf16, smem>
+  %bs = tlx.local_alloc : !tlx.buffers<1, 64x64xf16, smem>
+  %accs = tlx.local_alloc : !tlx.buffers<1, 128x128xf32, tmem>
+  %a = tlx.local_view %as[%i] : !tlx.buffers<1, 128x64xf16, smem>
+  %b = tlx.local_view %bs[%i] : !tlx.buffers<1, 64x64xf16, smem>
+  %acc = tlx.local_view %accs[%i] : !tlx.buffers<1, 128x128xf32, tmem>
+  tlx.tcgen05_mma %a, %b, %acc is_async two_ctas : !tlx.buffer<128x64xf16, smem>, !tlx.buffer<64x64xf16, smem>, !tlx.buffer<128x128xf32, tmem>
+}

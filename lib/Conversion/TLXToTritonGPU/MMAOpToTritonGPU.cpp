@@ -174,12 +174,14 @@ static constexpr StringLiteral kTwoCTAMMAMarker =
 
 /// An mbarrier for an operand only: its commit is predicated off, so it is
 /// never initialized nor signalled (8 bytes of shared memory, allocated where
-/// the function starts so that every task can take it).
+/// the function starts so that every task can take it; outside a function,
+/// where the op's block starts).
 Value createUnsignalledBarrier(ConversionPatternRewriter &rewriter,
                                Operation *op) {
   OpBuilder::InsertionGuard guard(rewriter);
   auto func = op->getParentOfType<FunctionOpInterface>();
-  rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
+  rewriter.setInsertionPointToStart(func ? &func.getFunctionBody().front()
+                                         : op->getBlock());
   Attribute layout = getUnswizzled1DLayout(op->getContext());
   return ttg::LocalAllocOp::create(
       rewriter, op->getLoc(),

@@ -77,6 +77,8 @@ public:
     if (auto tasks = barrier->getParentOfType<AsyncTasksOp>())
       return checkBarrierInTasks(barrier, tasks);
     auto function = barrier->getParentOfType<FunctionOpInterface>();
+    if (!function)
+      return success(); // no kernel around it, so no tasks beside it
     AsyncTasksOp tasks;
     function->walk([&](AsyncTasksOp op) {
       bool hasWorkers =
