@@ -18,6 +18,7 @@ from pathlib import Path
 
 import tlx
 
+from ..compiler.pipeline import PIPELINE
 from . import fuzz_main
 
 SEED_MODULES = (
@@ -178,7 +179,14 @@ TOKENS = (
     "loc(#loc)",
 )
 
-PIPELINES = ("builtin.module(canonicalize,cse)", "tlx-check-static-bounds", "builtin.module()", "symbol-dce,inline")
+#: Upstream passes, one TLX check, the parser alone, and the whole TLX pipeline a kernel goes through.
+PIPELINES = (
+    "builtin.module(canonicalize,cse)",
+    "tlx-check-static-bounds",
+    "builtin.module()",
+    "symbol-dce,inline",
+    PIPELINE,
+)
 
 
 def mutate(text: str, rng: random.Random) -> str:
