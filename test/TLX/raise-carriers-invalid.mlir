@@ -419,3 +419,17 @@ tt.func private @tlx.local_view.a_i64i32_r_i64(%h: i64, %i: i32) -> i64 attribut
   %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
   tt.return %0 : i64
 }
+
+// -----
+
+// A splat of 2^32 + 1 counts is a few bytes of text: refused by its size, not
+// expanded.
+tt.func @huge_segments() {
+  // expected-error @below {{malformed TLX carrier for tlx.local_alloc: needs tlx.operand_segments with 1 counts, one per operand}}
+  %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<4294967297xi32>, tlx.type = "!tlx.buffers<2, 64x64xbf16, smem>"} : () -> i64
+  tt.return
+}
+tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
+  %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+  tt.return %0 : i64
+}

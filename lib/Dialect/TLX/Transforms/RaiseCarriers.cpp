@@ -62,12 +62,18 @@ ValueRange getCarriedValues(Operation *carrier) {
   return carrier->getOperands();
 }
 
+/// More integers than any TLX op's list holds (shapes, operand counts): a
+/// splat `dense<0> : tensor<4294967297xi32>` is a few bytes of text.
+constexpr int64_t kMaxCarriedIntegers = 1 << 16;
+
 /// Integers of a carrier's list attribute: dense<[...]> (what the frontend
 /// writes), array<i32: ...> or [..]; nullopt for anything else.
 std::optional<SmallVector<int32_t>> getIntegers(Attribute attr) {
   SmallVector<int32_t> values;
   auto fits = [](int64_t value) { return llvm::isInt<32>(value); };
   if (auto dense = dyn_cast_or_null<DenseIntElementsAttr>(attr)) {
+    if (dense.getNumElements() > kMaxCarriedIntegers)
+      return std::nullopt;
     for (const APInt &value : dense.getValues<APInt>()) {
       if (value.getBitWidth() > 64 || !fits(value.getSExtValue()))
         return std::nullopt;
