@@ -65,10 +65,11 @@ mlir::tlx::findNamelessGenericOp(llvm::StringRef text) {
       continue;
     }
     // A location's name is a string followed by `(` too: `loc("x"(#loc))`.
-    size_t afterLoc = lexing::skipSpace(text, pos + 3);
-    if (text.substr(pos).starts_with("loc") &&
-        (pos == 0 || !llvm::isAlnum(text[pos - 1])) && afterLoc < text.size() &&
-        text[afterLoc] == '(') {
+    size_t afterLoc = text.substr(pos).starts_with("loc") &&
+                              (pos == 0 || !llvm::isAlnum(text[pos - 1]))
+                          ? lexing::skipSpace(text, pos + 3)
+                          : text.size();
+    if (afterLoc < text.size() && text[afterLoc] == '(') {
       unsigned depth = 0;
       for (pos = afterLoc; pos < text.size();) {
         if (text[pos] == '"') {
