@@ -8,8 +8,8 @@ use. If that region's op then fails to parse after its first block, the parser d
 that still has a use and aborts (tlx/Support/InputRespelling.h). Each input here nests region ops
 (builtin.module, tlx.async_tasks and tlx.async_task, scf.execute_region, func.func; custom and generic
 forms), defines and uses a few names at random places (op results, block label and function
-arguments), splits regions into several blocks,
-and then breaks the text at a random place or leaves it whole. Every input goes through
+arguments), splits regions into several blocks, and then breaks the text at a random place or leaves
+it whole. Every input goes through
 tlx.run_pipeline; one JSON line reports the outcomes, ``internal`` for any caught abort, and how many
 inputs used a name outside the region that defines it later (the shape that aborted). Run it in a
 child process: a core that took the process down shows as its exit status.
