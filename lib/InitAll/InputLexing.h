@@ -34,6 +34,28 @@ inline size_t skipString(llvm::StringRef text, size_t pos) {
   return text.size();
 }
 
+/// The position of the `)` that closes the `(` at `open` (strings skipped);
+/// npos where none does before the end, or before a `stop` character.
+inline size_t findClosingParen(llvm::StringRef text, size_t open,
+                               char stop = '\0') {
+  unsigned depth = 0;
+  for (size_t pos = open; pos < text.size();) {
+    char c = text[pos];
+    if (c == '"') {
+      pos = skipString(text, pos);
+      continue;
+    }
+    if (c == '(')
+      ++depth;
+    else if (c == ')' && --depth == 0)
+      return pos;
+    else if (c == stop)
+      break;
+    ++pos;
+  }
+  return llvm::StringRef::npos;
+}
+
 /// The value of the string literal `literal` (quotes included), escapes
 /// decoded as MLIR's lexer does: `\\`, `\"`, `\n`, `\t` and two hex digits.
 inline std::string decodeString(llvm::StringRef literal) {

@@ -4,6 +4,8 @@
 
 #include "InputLexing.h"
 
+#include <algorithm>
+
 using namespace mlir::tlx;
 
 std::optional<RefusedInput>
@@ -70,18 +72,7 @@ mlir::tlx::findNamelessGenericOp(llvm::StringRef text) {
                           ? lexing::skipSpace(text, pos + 3)
                           : text.size();
     if (afterLoc < text.size() && text[afterLoc] == '(') {
-      unsigned depth = 0;
-      for (pos = afterLoc; pos < text.size();) {
-        if (text[pos] == '"') {
-          pos = lexing::skipString(text, pos);
-          continue;
-        }
-        if (text[pos] == '(')
-          ++depth;
-        else if (text[pos] == ')' && --depth == 0)
-          break;
-        ++pos;
-      }
+      pos = std::min(lexing::findClosingParen(text, afterLoc), text.size());
       continue;
     }
     if (text[pos] != '"') {

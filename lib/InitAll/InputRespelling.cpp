@@ -59,6 +59,7 @@ mlir::tlx::respellLocatedNVVMBarriers(llvm::StringRef text) {
 
 namespace {
 
+using mlir::tlx::lexing::findClosingParen;
 using mlir::tlx::lexing::skipSpace;
 using mlir::tlx::lexing::skipString;
 
@@ -78,27 +79,6 @@ size_t nameLengthAt(llvm::StringRef text, size_t pos) {
       ++end;
   }
   return end - pos;
-}
-
-/// The position of the `)` that closes the `(` at `open` before any `^`;
-/// npos if none does.
-size_t findClosingParen(llvm::StringRef text, size_t open) {
-  unsigned depth = 0;
-  for (size_t pos = open; pos < text.size();) {
-    char c = text[pos];
-    if (c == '"') {
-      pos = skipString(text, pos);
-      continue;
-    }
-    if (c == '(')
-      ++depth;
-    else if (c == ')' && --depth == 0)
-      return pos;
-    else if (c == '^')
-      break; // no block label's arguments hold another label: unbalanced
-    ++pos;
-  }
-  return llvm::StringRef::npos;
 }
 
 /// What a `%name` in the input does there.
@@ -212,7 +192,9 @@ private:
     size_t open = skipSpace(text, afterName);
     if (open >= text.size() || text[open] != '(')
       return afterName;
-    size_t close = findClosingParen(text, open);
+    // No block label's arguments hold another label: stopping at one keeps
+    // unbalanced input linear.
+    size_t close = findClosingParen(text, open, /*stop=*/'^');
     if (close == llvm::StringRef::npos)
       return afterName;
     size_t colon = skipSpace(text, close + 1);
