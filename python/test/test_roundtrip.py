@@ -181,6 +181,8 @@ REQUIRED_OPS = {
     "tt.gather",
     "tt.elementwise_inline_asm",
     "tt.extern_elementwise",
+    "tt.map_elementwise",
+    "cf.cond_br",
     "tt.print",
     "tt.assert",
     "tt.call",

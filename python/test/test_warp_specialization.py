@@ -613,6 +613,61 @@ def test_tasks_of_fewer_warps_on_gpu():
 
 
 @triton.jit
+def _soft_clip_pair(x0, x1, t0, t1):
+    if x0 > t0:
+        return t0 + (x0 - t0) * 0.125, x1 * t1
+    else:
+        return x0, x1 * t1
+
+
+@triton.jit
+def mapped_elementwise_in_tasks(x_ptr, t_ptr, out_ptr):
+    """tl.map_elementwise of a function with an `if` (its region is a control-flow graph, not one block) in
+    the default task and, two elements per call, in a 1-warp task."""
+    offs = tl.arange(0, 256)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            x = tl.load(x_ptr + offs)
+            tl.store(out_ptr + offs, tl.map_elementwise(_soft_clip_pair, x, x, tl.load(t_ptr + offs), x)[0])
+        with tlx.async_task(num_warps=1):
+            x = tl.load(x_ptr + 256 + offs)
+            (y,) = tl.map_elementwise(_soft_clip_pair, x, tl.load(t_ptr + 256 + offs), pack=2)
+            tl.store(out_ptr + 256 + offs, y)
+
+
+def _soft_clip(x, t):
+    """`_soft_clip_pair`'s first result, in float64."""
+    import torch
+
+    x, t = x.double(), t.double()
+    return torch.where(x > t, t + (x - t) * 0.125, x)
+
+
+@pytest.mark.needs_tlx_passes
+def test_map_elementwise_with_control_flow_in_tasks():
+    compiled = compile_sm90(mapped_elementwise_in_tasks, {"x_ptr": "*fp32", "t_ptr": "*fp32", "out_ptr": "*fp32"})
+    ttgir = compiled.asm["ttgir"]
+    assert ttgir.count('"tt.map_elementwise"') == 2 and "cf.cond_br" in ttgir
+    assert re.search(r"partition\d+\(.*?num_warps\(1\)", ttgir)
+    # each element's `if` is a branch in the PTX, not a select of both sides
+    assert re.search(r"@%p\d+ bra", compiled.asm["ptx"])
+
+
+@pytest.mark.gpu
+@gpus.cuda
+def test_map_elementwise_with_control_flow_in_tasks_on_gpu():
+    import torch
+
+    x = torch.randn(512, device="cuda")
+    t = torch.rand(512, device="cuda")
+    out = torch.full((512,), float("nan"), device="cuda")
+    mapped_elementwise_in_tasks[(1,)](x, t, out)
+    pairs = torch.stack([_soft_clip(x[256::2], t[256::2]), x[257::2].double() * t[257::2].double()], dim=1)
+    expected = torch.cat([_soft_clip(x[:256], t[:256]), pairs.flatten()])
+    torch.testing.assert_close(out.double(), expected, rtol=1e-6, atol=1e-6)
+
+
+@triton.jit
 def _store_block(x_ptr, value):
     tl.store(x_ptr + tl.arange(0, 128), tl.zeros((128,), tl.float32) + value)
 

@@ -174,3 +174,119 @@ tt.func @scan_result(%c: tensor<32x32xf32>) {
   }) : (tensor<32x32xf32>) -> tensor<32x32xf16>
   tt.return
 }
+
+// -----
+
+tt.func @map_no_operands() {
+  // expected-error @below {{'tt.map_elementwise' op expected 1 or more operands, but found 0}}
+  %r = "tt.map_elementwise"() <{pack = 1 : i32}> ({
+    %c = arith.constant 0.0 : f32
+    tt.map_elementwise.return %c : f32
+  }) : () -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @map_pack(%c: tensor<32xf32>) {
+  // expected-error @below {{'tt.map_elementwise' op pack must be a positive power of 2, got 3}}
+  %r = "tt.map_elementwise"(%c) <{pack = 3 : i32}> ({
+  ^bb0(%a: f32, %b: f32, %d: f32):
+    tt.map_elementwise.return %a, %b, %d : f32, f32, f32
+  }) : (tensor<32xf32>) -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @map_shape(%c: tensor<32xf32>) {
+  // expected-error @below {{'tt.map_elementwise' op requires the same shape for all operands and results}}
+  %r = "tt.map_elementwise"(%c) <{pack = 1 : i32}> ({
+  ^bb0(%a: f32):
+    tt.map_elementwise.return %a : f32
+  }) : (tensor<32xf32>) -> tensor<64xf32>
+  tt.return
+}
+
+// -----
+
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tt.func @map_layout(%c: tensor<256xf32, #b1>) {
+  // expected-error @below {{'tt.map_elementwise' op operands and results must share one layout}}
+  %r = "tt.map_elementwise"(%c) <{pack = 1 : i32}> ({
+  ^bb0(%a: f32):
+    tt.map_elementwise.return %a : f32
+  }) : (tensor<256xf32, #b1>) -> tensor<256xf32, #b2>
+  tt.return
+}
+
+// -----
+
+tt.func @map_empty_region(%c: tensor<32xf32>) {
+  // expected-error @below {{'tt.map_elementwise' op needs a region computing one pack of elements}}
+  %r = "tt.map_elementwise"(%c) <{pack = 1 : i32}> ({
+  }) : (tensor<32xf32>) -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @map_region_arguments(%c: tensor<32xf32>, %i: tensor<32xi32>) {
+  // expected-error @below {{'tt.map_elementwise' op region must take 4 scalars, 2 of each operand's element type ('f32', 'i32'), got ('f32', 'i32', 'f32', 'i32')}}
+  %r = "tt.map_elementwise"(%c, %i) <{pack = 2 : i32}> ({
+  ^bb0(%a: f32, %b: i32, %d: f32, %e: i32):
+    tt.map_elementwise.return %a, %d : f32, f32
+  }) : (tensor<32xf32>, tensor<32xi32>) -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @map_region_results(%c: tensor<32xf32>) {
+  %r = "tt.map_elementwise"(%c) <{pack = 1 : i32}> ({
+  ^bb0(%a: f32):
+    %t = arith.constant true
+    cf.cond_br %t, ^bb1, ^bb2
+  ^bb1:
+    tt.map_elementwise.return %a : f32
+  ^bb2:
+    // expected-error @below {{'tt.map_elementwise.return' op must return 1 scalars, 1 of each result's element type ('f32'), got ('f32', 'f32')}}
+    tt.map_elementwise.return %a, %a : f32, f32
+  }) : (tensor<32xf32>) -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @map_store(%c: tensor<32xf32>, %p: !tt.ptr<f32>) {
+  %r = "tt.map_elementwise"(%c) <{pack = 1 : i32}> ({
+  ^bb0(%a: f32):
+    // expected-error @below {{'tt.store' op writes memory, which tt.map_elementwise's region may not: it runs once per pack, with no mask}}
+    tt.store %p, %a : !tt.ptr<f32>
+    tt.map_elementwise.return %a : f32
+  }) : (tensor<32xf32>) -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @map_negative_pack(%c: tensor<32xf32>) {
+  // expected-error @below {{'tt.map_elementwise' op pack must be a positive power of 2, got -2}}
+  %r = "tt.map_elementwise"(%c) <{pack = -2 : i32}> ({
+  ^bb0(%a: f32):
+    tt.map_elementwise.return %a : f32
+  }) : (tensor<32xf32>) -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @map_huge_pack(%c: tensor<32xf32>) {
+  // expected-error @below {{'tt.map_elementwise' op region must take 1073741824 scalars, 1073741824 of each operand's element type ('f32'), got ('f32')}}
+  %r = "tt.map_elementwise"(%c) <{pack = 1073741824 : i32}> ({
+  ^bb0(%a: f32):
+    tt.map_elementwise.return %a : f32
+  }) : (tensor<32xf32>) -> tensor<32xf32>
+  tt.return
+}

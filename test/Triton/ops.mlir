@@ -275,3 +275,44 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // CHECK-NEXT:     tt.return
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+
+// -----
+
+// The mapped function's region may hold a control-flow graph (the frontend lowers
+// an `if` there to cf branches); pack = 2 takes two elements of each operand.
+
+#b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func public @mapped(%x: tensor<256xf32, #b>, %y: tensor<256xi32, #b>) -> tensor<256xf32, #b> {
+    %m = "tt.map_elementwise"(%x, %y) <{pack = 2 : i32}> ({
+    ^bb0(%x0: f32, %x1: f32, %y0: i32, %y1: i32):
+      %zero = arith.constant 0 : i32
+      %neg = arith.cmpi slt, %y0, %zero : i32
+      cf.cond_br %neg, ^bb1, ^bb2(%x0 : f32)
+    ^bb1:
+      %n = arith.negf %x0 : f32
+      cf.br ^bb2(%n : f32)
+    ^bb2(%r: f32):
+      tt.map_elementwise.return %r, %x1 : f32, f32
+    }) : (tensor<256xf32, #b>, tensor<256xi32, #b>) -> tensor<256xf32, #b>
+    tt.return %m : tensor<256xf32, #b>
+  }
+}
+
+// CHECK: #blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-NEXT: module attributes {"ttg.num-warps" = 4 : i32} {
+// CHECK-NEXT:   tt.func public @mapped(%arg0: tensor<256xf32, #blocked>, %arg1: tensor<256xi32, #blocked>) -> tensor<256xf32, #blocked> {
+// CHECK-NEXT:     %0 = "tt.map_elementwise"(%arg0, %arg1) <{pack = 2 : i32}> ({
+// CHECK-NEXT:     ^bb0(%arg2: f32, %arg3: f32, %arg4: i32, %arg5: i32):
+// CHECK-NEXT:       %c0_i32 = arith.constant 0 : i32
+// CHECK-NEXT:       %1 = arith.cmpi slt, %arg4, %c0_i32 : i32
+// CHECK-NEXT:       cf.cond_br %1, ^bb1, ^bb2(%arg2 : f32)
+// CHECK-NEXT:     ^bb1:  // pred: ^bb0
+// CHECK-NEXT:       %2 = arith.negf %arg2 : f32
+// CHECK-NEXT:       cf.br ^bb2(%2 : f32)
+// CHECK-NEXT:     ^bb2(%3: f32):  // 2 preds: ^bb0, ^bb1
+// CHECK-NEXT:       tt.map_elementwise.return %3, %arg3 : f32, f32
+// CHECK-NEXT:     }) : (tensor<256xf32, #blocked>, tensor<256xi32, #blocked>) -> tensor<256xf32, #blocked>
+// CHECK-NEXT:     tt.return %0 : tensor<256xf32, #blocked>
+// CHECK-NEXT:   }
+// CHECK-NEXT: }

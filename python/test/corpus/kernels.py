@@ -141,6 +141,26 @@ def inline_asm_ops(x_ptr, y_ptr, out_ptr, out2_ptr, clock_ptr, n_elements, BLOCK
         tl.store(clock_ptr, tl.extra.cuda.globaltimer())
 
 
+@triton.jit
+def _soft_clip_pair(x0, x1, t0, t1):
+    if x0 > t0:  # returns in both branches: the frontend makes cf branches, a region of several blocks
+        return t0 + (x0 - t0) * 0.125, x1 * t1
+    else:
+        return x0, x1 * t1
+
+
+@triton.jit
+def mapped_elementwise(x_ptr, t_ptr, out_ptr, n_elements, BLOCK: tl.constexpr):
+    """tl.map_elementwise two elements at a time (pack=2) of a function with control flow."""
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n_elements
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    t = tl.load(t_ptr + offs, mask=mask, other=1.0)
+    (y,) = tl.map_elementwise(_soft_clip_pair, x, t, pack=2)
+    tl.store(out_ptr + offs, y, mask=mask)
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Normalisation and reductions
 # ---------------------------------------------------------------------------------------------------------------------

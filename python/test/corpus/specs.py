@@ -205,6 +205,12 @@ TRITON_SPECS = [
         {"BLOCK": 512},
     ),
     spec(
+        "mapped_elementwise",
+        k.mapped_elementwise,
+        {"x_ptr": F32, "t_ptr": F32, "out_ptr": F32, "n_elements": "i32"},
+        {"BLOCK": 512},
+    ),
+    spec(
         "fused_softmax",
         k.fused_softmax,
         {

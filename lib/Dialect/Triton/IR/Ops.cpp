@@ -157,6 +157,66 @@ LogicalResult ScanOp::verifyRegions() {
   return verifyCombineRegion(*this, getCombineOp());
 }
 
+LogicalResult MapElementwiseOp::verify() {
+  int64_t pack = getPackAttr().getInt();
+  if (pack < 1 || !llvm::isPowerOf2_64(pack))
+    return emitOpError("pack must be a positive power of 2, got ") << pack;
+  Type first = getSrcs().front().getType();
+  Attribute layout = cast<RankedTensorType>(first).getEncoding();
+  for (Type type : llvm::concat<Type>(getSrcs().getTypes(), getResultTypes()))
+    if (cast<RankedTensorType>(type).getEncoding() != layout)
+      return emitOpError("operands and results must share one layout, got ")
+             << first << " and " << type;
+  return success();
+}
+
+/// Whether `scalars` are what tt.map_elementwise's region takes or returns
+/// for `tensors`: each one's element type `pack` times in a row.
+static bool isPackOf(TypeRange scalars, TypeRange tensors, uint64_t pack) {
+  if (scalars.size() != tensors.size() * pack)
+    return false;
+  for (auto [index, type] : llvm::enumerate(scalars))
+    if (type != cast<RankedTensorType>(tensors[index / pack]).getElementType())
+      return false;
+  return true;
+}
+
+static SmallVector<Type> elementTypes(TypeRange tensors) {
+  return llvm::map_to_vector(tensors, [](Type type) {
+    return cast<RankedTensorType>(type).getElementType();
+  });
+}
+
+LogicalResult MapElementwiseOp::verifyRegions() {
+  Region &region = getScalarOp();
+  if (region.empty())
+    return emitOpError("needs a region computing one pack of elements");
+  uint64_t pack = getPack();
+  if (!isPackOf(region.front().getArgumentTypes(), getSrcs().getTypes(), pack))
+    return emitOpError("region must take ")
+           << getSrcs().size() * pack << " scalars, " << pack << " of each "
+           << "operand's element type (" << elementTypes(getSrcs().getTypes())
+           << "), got (" << region.front().getArgumentTypes() << ")";
+  WalkResult walk = region.walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (effects && effects.hasEffect<MemoryEffects::Write>()) {
+      op->emitOpError("writes memory, which tt.map_elementwise's region may "
+                      "not: it runs once per pack, with no mask");
+      return WalkResult::interrupt();
+    }
+    if (isa<MapElementwiseReturnOp>(op) &&
+        !isPackOf(op->getOperandTypes(), getResultTypes(), pack)) {
+      op->emitOpError("must return ")
+          << getNumResults() * pack << " scalars, " << pack << " of each "
+          << "result's element type (" << elementTypes(getResultTypes())
+          << "), got (" << op->getOperandTypes() << ")";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 /// External calls and inline asm: side-effect free when declared pure,
 /// otherwise reading and writing anything.
 static void getCallLikeEffects(

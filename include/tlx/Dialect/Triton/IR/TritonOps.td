@@ -444,11 +444,16 @@ def TT_ScanReturnOp : TT_Op<"scan.return", [HasParent<"ScanOp">, Pure,
   let assemblyFormat = "$result attr-dict `:` type($result)";
 }
 
-def TT_MapElementwiseOp : TT_Op<"map_elementwise", [Pure, SingleBlock]> {
+// The scalar region may hold a control-flow graph: Triton's frontend lowers an
+// `if` in the mapped function to cf branches.
+def TT_MapElementwiseOp : TT_Op<"map_elementwise", [SameOperandsAndResultShape,
+    RecursiveMemoryEffects]> {
   let summary = "apply a scalar region to packs of elements";
-  let arguments = (ins Variadic<TT_Type>:$srcs, I32Attr:$pack);
-  let results = (outs Variadic<TT_Type>:$result);
+  let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$pack);
+  let results = (outs Variadic<TT_Tensor>:$result);
   let regions = (region AnyRegion:$scalarOp);
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
 }
 
 def TT_MapElementwiseReturnOp : TT_Op<"map_elementwise.return", [
