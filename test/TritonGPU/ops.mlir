@@ -349,3 +349,27 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // CHECK-NEXT:     tt.return %0 : i32
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+
+// -----
+
+// cp.async with `other` and no mask (as AMD's Gluon async_copy emits it).
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#sw = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @f(%p: tensor<128x!tt.ptr<f32>, #blocked>, %o: tensor<128xf32, #blocked>, %a: !ttg.memdesc<128xf32, #sw, #smem, mutable>) {
+    %t = ttg.async_copy_global_to_local %p, %a other %o : tensor<128x!tt.ptr<f32>, #blocked> -> <128xf32, #sw, #smem, mutable>
+    tt.return
+  }
+}
+
+// CHECK: #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-NEXT: #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// CHECK-NEXT: #smem = #ttg.shared_memory
+// CHECK-NEXT: module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-NEXT:   tt.func @f(%arg0: tensor<128x!tt.ptr<f32>, #blocked>, %arg1: tensor<128xf32, #blocked>, %arg2: !ttg.memdesc<128xf32, #shared, #smem, mutable>) {
+// CHECK-NEXT:     %0 = ttg.async_copy_global_to_local %arg0, %arg2 other %arg1 : tensor<128x!tt.ptr<f32>, #blocked> -> <128xf32, #shared, #smem, mutable>
+// CHECK-NEXT:     tt.return
+// CHECK-NEXT:   }
+// CHECK-NEXT: }

@@ -184,7 +184,7 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
 tt.func public @k(%i: i32, %p: i1, %x: tensor<64x64xf16, #blocked>, %desc: !tt.tensordesc<tensor<64x64xf16, #nv>>) {
 %c = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
  %a = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #sw, #smem, mutable>
-// expected-error @below {{'ttng.warp_group_dot' op WGMMA A operand must have NVMMA shared or dot layout}}
+// expected-error @below {{'ttng.warp_group_dot' op WGMMA A operand must have an NVMMA shared, shared linear or dot operand layout}}
  %d = ttng.warp_group_dot %a, %a, %c : !ttg.memdesc<64x64xf16, #sw, #smem, mutable> * !ttg.memdesc<64x64xf16, #sw, #smem, mutable> -> tensor<64x64xf32, #mma>
   tt.return
 }
@@ -273,7 +273,7 @@ tt.func public @k(%i: i32, %p: i1, %x: tensor<64x64xf16, #blocked>, %desc: !tt.t
 %a = ttg.local_alloc : () -> !ttg.memdesc<128x64xf16, #sw, #smem, mutable>
  %b = ttg.local_alloc : () -> !ttg.memdesc<64x128xf16, #nv, #smem, mutable>
  %t = ttng.tmem_alloc : () -> !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
-// expected-error @below {{'ttng.tc_gen5_mma' op LHS operand must have a NVMMAShared or TensorMemory encoding}}
+// expected-error @below {{'ttng.tc_gen5_mma' op LHS operand must have an NVMMAShared, SharedLinear or TensorMemory encoding}}
  ttng.tc_gen5_mma %a, %b, %t, %p, %p : !ttg.memdesc<128x64xf16, #sw, #smem, mutable>, !ttg.memdesc<64x128xf16, #nv, #smem, mutable>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
   tt.return
 }

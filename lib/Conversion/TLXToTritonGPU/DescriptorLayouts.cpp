@@ -86,8 +86,8 @@ LogicalResult retypeWithCaptures(Value desc, Type type) {
   desc.setType(type);
   for (OpOperand &use : desc.getUses()) {
     Operation *user = use.getOwner();
-    if (auto partitions = dyn_cast<ttg::WarpSpecializePartitionsOp>(user)) {
-      for (Region &region : partitions.getPartitionRegions())
+    if (auto ws = dyn_cast<ttg::WarpSpecializeOp>(user)) {
+      for (Region &region : ws.getPartitionOp().getPartitionRegions())
         if (failed(retypeWithCaptures(
                 region.getArgument(use.getOperandNumber()), type)))
           return failure();

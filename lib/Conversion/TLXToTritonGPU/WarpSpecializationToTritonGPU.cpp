@@ -519,12 +519,13 @@ struct AsyncTasksOpConversion : OpConversionPattern<AsyncTasksOp> {
     if (set.hasRegisterBudgets() && !op->hasAttr(kWithoutBudgets))
       requestedRegisters =
           rewriter.getDenseI32ArrayAttr(computeRegisterBudgets(set).requested);
+    SetVector<Value> captures = collectCaptures(set.others);
     auto ws = ttg::WarpSpecializeOp::create(
-        rewriter, op.getLoc(), TypeRange(), set.partitionWarps,
-        /*warpGroupStartIds=*/DenseI32ArrayAttr(), requestedRegisters,
-        /*actualRegisters=*/DenseI32ArrayAttr());
+        rewriter, op.getLoc(), TypeRange(), captures.getArrayRef(),
+        set.partitionWarps, /*warpGroupStartIds=*/DenseI32ArrayAttr(),
+        requestedRegisters, /*actualRegisters=*/DenseI32ArrayAttr());
     moveDefaultTask(rewriter, set.defaultTask, ws);
-    buildPartitions(rewriter, set, collectCaptures(set.others), ws);
+    buildPartitions(rewriter, set, captures, ws);
     rewriter.eraseOp(op);
     return success();
   }
@@ -548,7 +549,7 @@ private:
                               ttg::WarpSpecializeOp ws) {
     rewriter.createBlock(&ws.getPartitionOpHolder());
     auto partitionsOp = ttg::WarpSpecializePartitionsOp::create(
-        rewriter, ws.getLoc(), captures.getArrayRef(), set.partitions.size());
+        rewriter, ws.getLoc(), set.partitions.size());
     SmallVector<Type> types;
     SmallVector<Location> locs;
     for (Value value : captures) {

@@ -178,10 +178,6 @@ WarpSpecializePartitionsOp WarpSpecializeOp::getPartitionOp() {
       getPartitionOpHolder().front().front());
 }
 
-Operation::operand_range WarpSpecializeOp::getExplicitCaptures() {
-  return getPartitionOp().getExplicitCaptures();
-}
-
 ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
                                     OperationState &result) {
   SmallVector<OpAsmParser::UnresolvedOperand> captures;
@@ -222,6 +218,7 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
   if (parser.resolveOperands(captures, type.getInputs(), capturesLoc,
                              captureValues))
     return failure();
+  result.addOperands(captureValues);
   result.addTypes(type.getResults());
   result.addAttribute(
       getPartitionNumWarpsAttrName(result.name),
@@ -234,7 +231,6 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
   builder.setInsertionPointToStart(holderBlock);
   OperationState partitions(result.location,
                             WarpSpecializePartitionsOp::getOperationName());
-  partitions.addOperands(captureValues);
   for (std::unique_ptr<Region> &region : *partitionRegions)
     partitions.addRegion(std::move(region));
   builder.create(partitions);
@@ -292,13 +288,16 @@ LogicalResult WarpSpecializeOp::verify() {
 }
 
 LogicalResult WarpSpecializePartitionsOp::verify() {
+  // HasParent, verified first, makes the parent a ttg.warp_specialize.
+  OperandRange captures =
+      cast<WarpSpecializeOp>((*this)->getParentOp()).getExplicitCaptures();
   for (auto [index, region] : llvm::enumerate(getPartitionRegions())) {
-    if (region.getNumArguments() != getExplicitCaptures().size())
+    if (region.getNumArguments() != captures.size())
       return emitOpError("partition region #")
              << index << " has " << region.getNumArguments()
-             << " arguments but expected " << getExplicitCaptures().size();
+             << " arguments but expected " << captures.size();
     for (auto [argIndex, argument, capture] :
-         llvm::enumerate(region.getArguments(), getExplicitCaptures()))
+         llvm::enumerate(region.getArguments(), captures))
       if (argument.getType() != capture.getType())
         return emitOpError("partition region #")
                << index << " argument #" << argIndex << " has type "

@@ -140,15 +140,19 @@ LogicalResult WarpGroupDotOp::verify() {
   Type a = getA().getType();
   bool aInSharedMemory = false;
   if (auto buffer = dyn_cast<MemDescType>(a))
-    aInSharedMemory = isa<NVMMASharedEncodingAttr>(buffer.getEncoding());
+    aInSharedMemory = isa<NVMMASharedEncodingAttr, SharedLinearEncodingAttr>(
+        buffer.getEncoding());
   bool aInRegisters = false;
   if (auto tensor = dyn_cast<RankedTensorType>(a))
     aInRegisters =
         isa_and_nonnull<DotOperandEncodingAttr>(tensor.getEncoding());
   if (!aInSharedMemory && !aInRegisters)
-    return emitOpError("WGMMA A operand must have NVMMA shared or dot layout");
-  if (!isa<NVMMASharedEncodingAttr>(getB().getType().getEncoding()))
-    return emitOpError("WGMMA B operand must have NVMMA shared layout");
+    return emitOpError("WGMMA A operand must have an NVMMA shared, shared "
+                       "linear or dot operand layout");
+  if (!isa<NVMMASharedEncodingAttr, SharedLinearEncodingAttr>(
+          getB().getType().getEncoding()))
+    return emitOpError(
+        "WGMMA B operand must have an NVMMA shared or shared linear layout");
   if (result.getRank() != 2)
     return emitOpError("WGMMA result must be 2-D");
   if (result.getDimSize(0) % 64 != 0 || result.getDimSize(1) % 8 != 0)
@@ -177,11 +181,13 @@ static LogicalResult verifyTCGen5(Operation *op, MemDescType a, MemDescType b,
                                   bool hasBarriers) {
   if (hasBarriers && !isAsync)
     return op->emitOpError("The op is synchronous but a barrier is present.");
-  if (!isa<NVMMASharedEncodingAttr, TensorMemoryEncodingAttr>(a.getEncoding()))
-    return op->emitOpError("LHS operand must have a NVMMAShared or "
-                           "TensorMemory encoding");
-  if (!isa<NVMMASharedEncodingAttr>(b.getEncoding()))
-    return op->emitOpError("RHS operand must have a NVMMAShared encoding");
+  if (!isa<NVMMASharedEncodingAttr, SharedLinearEncodingAttr,
+           TensorMemoryEncodingAttr>(a.getEncoding()))
+    return op->emitOpError("LHS operand must have an NVMMAShared, "
+                           "SharedLinear or TensorMemory encoding");
+  if (!isa<NVMMASharedEncodingAttr, SharedLinearEncodingAttr>(b.getEncoding()))
+    return op->emitOpError(
+        "RHS operand must have an NVMMAShared or SharedLinear encoding");
   if (!isa<TensorMemoryEncodingAttr>(d.getEncoding()) || !isTensorMemory(d))
     return op->emitOpError("Return operand must have a TensorMemory encoding");
   return success();
@@ -219,8 +225,6 @@ LogicalResult TMEMSubSliceOp::verify() {
 }
 
 LogicalResult TCGen5MMAScaledOp::verify() {
-  if (!getBarriers().empty() && !getIsAsync())
-    return emitOpError("The op is synchronous but a barrier is present.");
   if (!isTensorMemory(getD().getType()))
     return emitOpError("Return operand must have a TensorMemory encoding");
   return success();

@@ -145,12 +145,10 @@ def TTG_GlobalScratchAllocOp : TTG_Op<"global_scratch_alloc"> {
 def TTG_AsyncCopyGlobalToLocalOp : TTG_Op<"async_copy_global_to_local", [
     AttrSizedOperandSegments,
     MemoryEffects<[MemRead<TT_GlobalMemory>, MemWrite<TTG_SharedMemory>]>,
-    TypesMatchWith<"mask is i1 of the shape of src", "src", "mask",
-                   "::mlir::triton::getI1SameShape($_self)",
-                   "($_op.getOperands().size() <= 2) || std::equal_to<>()">,
-    TypesMatchWith<"other matches the pointee of src", "src", "other",
-                   "::mlir::triton::getPointeeType($_self)",
-                   "($_op.getOperands().size() <= 3) || std::equal_to<>()">]> {
+    OptionalTypesMatchWith<"mask is i1 of the shape of src", "src", "mask",
+                           "::mlir::triton::getI1SameShape($_self)">,
+    OptionalTypesMatchWith<"other matches the pointee of src", "src", "other",
+                           "::mlir::triton::getPointeeType($_self)">]> {
   let summary = "cp.async from global to shared memory";
   let arguments = (ins
     TT_PtrTensor:$src,
@@ -225,9 +223,11 @@ def TTG_WarpSpecializeOp : TTG_Op<"warp_specialize", [
   let description = [{
     The default region runs on the kernel's own warps and may use values
     from above; each partition runs on `num_warps` warps of its own and sees
-    only the explicit captures, passed as its block arguments.
+    only the explicit captures (this op's operands, as in Triton 3.6), passed
+    as its block arguments.
   }];
-  let arguments = (ins DenseI32ArrayAttr:$partitionNumWarps,
+  let arguments = (ins Variadic<AnyType>:$explicitCaptures,
+                       DenseI32ArrayAttr:$partitionNumWarps,
                        OptionalAttr<DenseI32ArrayAttr>:$warpGroupStartIds,
                        OptionalAttr<DenseI32ArrayAttr>:$requestedRegisters,
                        OptionalAttr<DenseI32ArrayAttr>:$actualRegisters);
@@ -238,7 +238,6 @@ def TTG_WarpSpecializeOp : TTG_Op<"warp_specialize", [
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     WarpSpecializePartitionsOp getPartitionOp();
-    ::mlir::Operation::operand_range getExplicitCaptures();
   }];
 }
 
@@ -246,7 +245,6 @@ def TTG_WarpSpecializePartitionsOp : TTG_Op<"warp_specialize.partitions", [
     IsolatedFromAbove, Terminator, HasParent<"WarpSpecializeOp">,
     RecursiveMemoryEffects, RecursivelySpeculatable]> {
   let summary = "holds the partition regions of a ttg.warp_specialize";
-  let arguments = (ins Variadic<AnyType>:$explicitCaptures);
   let regions = (region VariadicRegion<MinSizedRegion<1>>:$partitionRegions);
   let hasVerifier = 1;
 }
