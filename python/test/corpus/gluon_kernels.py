@@ -290,6 +290,51 @@ def gl_wgmma_matmul(a_desc, b_desc, c_desc, K, NUM_BUFFERS: gl.constexpr):
     tma.store_wait(pendings=0)
 
 
+# The 128-byte swizzle of 16-bit operands spelled as a SharedLinearLayout: 64 columns per atom, rows 1, 2, 4
+# XOR-ing 8-column groups; B's second atom of 64 columns comes last.
+_SWIZZLED_A: gl.constexpr = gl.SharedLinearLayout(
+    [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]],
+    alignment=1024,
+)
+_SWIZZLED_B: gl.constexpr = gl.SharedLinearLayout(
+    [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64]],
+    alignment=1024,
+)
+
+
+@gluon.jit
+def gl_shared_linear_mma(a_ptr, b_ptr, c_ptr, TCGEN05: gl.constexpr):
+    """MMA operands in SharedLinearLayout buffers: warpgroup_mma on sm_90, tcgen05_mma on sm_100."""
+    blocked: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])
+    a_rows = gl.arange(0, 128, layout=gl.SliceLayout(1, blocked))
+    a_cols = gl.arange(0, 64, layout=gl.SliceLayout(0, blocked))
+    b_rows = gl.arange(0, 64, layout=gl.SliceLayout(1, blocked))
+    b_cols = gl.arange(0, 128, layout=gl.SliceLayout(0, blocked))
+    a = gl.load(a_ptr + a_rows[:, None] * 64 + a_cols[None, :])
+    b = gl.load(b_ptr + b_rows[:, None] * 128 + b_cols[None, :])
+    a_smem = gl.allocate_shared_memory(gl.float16, [128, 64], _SWIZZLED_A, a)
+    b_smem = gl.allocate_shared_memory(gl.float16, [64, 128], _SWIZZLED_B, b)
+    fence_async_shared()
+    if TCGEN05:
+        tmem_layout: gl.constexpr = TensorMemoryLayout(block=(128, 128), col_stride=1)
+        acc_tmem = allocate_tensor_memory(gl.float32, [128, 128], tmem_layout)
+        done = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+        mbarrier.init(done, count=1)
+        tcgen05_mma(a_smem, b_smem, acc_tmem, use_acc=False)
+        tcgen05_commit(done)
+        mbarrier.wait(done, phase=0)
+        out_layout: gl.constexpr = get_tmem_reg_layout(gl.float32, (128, 128), tmem_layout, gl.num_warps())
+        acc = acc_tmem.load(out_layout)
+    else:
+        out_layout: gl.constexpr = gl.NVMMADistributedLayout(
+            version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, 128, 16]
+        )
+        acc = hopper.warpgroup_mma(a_smem, b_smem, gl.zeros((128, 128), gl.float32, out_layout))
+    rows = gl.arange(0, 128, layout=gl.SliceLayout(1, out_layout))
+    cols = gl.arange(0, 128, layout=gl.SliceLayout(0, out_layout))
+    gl.store(c_ptr + rows[:, None] * 128 + cols[None, :], acc)
+
+
 @gluon.jit
 def _ws_producer(in_ptr, smem, ready, empty, n_tiles, BLOCK: gl.constexpr):
     layout: gl.constexpr = gl.BlockedLayout([1], [32], [1], [0])

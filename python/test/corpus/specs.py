@@ -607,6 +607,20 @@ GLUON_SPECS = [
         {"BLOCK": 128},
     ),
     gspec(
+        "gl_shared_linear_wgmma",
+        gk.gl_shared_linear_mma,
+        {"a_ptr": F16, "b_ptr": F16, "c_ptr": F32},
+        {"TCGEN05": False},
+        archs=(90,),
+    ),
+    gspec(
+        "gl_shared_linear_tcgen05",
+        gk.gl_shared_linear_mma,
+        {"a_ptr": F16, "b_ptr": F16, "c_ptr": F32},
+        {"TCGEN05": True},
+        archs=(100,),
+    ),
+    gspec(
         "gl_tcgen05_matmul",
         gk.gl_tcgen05_matmul,
         {
