@@ -290,3 +290,55 @@ tt.func @map_huge_pack(%c: tensor<32xf32>) {
   }) : (tensor<32xf32>) -> tensor<32xf32>
   tt.return
 }
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @reduce_result_layout(%c: tensor<32x32xf32, #b>) {
+  // expected-error @below {{'tt.reduce' op result 'tensor<32xf32, #ttg.slice<{dim = 0, parent = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>}>>' must have the layout #ttg.slice<{dim = 1, parent = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>}>, its operand's reduced along axis 1}}
+  %r = "tt.reduce"(%c) <{axis = 1 : i32}> ({
+  ^bb0(%l: f32, %rr: f32):
+    %s = arith.addf %l, %rr : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<32x32xf32, #b>) -> tensor<32xf32, #ttg.slice<{dim = 0, parent = #b}>>
+  tt.return
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @reduce_result_without_layout(%c: tensor<32x32xf32, #b>) {
+  // expected-error @below {{'tt.reduce' op result 'tensor<32xf32>' must have the layout #ttg.slice<{dim = 0, parent = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>}>, its operand's reduced along axis 0}}
+  %r = "tt.reduce"(%c) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32, %rr: f32):
+    %s = arith.addf %l, %rr : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<32x32xf32, #b>) -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tt.func @reduce_result_with_layout(%c: tensor<32x32xf32>) {
+  // expected-error @below {{'tt.reduce' op result 'tensor<32xf32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>' must have no layout, its operand's reduced along axis 0}}
+  %r = "tt.reduce"(%c) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32, %rr: f32):
+    %s = arith.addf %l, %rr : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<32x32xf32>) -> tensor<32xf32, #b>
+  tt.return
+}
+
+// -----
+
+#s = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tt.func @reduce_shared(%c: tensor<32x32xf32, #s>) {
+  // expected-error @below {{'tt.reduce' op cannot reduce a tensor of layout #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}> along axis 0}}
+  %r = "tt.reduce"(%c) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32, %rr: f32):
+    %s = arith.addf %l, %rr : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<32x32xf32, #s>) -> tensor<32xf32>
+  tt.return
+}

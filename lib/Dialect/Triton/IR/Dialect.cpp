@@ -9,6 +9,8 @@ using namespace mlir;
 using namespace mlir::triton;
 
 #include "tlx/Dialect/Triton/IR/Dialect.cpp.inc"
+
+MLIR_DEFINE_EXPLICIT_TYPE_ID(mlir::triton::ReducedLayoutInterface)
 #include "tlx/Dialect/Triton/IR/Enums.cpp.inc"
 
 namespace {

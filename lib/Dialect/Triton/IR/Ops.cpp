@@ -134,6 +134,26 @@ LogicalResult ReduceOp::verify() {
       return emitOpError("result ")
              << result.getType() << " is not " << sourceType
              << " reduced along axis " << getAxis();
+    if (shape.empty())
+      continue;
+    Attribute layout = sourceType.getEncoding(), expected;
+    if (layout) {
+      const auto *reduced =
+          layout.getDialect().getRegisteredInterface<ReducedLayoutInterface>();
+      expected =
+          reduced ? reduced->getReducedLayout(layout, getAxis()) : Attribute();
+      if (!expected)
+        return emitOpError("cannot reduce a tensor of layout ")
+               << layout << " along axis " << getAxis();
+    }
+    if (resultTensor.getEncoding() != expected) {
+      InFlightDiagnostic diag = emitOpError("result ") << result.getType();
+      if (expected)
+        diag << " must have the layout " << expected;
+      else
+        diag << " must have no layout";
+      return diag << ", its operand's reduced along axis " << getAxis();
+    }
   }
   return success();
 }

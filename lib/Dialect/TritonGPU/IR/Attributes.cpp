@@ -827,6 +827,9 @@ mlir::triton::gpu::inferExpandDimsEncoding(Attribute encoding, unsigned axis) {
 
 SliceEncodingAttr mlir::triton::gpu::inferReduceEncoding(Attribute encoding,
                                                          unsigned axis) {
+  if (!encoding || !isDistributedEncoding(encoding) ||
+      axis >= getEncodingRank(encoding) || getEncodingRank(encoding) < 2)
+    return {};
   return SliceEncodingAttr::get(encoding.getContext(), axis, encoding);
 }
 

@@ -41,6 +41,15 @@ struct TritonGPUOpAsmInterface : public OpAsmDialectInterface {
 };
 } // namespace
 
+namespace {
+struct TritonGPUReducedLayout : public triton::ReducedLayoutInterface {
+  using ReducedLayoutInterface::ReducedLayoutInterface;
+  Attribute getReducedLayout(Attribute layout, unsigned axis) const override {
+    return inferReduceEncoding(layout, axis);
+  }
+};
+} // namespace
+
 void TritonGPUDialect::initialize() {
   registerTypes();
   registerAttributes();
@@ -48,7 +57,7 @@ void TritonGPUDialect::initialize() {
 #define GET_OP_LIST
 #include "tlx/Dialect/TritonGPU/IR/Ops.cpp.inc"
       >();
-  addInterfaces<TritonGPUOpAsmInterface>();
+  addInterfaces<TritonGPUOpAsmInterface, TritonGPUReducedLayout>();
 }
 
 //===----------------------------------------------------------------------===//

@@ -44,7 +44,20 @@ Type getPointerTypeToElement(Type type);
 /// The i1 type of the same shape (and encoding) as `type`.
 Type getI1SameShape(Type type);
 
+/// Implemented by the dialect of a tensor layout (TritonGPU): the layout of a
+/// tensor of `layout` reduced along `axis`, so that tt.reduce can check its
+/// results without the Triton dialect depending on the one of its layouts.
+class ReducedLayoutInterface
+    : public DialectInterface::Base<ReducedLayoutInterface> {
+public:
+  explicit ReducedLayoutInterface(Dialect *dialect) : Base(dialect) {}
+  /// Null when a tensor of `layout` cannot be reduced along `axis`.
+  virtual Attribute getReducedLayout(Attribute layout, unsigned axis) const = 0;
+};
+
 } // namespace mlir::triton
+
+MLIR_DECLARE_EXPLICIT_TYPE_ID(mlir::triton::ReducedLayoutInterface)
 
 #define GET_OP_CLASSES
 #include "tlx/Dialect/Triton/IR/Ops.h.inc"

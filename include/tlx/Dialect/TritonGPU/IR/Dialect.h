@@ -55,7 +55,9 @@ NVMMASharedEncodingAttr getDefaultNVMMASharedEncoding(MLIRContext *context,
 /// not such a slice.
 FailureOr<Attribute> inferExpandDimsEncoding(Attribute encoding, unsigned axis);
 
-/// The encoding of a reduction of a tensor with `encoding` along `axis`.
+/// The encoding of a reduction of a tensor with `encoding` along `axis`: a
+/// slice of it, or null where `encoding` is not a distributed layout of a
+/// rank above `axis`.
 SliceEncodingAttr inferReduceEncoding(Attribute encoding, unsigned axis);
 
 } // namespace mlir::triton::gpu
