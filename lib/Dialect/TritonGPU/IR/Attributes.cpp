@@ -286,17 +286,25 @@ static bool isDistributedEncoding(Attribute attr) {
              NvidiaMmaEncodingAttr, LinearEncodingAttr>(attr);
 }
 
+/// Why `parent` has no slice along `dim`; nullopt where it has one.
+static std::optional<std::string> whyNoSlice(unsigned dim, Attribute parent) {
+  if (!parent || !isDistributedEncoding(parent))
+    return std::string("expected a distributed encoding trait");
+  unsigned rank = getEncodingRank(parent);
+  if (rank < 2)
+    return std::string("parent layout must have at least rank >= 2");
+  if (dim >= rank)
+    return ("slice dim " + Twine(dim) +
+            " is out of range for a parent of rank " + Twine(rank))
+        .str();
+  return std::nullopt;
+}
+
 LogicalResult
 SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           unsigned dim, Attribute parent) {
-  if (!parent || !isDistributedEncoding(parent))
-    return emitError() << "expected a distributed encoding trait";
-  unsigned rank = getEncodingRank(parent);
-  if (rank < 2)
-    return emitError() << "parent layout must have at least rank >= 2";
-  if (dim >= rank)
-    return emitError() << "slice dim " << dim << " is out of range for a "
-                       << "parent of rank " << rank;
+  if (std::optional<std::string> why = whyNoSlice(dim, parent))
+    return emitError() << *why;
   return success();
 }
 
@@ -827,8 +835,7 @@ mlir::triton::gpu::inferExpandDimsEncoding(Attribute encoding, unsigned axis) {
 
 SliceEncodingAttr mlir::triton::gpu::inferReduceEncoding(Attribute encoding,
                                                          unsigned axis) {
-  if (!encoding || !isDistributedEncoding(encoding) ||
-      axis >= getEncodingRank(encoding) || getEncodingRank(encoding) < 2)
+  if (whyNoSlice(axis, encoding))
     return {};
   return SliceEncodingAttr::get(encoding.getContext(), axis, encoding);
 }

@@ -39,9 +39,7 @@ struct TritonGPUOpAsmInterface : public OpAsmDialectInterface {
     return AliasResult::NoAlias;
   }
 };
-} // namespace
 
-namespace {
 struct TritonGPUReducedLayout : public triton::ReducedLayoutInterface {
   using ReducedLayoutInterface::ReducedLayoutInterface;
   Attribute getReducedLayout(Attribute layout, unsigned axis) const override {
