@@ -11,6 +11,7 @@ import gpus
 import pytest
 import triton
 import triton.language as tl
+from corpus.kernels import soft_clip_pair
 from triton.backends.compiler import GPUTarget
 from triton.compiler.compiler import ASTSource
 from triton.compiler.errors import CompilationError
@@ -613,14 +614,6 @@ def test_tasks_of_fewer_warps_on_gpu():
 
 
 @triton.jit
-def _soft_clip_pair(x0, x1, t0, t1):
-    if x0 > t0:
-        return t0 + (x0 - t0) * 0.125, x1 * t1
-    else:
-        return x0, x1 * t1
-
-
-@triton.jit
 def mapped_elementwise_in_tasks(x_ptr, t_ptr, out_ptr):
     """tl.map_elementwise of a function with an `if` (its region is a control-flow graph, not one block) in
     the default task and, two elements per call, in a 1-warp task."""
@@ -628,15 +621,15 @@ def mapped_elementwise_in_tasks(x_ptr, t_ptr, out_ptr):
     with tlx.async_tasks():
         with tlx.async_task("default"):
             x = tl.load(x_ptr + offs)
-            tl.store(out_ptr + offs, tl.map_elementwise(_soft_clip_pair, x, x, tl.load(t_ptr + offs), x)[0])
+            tl.store(out_ptr + offs, tl.map_elementwise(soft_clip_pair, x, x, tl.load(t_ptr + offs), x)[0])
         with tlx.async_task(num_warps=1):
             x = tl.load(x_ptr + 256 + offs)
-            (y,) = tl.map_elementwise(_soft_clip_pair, x, tl.load(t_ptr + 256 + offs), pack=2)
+            (y,) = tl.map_elementwise(soft_clip_pair, x, tl.load(t_ptr + 256 + offs), pack=2)
             tl.store(out_ptr + 256 + offs, y)
 
 
 def _soft_clip(x, t):
-    """`_soft_clip_pair`'s first result, in float64."""
+    """`soft_clip_pair`'s first result, in float64."""
     import torch
 
     x, t = x.double(), t.double()

@@ -142,7 +142,8 @@ def inline_asm_ops(x_ptr, y_ptr, out_ptr, out2_ptr, clock_ptr, n_elements, BLOCK
 
 
 @triton.jit
-def _soft_clip_pair(x0, x1, t0, t1):
+def soft_clip_pair(x0, x1, t0, t1):
+    """Mapped two elements of each operand at a time; also used by test_warp_specialization."""
     if x0 > t0:  # returns in both branches: the frontend makes cf branches, a region of several blocks
         return t0 + (x0 - t0) * 0.125, x1 * t1
     else:
@@ -157,7 +158,7 @@ def mapped_elementwise(x_ptr, t_ptr, out_ptr, n_elements, BLOCK: tl.constexpr):
     mask = offs < n_elements
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     t = tl.load(t_ptr + offs, mask=mask, other=1.0)
-    (y,) = tl.map_elementwise(_soft_clip_pair, x, t, pack=2)
+    (y,) = tl.map_elementwise(soft_clip_pair, x, t, pack=2)
     tl.store(out_ptr + offs, y, mask=mask)
 
 
