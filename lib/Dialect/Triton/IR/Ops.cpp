@@ -96,12 +96,17 @@ static LogicalResult verifyCombineOperands(Operation *op, int64_t axis) {
   return success();
 }
 
+/// The element types of `tensors` (ranked tensors), in order.
+static SmallVector<Type> elementTypes(TypeRange tensors) {
+  return llvm::map_to_vector(tensors, [](Type type) {
+    return cast<RankedTensorType>(type).getElementType();
+  });
+}
+
 /// The combine region of tt.reduce and tt.scan: two scalars per operand
 /// (all the left ones, then all the right ones) in, one per operand out.
 static LogicalResult verifyCombineRegion(Operation *op, Region &region) {
-  SmallVector<Type> elements;
-  for (Type type : op->getOperandTypes())
-    elements.push_back(cast<RankedTensorType>(type).getElementType());
+  SmallVector<Type> elements = elementTypes(op->getOperandTypes());
   Block &block = region.front();
   SmallVector<Type> expected(elements);
   expected.append(elements);
@@ -199,12 +204,6 @@ static bool isPackOf(TypeRange scalars, TypeRange tensors, uint64_t pack) {
     if (type != cast<RankedTensorType>(tensors[index / pack]).getElementType())
       return false;
   return true;
-}
-
-static SmallVector<Type> elementTypes(TypeRange tensors) {
-  return llvm::map_to_vector(tensors, [](Type type) {
-    return cast<RankedTensorType>(type).getElementType();
-  });
 }
 
 LogicalResult MapElementwiseOp::verifyRegions() {
