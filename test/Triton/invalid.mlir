@@ -342,3 +342,179 @@ tt.func @reduce_shared(%c: tensor<32x32xf32, #s>) {
   }) : (tensor<32x32xf32, #s>) -> tensor<32xf32>
   tt.return
 }
+
+// -----
+
+tt.func @expand_dims_axis_out_of_range(%x: tensor<32xf32>) {
+  // expected-error @below {{'tt.expand_dims' op axis 2 is outside [0, 1], where a rank-1 tensor can take a unit dimension}}
+  %a = tt.expand_dims %x {axis = 2 : i32} : tensor<32xf32> -> tensor<32x1xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @expand_dims_negative_axis(%x: tensor<32xf32>) {
+  // expected-error @below {{'tt.expand_dims' op axis -1 is outside [0, 1]}}
+  %a = tt.expand_dims %x {axis = -1 : i32} : tensor<32xf32> -> tensor<32x1xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @expand_dims_wrong_place(%x: tensor<32xf32>) {
+  // expected-error @below {{'tt.expand_dims' op result 'tensor<32x1xf32>' is not 'tensor<32xf32>' with a unit dimension at axis 0}}
+  %a = tt.expand_dims %x {axis = 0 : i32} : tensor<32xf32> -> tensor<32x1xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @expand_dims_element_type(%x: tensor<32xf32>) {
+  // expected-error @below {{'tt.expand_dims' op requires the same element type for all operands and results}}
+  %a = tt.expand_dims %x {axis = 1 : i32} : tensor<32xf32> -> tensor<32x1xf16>
+  tt.return
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @expand_dims_other_slice(%x: tensor<32xf32, #ttg.slice<{dim = 1, parent = #b}>>) {
+  // expected-error @below {{'tt.expand_dims' op cannot give a tensor of layout #ttg.slice<{dim = 1, parent = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>}> a unit dimension at axis 0: that takes a #ttg.slice layout with dim = 0}}
+  %a = tt.expand_dims %x {axis = 0 : i32} : tensor<32xf32, #ttg.slice<{dim = 1, parent = #b}>> -> tensor<1x32xf32, #b>
+  tt.return
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#c = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @expand_dims_not_the_parent(%x: tensor<32xf32, #ttg.slice<{dim = 1, parent = #b}>>) {
+  // expected-error @below {{'tt.expand_dims' op result 'tensor<32x1xf32, #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>>' must have the layout #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>, the parent of its operand's slice}}
+  %a = tt.expand_dims %x {axis = 1 : i32} : tensor<32xf32, #ttg.slice<{dim = 1, parent = #b}>> -> tensor<32x1xf32, #c>
+  tt.return
+}
+
+// -----
+
+tt.func @broadcast_scalar(%x: f32) {
+  // expected-error @below {{custom op 'tt.broadcast' invalid kind of type specified: expected builtin.tensor, but found 'f32'}}
+  %a = tt.broadcast %x : f32 -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @broadcast_rank(%x: tensor<1x32xf32>) {
+  // expected-error @below {{'tt.broadcast' op result 'tensor<32xf32>' has another rank than its operand 'tensor<1x32xf32>': tt.broadcast keeps the rank, tt.expand_dims adds dimensions}}
+  %a = tt.broadcast %x : tensor<1x32xf32> -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @broadcast_non_unit(%x: tensor<1x32xf32>) {
+  // expected-error @below {{'tt.broadcast' op dimension 1 of 'tensor<1x32xf32>' has size 32, which cannot become 16: only dimensions of size 1 broadcast}}
+  %a = tt.broadcast %x : tensor<1x32xf32> -> tensor<8x16xf32>
+  tt.return
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#c = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @broadcast_layout(%x: tensor<1x32xf32, #b>) {
+  // expected-error @below {{'tt.broadcast' op result 'tensor<8x32xf32, #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>>' must keep the layout of its operand}}
+  %a = tt.broadcast %x : tensor<1x32xf32, #b> -> tensor<8x32xf32, #c>
+  tt.return
+}
+
+// -----
+
+tt.func @trans_not_a_permutation(%x: tensor<4x8xf32>) {
+  // expected-error @below {{'tt.trans' op order [0, 0] is not a permutation of 0..1}}
+  %a = tt.trans %x {order = array<i32: 0, 0>} : tensor<4x8xf32> -> tensor<4x4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @trans_order_size(%x: tensor<4x8xf32>) {
+  // expected-error @below {{'tt.trans' op order has 3 entries for an operand of rank 2}}
+  %a = tt.trans %x {order = array<i32: 1, 0, 2>} : tensor<4x8xf32> -> tensor<8x4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @trans_shape(%x: tensor<4x8xf32>) {
+  // expected-error @below {{'tt.trans' op result 'tensor<4x8xf32>' is not 'tensor<4x8xf32>' permuted by [1, 0]}}
+  %a = tt.trans %x {order = array<i32: 1, 0>} : tensor<4x8xf32> -> tensor<4x8xf32>
+  tt.return
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tt.func @trans_drops_layout(%x: tensor<32xf32, #b>) {
+  // expected-error @below {{'tt.trans' op result 'tensor<32xf32>' needs a layout: its operand 'tensor<32xf32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>' has one}}
+  %a = tt.trans %x {order = array<i32: 0>} : tensor<32xf32, #b> -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @join_shape(%x: tensor<32xf32>) {
+  // expected-error @below {{'tt.join' op result 'tensor<32x4xf32>' is not two 'tensor<32xf32>' stacked along a new last dimension}}
+  %c = tt.join %x, %x : tensor<32xf32> -> tensor<32x4xf32>
+  tt.return
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tt.func @join_drops_layout(%x: tensor<32xf32, #b>) {
+  // expected-error @below {{'tt.join' op result 'tensor<32x2xf32>' needs a layout: its operand}}
+  %c = tt.join %x, %x : tensor<32xf32, #b> -> tensor<32x2xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @split_last_dimension(%x: tensor<32x4xf32>) {
+  // expected-error @below {{'tt.split' op operand 'tensor<32x4xf32>' must have a last dimension of size 2}}
+  %d, %e = tt.split %x : tensor<32x4xf32> -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @split_shape(%x: tensor<32x2xf32>) {
+  // expected-error @below {{'tt.split' op results 'tensor<16xf32>' are not 'tensor<32x2xf32>' split along its last dimension}}
+  %d, %e = tt.split %x : tensor<32x2xf32> -> tensor<16xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @reshape_count(%x: tensor<4x8xf32>) {
+  // expected-error @below {{'tt.reshape' op result 'tensor<64xf32>' must have as many elements as its operand 'tensor<4x8xf32>'}}
+  %f = tt.reshape %x : tensor<4x8xf32> -> tensor<64xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @reshape_count_overflows(%x: tensor<4294967296x4294967296xf32>) {
+  // expected-error @below {{'tt.reshape' op result 'tensor<4294967296x4294967296x2xf32>' must have as many elements as its operand}}
+  %f = tt.reshape %x : tensor<4294967296x4294967296xf32> -> tensor<4294967296x4294967296x2xf32>
+  tt.return
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tt.func @reshape_gains_layout(%x: tensor<4x8xf32>) {
+  // expected-error @below {{'tt.reshape' op result 'tensor<32xf32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>' may not have a layout: its operand 'tensor<4x8xf32>' has none}}
+  %f = tt.reshape %x allow_reorder : tensor<4x8xf32> -> tensor<32xf32, #b>
+  tt.return
+}

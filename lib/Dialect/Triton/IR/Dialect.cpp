@@ -11,7 +11,7 @@ using namespace mlir::triton;
 #include "tlx/Dialect/Triton/IR/Dialect.cpp.inc"
 #include "tlx/Dialect/Triton/IR/Enums.cpp.inc"
 
-MLIR_DEFINE_EXPLICIT_TYPE_ID(mlir::triton::ReducedLayoutInterface)
+MLIR_DEFINE_EXPLICIT_TYPE_ID(mlir::triton::LayoutInferenceInterface)
 
 namespace {
 /// Triton inlines every non-noinline call in make_ttir; allow the same here.

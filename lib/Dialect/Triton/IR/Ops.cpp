@@ -5,6 +5,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/Support/InterleavedRange.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::triton;
@@ -28,6 +30,149 @@ LogicalResult UnsplatOp::verify() {
   if (getSrc().getType().getNumElements() != 1)
     return emitOpError("source tensor must have exactly one element");
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+/// The layouts the shape ops infer for their results, from the dialect of
+/// `layout`; null if that dialect infers none.
+static const LayoutInferenceInterface *getLayoutInference(Attribute layout) {
+  return layout.getDialect().getRegisteredInterface<LayoutInferenceInterface>();
+}
+
+/// Stock Triton infers a shape op's result layout from its operand's: the
+/// result has a layout exactly when the operand has one.
+static LogicalResult verifyLayoutPresence(Operation *op,
+                                          RankedTensorType source,
+                                          RankedTensorType result) {
+  if (!source.getEncoding() == !result.getEncoding())
+    return success();
+  if (source.getEncoding())
+    return op->emitOpError("result ")
+           << result << " needs a layout: its operand " << source << " has one";
+  return op->emitOpError("result ")
+         << result << " may not have a layout: its operand " << source
+         << " has none";
+}
+
+/// The number of elements of `shape`; nullopt if it overflows int64.
+static std::optional<int64_t> countElements(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    if (llvm::MulOverflow(count, size, count))
+      return std::nullopt;
+  return count;
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  RankedTensorType source = getSrc().getType(), result = getType();
+  int64_t axis = getAxisAttr().getInt(), rank = source.getRank();
+  if (axis < 0 || axis > rank)
+    return emitOpError("axis ")
+           << axis << " is outside [0, " << rank << "], where a rank-" << rank
+           << " tensor can take a unit dimension";
+  SmallVector<int64_t> shape(source.getShape());
+  shape.insert(shape.begin() + axis, 1);
+  if (result.getShape() != ArrayRef(shape))
+    return emitOpError("result ") << result << " is not " << source
+                                  << " with a unit dimension at axis " << axis;
+  Attribute layout = source.getEncoding();
+  if (!layout)
+    return verifyLayoutPresence(*this, source, result);
+  const LayoutInferenceInterface *inference = getLayoutInference(layout);
+  Attribute expected =
+      inference ? inference->getExpandedLayout(layout, axis) : Attribute();
+  if (!expected)
+    return emitOpError("cannot give a tensor of layout ")
+           << layout << " a unit dimension at axis " << axis
+           << ": that takes a #ttg.slice layout with dim = " << axis;
+  if (result.getEncoding() != expected)
+    return emitOpError("result ")
+           << result << " must have the layout " << expected
+           << ", the parent of its operand's slice";
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  RankedTensorType source = getSrc().getType(), result = getType();
+  if (source.getRank() != result.getRank())
+    return emitOpError("result ")
+           << result << " has another rank than its operand " << source
+           << ": tt.broadcast keeps the rank, tt.expand_dims adds dimensions";
+  for (auto [dim, sizes] :
+       llvm::enumerate(llvm::zip(source.getShape(), result.getShape()))) {
+    auto [from, to] = sizes;
+    if (from != 1 && from != to)
+      return emitOpError("dimension ")
+             << dim << " of " << source << " has size " << from
+             << ", which cannot become " << to
+             << ": only dimensions of size 1 broadcast";
+  }
+  // As stock's SameOperandsAndResultEncoding: equal where both have one.
+  if (source.getEncoding() && result.getEncoding() &&
+      source.getEncoding() != result.getEncoding())
+    return emitOpError("result ")
+           << result << " must keep the layout of its operand " << source;
+  return success();
+}
+
+LogicalResult TransOp::verify() {
+  RankedTensorType source = getSrc().getType(), result = getType();
+  ArrayRef<int32_t> order = getOrder();
+  if (static_cast<int64_t>(order.size()) != source.getRank())
+    return emitOpError("order has ")
+           << order.size() << " entries for an operand of rank "
+           << source.getRank();
+  SmallVector<bool> seen(order.size(), false);
+  SmallVector<int64_t> shape;
+  for (int32_t dim : order) {
+    if (dim < 0 || dim >= static_cast<int64_t>(order.size()) || seen[dim])
+      return emitOpError("order [")
+             << llvm::interleaved(order) << "] is not a permutation of 0.."
+             << order.size() - 1;
+    seen[dim] = true;
+    shape.push_back(source.getDimSize(dim));
+  }
+  if (result.getShape() != ArrayRef(shape))
+    return emitOpError("result ")
+           << result << " is not " << source << " permuted by ["
+           << llvm::interleaved(order) << "]";
+  return verifyLayoutPresence(*this, source, result);
+}
+
+LogicalResult JoinOp::verify() {
+  RankedTensorType source = getLhs().getType(), result = getType();
+  SmallVector<int64_t> shape(source.getShape());
+  shape.push_back(2);
+  if (result.getShape() != ArrayRef(shape) ||
+      result.getElementType() != source.getElementType())
+    return emitOpError("result ") << result << " is not two " << source
+                                  << " stacked along a new last dimension";
+  return verifyLayoutPresence(*this, source, result);
+}
+
+LogicalResult SplitOp::verify() {
+  RankedTensorType source = getSrc().getType(), result = getOutLHS().getType();
+  if (source.getRank() == 0 || source.getShape().back() != 2)
+    return emitOpError("operand ")
+           << source << " must have a last dimension of size 2";
+  if (result.getShape() != source.getShape().drop_back() ||
+      result.getElementType() != source.getElementType())
+    return emitOpError("results ") << result << " are not " << source
+                                   << " split along its last dimension";
+  return verifyLayoutPresence(*this, source, result);
+}
+
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType source = getSrc().getType(), result = getType();
+  std::optional<int64_t> from = countElements(source.getShape()),
+                         to = countElements(result.getShape());
+  if (!from || !to || *from != *to)
+    return emitOpError("result ")
+           << result << " must have as many elements as its operand " << source;
+  return verifyLayoutPresence(*this, source, result);
 }
 
 ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
@@ -143,10 +288,9 @@ LogicalResult ReduceOp::verify() {
       continue;
     Attribute layout = sourceType.getEncoding(), expected;
     if (layout) {
-      const auto *reduced =
-          layout.getDialect().getRegisteredInterface<ReducedLayoutInterface>();
-      expected =
-          reduced ? reduced->getReducedLayout(layout, getAxis()) : Attribute();
+      const LayoutInferenceInterface *inference = getLayoutInference(layout);
+      expected = inference ? inference->getReducedLayout(layout, getAxis())
+                           : Attribute();
       if (!expected)
         return emitOpError("cannot reduce a tensor of layout ")
                << layout << " along axis " << getAxis();

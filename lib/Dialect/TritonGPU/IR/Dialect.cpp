@@ -40,10 +40,14 @@ struct TritonGPUOpAsmInterface : public OpAsmDialectInterface {
   }
 };
 
-struct TritonGPUReducedLayout : public triton::ReducedLayoutInterface {
-  using ReducedLayoutInterface::ReducedLayoutInterface;
+struct TritonGPULayoutInference : public triton::LayoutInferenceInterface {
+  using LayoutInferenceInterface::LayoutInferenceInterface;
   Attribute getReducedLayout(Attribute layout, unsigned axis) const override {
     return inferReduceEncoding(layout, axis);
+  }
+  Attribute getExpandedLayout(Attribute layout, unsigned axis) const override {
+    FailureOr<Attribute> expanded = inferExpandDimsEncoding(layout, axis);
+    return succeeded(expanded) ? *expanded : Attribute();
   }
 };
 } // namespace
@@ -55,7 +59,7 @@ void TritonGPUDialect::initialize() {
 #define GET_OP_LIST
 #include "tlx/Dialect/TritonGPU/IR/Ops.cpp.inc"
       >();
-  addInterfaces<TritonGPUOpAsmInterface, TritonGPUReducedLayout>();
+  addInterfaces<TritonGPUOpAsmInterface, TritonGPULayoutInference>();
 }
 
 //===----------------------------------------------------------------------===//

@@ -44,20 +44,25 @@ Type getPointerTypeToElement(Type type);
 /// The i1 type of the same shape (and encoding) as `type`.
 Type getI1SameShape(Type type);
 
-/// Implemented by the dialect of a tensor layout (TritonGPU): the layout of a
-/// tensor of `layout` reduced along `axis`, so that tt.reduce can check its
-/// results without the Triton dialect depending on the one of its layouts.
-class ReducedLayoutInterface
-    : public DialectInterface::Base<ReducedLayoutInterface> {
+/// Implemented by the dialect of tensor layouts (TritonGPU): the layouts the
+/// shape-changing tt ops give their results, so that tt can check them
+/// without depending on the dialect of its layouts.
+class LayoutInferenceInterface
+    : public DialectInterface::Base<LayoutInferenceInterface> {
 public:
-  explicit ReducedLayoutInterface(Dialect *dialect) : Base(dialect) {}
-  /// Null when a tensor of `layout` cannot be reduced along `axis`.
+  explicit LayoutInferenceInterface(Dialect *dialect) : Base(dialect) {}
+  /// The layout of a tensor of `layout` reduced along `axis`; null when it
+  /// cannot be reduced there.
   virtual Attribute getReducedLayout(Attribute layout, unsigned axis) const = 0;
+  /// The layout of a tensor of `layout` given a unit dimension at `axis`;
+  /// null when none can go there.
+  virtual Attribute getExpandedLayout(Attribute layout,
+                                      unsigned axis) const = 0;
 };
 
 } // namespace mlir::triton
 
-MLIR_DECLARE_EXPLICIT_TYPE_ID(mlir::triton::ReducedLayoutInterface)
+MLIR_DECLARE_EXPLICIT_TYPE_ID(mlir::triton::LayoutInferenceInterface)
 
 #define GET_OP_CLASSES
 #include "tlx/Dialect/Triton/IR/Ops.h.inc"

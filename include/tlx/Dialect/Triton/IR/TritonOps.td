@@ -216,10 +216,12 @@ def TT_UnsplatOp : TT_Op<"unsplat", [Pure,
   let hasVerifier = 1;
 }
 
-def TT_ExpandDimsOp : TT_ShapeOp<"expand_dims"> {
+def TT_ExpandDimsOp : TT_ShapeOp<"expand_dims",
+    [SameOperandsAndResultElementType]> {
   let summary = "insert a unit dimension";
   let arguments = (ins TT_Tensor:$src, I32Attr:$axis);
   let results = (outs TT_Tensor:$result);
+  let hasVerifier = 1;
 }
 
 def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
@@ -231,12 +233,14 @@ def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
     $src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)?
     attr-dict `:` type($src) `->` type($result)
   }];
+  let hasVerifier = 1;
 }
 
 def TT_BroadcastOp : TT_ShapeOp<"broadcast", [SameOperandsAndResultElementType]> {
   let summary = "broadcast unit dimensions";
-  let arguments = (ins TT_Type:$src);
-  let results = (outs TT_Type:$result);
+  let arguments = (ins TT_Tensor:$src);
+  let results = (outs TT_Tensor:$result);
+  let hasVerifier = 1;
 }
 
 def TT_CatOp : TT_Op<"cat", [NoMemoryEffect, SameTypeOperands,
@@ -252,6 +256,7 @@ def TT_JoinOp : TT_Op<"join", [Pure, SameTypeOperands]> {
   let arguments = (ins TT_Tensor:$lhs, TT_Tensor:$rhs);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+  let hasVerifier = 1;
 }
 
 def TT_SplitOp : TT_Op<"split", [Pure, AllTypesMatch<["outLHS", "outRHS"]>]> {
@@ -259,6 +264,7 @@ def TT_SplitOp : TT_Op<"split", [Pure, AllTypesMatch<["outLHS", "outRHS"]>]> {
   let arguments = (ins TT_Tensor:$src);
   let results = (outs TT_Tensor:$outLHS, TT_Tensor:$outRHS);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($outLHS)";
+  let hasVerifier = 1;
 }
 
 def TT_TransOp : TT_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
@@ -266,6 +272,7 @@ def TT_TransOp : TT_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
   let arguments = (ins TT_Tensor:$src, DenseI32ArrayAttr:$order);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
