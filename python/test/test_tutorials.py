@@ -255,7 +255,7 @@ def test_ws_attention_causal_runs_in_a_cuda_graph_once_its_shape_has_run():
 
 @pytest.mark.gpu
 @gpu
-@pytest.mark.parametrize("config", ["default", "other", "peeled", "other peeled"])
+@pytest.mark.parametrize("config", ["default", "other", "peeled", "other peeled", "wait after softmax"])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("head_dim", [64, 128])
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
@@ -268,7 +268,8 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     """The configuration ``run`` picks, and the other one of its head dim: three consumers at D=64 (where
     the default has two below N = 2048 or, causal, 4096); at D=128 Q where the default does not keep it
     (registers or shared memory). Causal, each also with its key blocks peeled (``PEEL_DIAGONAL``: with
-    three consumers the diagonal crosses two blocks of a tile)."""
+    three consumers the diagonal crosses two blocks of a tile). The default with each block's wait for
+    ``P @ V`` after its softmax (``WAIT_AFTER_SOFTMAX``)."""
     import torch
 
     batch, heads, n = shape
@@ -284,7 +285,9 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     options = {}
     if config != "default":
         chosen = other if config.startswith("other") else ws_attention.persistent_config(head_dim, causal, n)
-        options = {"config": {**chosen, "PEEL_DIAGONAL": "peeled" in config}}
+        options = {
+            "config": {**chosen, "PEEL_DIAGONAL": "peeled" in config, "WAIT_AFTER_SOFTMAX": "wait after" in config}
+        }
     out = ws_attention.run(q, k, v, causal=causal, persistent=True, **options)
     assert _relative_error(out, _attention_reference(q, k, v, causal)) < 1e-2
 

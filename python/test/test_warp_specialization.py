@@ -365,6 +365,43 @@ def test_peeled_causal_attention_runs_blocks_below_the_diagonal_without_the_mask
     assert spills and not any(spills), spills
 
 
+@pytest.mark.needs_tlx_passes
+@pytest.mark.parametrize(
+    "head_dim, causal, config",
+    [(128, True, "TWO_CONSUMERS_Q_IN_REGS"), (128, False, "TWO_CONSUMERS_Q_IN_REGS"), (64, True, "THREE_CONSUMERS")],
+)
+def test_wait_after_softmax_waits_for_pv_behind_the_exponentials(head_dim, causal, config, tmp_path):
+    """``WAIT_AFTER_SOFTMAX``: in every key-block loop the first wait for a ``P @ V`` (``WARPGROUP.DEPBAR.LE
+    gsb0, 0x0``) comes after the block's 64 exponentials (``MUFU``), with nothing spilled; without it ptxas
+    puts that wait ahead of the first one, which is why the option exists."""
+    from tlx.testing.sass import innermost_loops, instructions, opcode, sass_of
+    from tlx.tutorials import compile_tutorial, ws_attention
+
+    cfg = getattr(ws_attention, config)
+    first_waits = {}  # per key-block loop: the MUFUs before its first wait for P @ V
+    for late in (False, True):
+        spec = ws_attention._persistent_spec(head_dim, causal, cfg={**cfg, "WAIT_AFTER_SOFTMAX": late})
+        spec["signature"] = {name: kind.replace("fp16", "bf16") for name, kind in spec["signature"].items()}
+        kernel = compile_tutorial(spec)
+        sass = sass_of(kernel.asm["cubin"])
+        listing = instructions(sass)
+        first_waits[late] = []
+        for loop in innermost_loops(sass, "HGMMA"):
+            if loop.opcodes["MUFU"] < 64:  # the tile's last P @ V, not a key block
+                continue
+            mufu = 0
+            for _, text in listing[loop.first : loop.last + 1]:
+                if "DEPBAR.LE gsb0, 0x0" in text:
+                    first_waits[late].append(mufu)
+                    break
+                mufu += opcode(text) == "MUFU"
+        if late:
+            spills = _ptxas_spill_bytes(kernel.asm["ptx"], tmp_path)
+            assert spills and not any(spills), spills
+    assert first_waits[True] and all(mufu >= 64 for mufu in first_waits[True]), first_waits
+    assert first_waits[False] and all(mufu == 0 for mufu in first_waits[False]), first_waits
+
+
 def test_sass_loops_are_branch_target_to_branch_back_ranges():
     from tlx.testing.sass import innermost_loops, sass_loops
 

@@ -313,20 +313,38 @@ def packed_operand(p, dtype: tl.constexpr):
 
 
 @triton.jit
+def _wait_after_softmax(acc, start_m):
+    """``tlx.async_dot_wait(0, acc)`` for ``P @ V``, kept after the softmax that precedes it. ptxas moves this
+    wait to the top of its basic block, ahead of the whole softmax (it schedules the accumulator's rescale
+    early and the wait with it), so the consumer idles while its ``P @ V`` runs; FlashAttention-3's loop
+    waits after its row maxima and a dozen exponentials. A branch the compiler cannot fold ends the block
+    here: ``start_m`` is never negative, and the second arm, which never runs, differs from the first only so
+    that LLVM does not merge the two and hoist the wait again."""
+    if start_m >= 0:
+        acc = tlx.async_dot_wait(0, acc)
+    else:
+        tl.debug_barrier()
+        acc = tlx.async_dot_wait(0, acc)
+    return acc
+
+
+@triton.jit
 def next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, p, acc, m_i, l_i, kv, j, start_m,
                    rows, qk_scale, cid, dtype: tl.constexpr, BLOCK_N: tl.constexpr, NUM_STAGES: tl.constexpr,
-                   CONSUMERS: tl.constexpr, MASK: tl.constexpr, peer=0, CTAS: tl.constexpr = 1):  # fmt: skip
+                   CONSUMERS: tl.constexpr, MASK: tl.constexpr, peer=0, CTAS: tl.constexpr = 1,
+                   WAIT_AFTER_SOFTMAX: tl.constexpr = False):  # fmt: skip
     """Key block ``j`` of a tile (ring position ``kv``) after its first: ``S = Q @ K^T`` beside ``P @ V`` of
     block ``j - 1``, the online softmax of S, then the accumulator rescaled once ``P @ V`` is done.
     ``MASK``: leave out the keys past the query ``rows`` if the diagonal of the tile starting at ``start_m``
-    crosses block ``j``. Returns the block's P (in ``dtype``), the accumulator, the row maxima and sums."""
+    crosses block ``j``. ``WAIT_AFTER_SOFTMAX``: see ``_wait_after_softmax``. Returns the block's P (in
+    ``dtype``), the accumulator, the row maxima and sums."""
     s_ij, acc = scores_beside_pv(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv, cid, NUM_STAGES,
                                  CONSUMERS, peer, CTAS)  # fmt: skip
     if MASK:
         if (j + 1) * BLOCK_N > start_m:
             s_ij = _mask_above_diagonal(s_ij, rows, j, BLOCK_N)
     p, alpha, m_i, l_i = _online_softmax(s_ij, m_i, l_i, qk_scale)
-    acc = tlx.async_dot_wait(0, acc)
+    acc = _wait_after_softmax(acc, start_m) if WAIT_AFTER_SOFTMAX else tlx.async_dot_wait(0, acc)
     _release(v_empty[(kv - 1) % NUM_STAGES], peer, CTAS)
     p = p.to(dtype)  # P @ V of block j-1 is done with the previous P's registers
     return p, acc * alpha[:, None], m_i, l_i
@@ -428,6 +446,7 @@ def ws_attention_persistent_kernel(
     Q_IN_REGS: tl.constexpr,
     CTAS: tl.constexpr = 1,
     PEEL_DIAGONAL: tl.constexpr = False,
+    WAIT_AFTER_SOFTMAX: tl.constexpr = False,
 ):
     """The ping-pong kernel above, persistent: one CTA per SM walks query tiles, non-causal ones
     round-robin, causal ones as the host planned them (``causal_schedule``).
@@ -450,7 +469,10 @@ def ws_attention_persistent_kernel(
     ``empty`` barriers), and a CTA stays until the peer's consumers made their last arrive on it.
 
     ``PEEL_DIAGONAL`` (causal): a tile's key blocks below the diagonal run in a loop without the mask's
-    test, the blocks the diagonal crosses in a second loop after it, as FlashAttention-3 does."""
+    test, the blocks the diagonal crosses in a second loop after it, as FlashAttention-3 does.
+
+    ``WAIT_AFTER_SOFTMAX``: each key block waits for the previous block's ``P @ V`` after its softmax, not
+    before it where ptxas puts the wait (``_wait_after_softmax``)."""
     dtype = tlx.dtype_of(q_desc)
     SUB_M: tl.constexpr = BLOCK_M // CONSUMERS
     KV_BYTES: tl.constexpr = BLOCK_N * HEAD_DIM * 2
@@ -555,13 +577,13 @@ def ws_attention_persistent_kernel(
                             p, acc, m_i, l_i = next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty,
                                                               v_empty, p, acc, m_i, l_i, kv, j, start_m, rows, qk_scale,
                                                               cid, dtype, BLOCK_N, NUM_STAGES, CONSUMERS, False, peer,
-                                                              CTAS)  # fmt: skip
+                                                              CTAS, WAIT_AFTER_SOFTMAX)  # fmt: skip
                             kv += 1
                     for j in range(masked_from, n_blocks):
                         p, acc, m_i, l_i = next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty,
                                                           p, acc, m_i, l_i, kv, j, start_m, rows, qk_scale, cid, dtype,
                                                           BLOCK_N, NUM_STAGES, CONSUMERS, CAUSAL, peer,
-                                                          CTAS)  # fmt: skip
+                                                          CTAS, WAIT_AFTER_SOFTMAX)  # fmt: skip
                         kv += 1
 
                     acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, NUM_STAGES, CONSUMERS, peer,
@@ -586,7 +608,9 @@ CONFIGS = {
 #: 160 registers. ``Q_IN_REGS``: 1-3% faster at D=128 (not causal at N <= 2048); at D=64 with two consumers
 #: 3-4% faster non-causal and even causal (measured at the power cap), with three half the speed.
 #: ``PEEL_DIAGONAL`` (causal key blocks in two loops) is off until measured in its present form: the
-#: first form, with 32 half swaps of P per block, lost 3-12% (2026-12-04 results).
+#: first form, with 32 half swaps of P per block, lost 3-12% (2026-12-04 results). ``WAIT_AFTER_SOFTMAX`` is
+#: off until measured: on the CPU it moves the wait for ``P @ V`` behind all of the block's exponentials in
+#: every configuration without spilling (2026-12-05 session 22 results); not yet timed on a GPU.
 TWO_CONSUMERS = {
     "BLOCK_M": 128,
     "BLOCK_N": 128,
@@ -596,6 +620,7 @@ TWO_CONSUMERS = {
     "Q_IN_REGS": False,
     "CTAS": 1,
     "PEEL_DIAGONAL": False,
+    "WAIT_AFTER_SOFTMAX": False,
 }
 THREE_CONSUMERS = {**TWO_CONSUMERS, "BLOCK_M": 192, "NUM_STAGES": 3, "CONSUMERS": 3, "REGISTERS": 160}
 TWO_CONSUMERS_Q_IN_REGS = {**TWO_CONSUMERS, "Q_IN_REGS": True}
@@ -756,7 +781,8 @@ def _persistent_spec(head_dim: int, causal: bool, cfg: dict) -> dict:
             kind = f"tensordesc<fp16[{rows[name]}, {head_dim}]>"
         if name != "PINGPONG":
             signature[name] = kind
-    signature.update(dict.fromkeys(("CONSUMERS", "REGISTERS", "Q_IN_REGS", "CTAS", "PEEL_DIAGONAL"), "constexpr"))
+    knobs = ("CONSUMERS", "REGISTERS", "Q_IN_REGS", "CTAS", "PEEL_DIAGONAL", "WAIT_AFTER_SOFTMAX")
+    signature.update(dict.fromkeys(knobs, "constexpr"))
     constexprs = {"HEAD_DIM": head_dim, "CAUSAL": causal, **cfg}
     if not causal:  # non-causal tiles are walked round-robin, without a plan
         constexprs["schedule"] = None
