@@ -315,11 +315,11 @@ def packed_operand(p, dtype: tl.constexpr):
 @triton.jit
 def _wait_after_softmax(acc, start_m):
     """``tlx.async_dot_wait(0, acc)`` for ``P @ V``, kept after the softmax that precedes it. ptxas moves this
-    wait to the top of its basic block, ahead of the whole softmax (it schedules the accumulator's rescale
-    early and the wait with it), so the consumer idles while its ``P @ V`` runs; FlashAttention-3's loop
-    waits after its row maxima and a dozen exponentials. A branch the compiler cannot fold ends the block
-    here: ``start_m`` is never negative, and the second arm, which never runs, differs from the first only so
-    that LLVM does not merge the two and hoist the wait again."""
+    wait to the top of its basic block, ahead of the whole softmax (even with P's registers kept live until
+    it), so the consumer idles while its ``P @ V`` runs; FlashAttention-3's loop waits after its row maxima
+    and a dozen exponentials. A branch the compiler cannot fold ends the block here: ``start_m`` is never
+    negative, and the second arm, which never runs, differs from the first only so that LLVM does not merge
+    the two and hoist the wait again."""
     if start_m >= 0:
         acc = tlx.async_dot_wait(0, acc)
     else:
