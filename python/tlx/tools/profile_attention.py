@@ -8,7 +8,8 @@ Each provider (TLX `ws_attention`, cuDNN through `scaled_dot_product_attention`,
 first outside the range, so that the range holds exactly one launch of each kernel per shape: ncu then
 reports one row per kernel. The shapes follow the benchmark suite (B * N = 16384 tokens, H * D = 2048).
 `METRICS` is what the issue's question needs: how busy the tensor pipe is (wgmma), the MUFU and FMA
-pipes (the softmax), and what the warps stall on.
+pipes (the softmax), and what the warps stall on. With ``--section SourceCounters``, ``tlx.tools.ncu_source``
+reads the report's source page (``ncu -i REPORT --page source --csv``) instruction by instruction.
 """
 
 from __future__ import annotations
