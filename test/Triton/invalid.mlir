@@ -505,9 +505,32 @@ tt.func @reshape_count(%x: tensor<4x8xf32>) {
 // -----
 
 tt.func @reshape_count_overflows(%x: tensor<4294967296x4294967296xf32>) {
-  // expected-error @below {{'tt.reshape' op result 'tensor<4294967296x4294967296x2xf32>' must have as many elements as its operand}}
+  // expected-error @below {{'tt.reshape' op has a 'tensor<4294967296x4294967296xf32>', larger than Triton's 1048576-element limit on a tensor}}
   %f = tt.reshape %x : tensor<4294967296x4294967296xf32> -> tensor<4294967296x4294967296x2xf32>
   tt.return
+}
+
+// -----
+
+tt.func @splat_not_a_power_of_two(%x: f32) {
+  // expected-error @below {{'tt.splat' op has a 'tensor<3x4xf32>' of 12 elements: a Triton tensor holds a power of two}}
+  %a = tt.splat %x : f32 -> tensor<3x4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @splat_too_large(%x: f32) {
+  // expected-error @below {{'tt.splat' op has a 'tensor<2048x1024xf32>', larger than Triton's 1048576-element limit on a tensor}}
+  %a = tt.splat %x : f32 -> tensor<2048x1024xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @return_not_a_power_of_two(%x: tensor<6xf32>) -> tensor<6xf32> {
+  // expected-error @below {{'tt.return' op has a 'tensor<6xf32>' of 6 elements: a Triton tensor holds a power of two}}
+  tt.return %x : tensor<6xf32>
 }
 
 // -----
@@ -516,5 +539,13 @@ tt.func @reshape_count_overflows(%x: tensor<4294967296x4294967296xf32>) {
 tt.func @reshape_gains_layout(%x: tensor<4x8xf32>) {
   // expected-error @below {{'tt.reshape' op result 'tensor<32xf32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>' may not have a layout: its operand 'tensor<4x8xf32>' has none}}
   %f = tt.reshape %x allow_reorder : tensor<4x8xf32> -> tensor<32xf32, #b>
+  tt.return
+}
+
+// -----
+
+tt.func @splat_dynamic_shape(%x: f32) {
+  // expected-error @below {{'tt.splat' op has a 'tensor<?xf32>': Triton tensors have static shapes}}
+  %a = tt.splat %x : f32 -> tensor<?xf32>
   tt.return
 }

@@ -66,6 +66,28 @@ static std::optional<int64_t> countElements(ArrayRef<int64_t> shape) {
   return count;
 }
 
+LogicalResult mlir::triton::verifyTensorSizes(Operation *op) {
+  for (Type type :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      continue;
+    if (!tensor.hasStaticShape())
+      return op->emitOpError("has a ")
+             << tensor << ": Triton tensors have static shapes";
+    std::optional<int64_t> count = countElements(tensor.getShape());
+    if (!count || *count > kMaxTensorElements)
+      return op->emitOpError("has a ")
+             << tensor << ", larger than Triton's " << kMaxTensorElements
+             << "-element limit on a tensor";
+    if (*count & (*count - 1))
+      return op->emitOpError("has a ")
+             << tensor << " of " << *count
+             << " elements: a Triton tensor holds a power of two";
+  }
+  return success();
+}
+
 LogicalResult ExpandDimsOp::verify() {
   RankedTensorType source = getSrc().getType(), result = getType();
   int64_t axis = getAxisAttr().getInt(), rank = source.getRank();

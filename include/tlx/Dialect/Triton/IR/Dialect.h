@@ -44,6 +44,23 @@ Type getPointerTypeToElement(Type type);
 /// The i1 type of the same shape (and encoding) as `type`.
 Type getI1SameShape(Type type);
 
+/// The most elements stock Triton allows a tensor of a tt op.
+constexpr int64_t kMaxTensorElements = 1 << 20;
+
+/// Stock Triton's limit on every tensor a tt op takes or gives: a power of two
+/// (or zero) of at most kMaxTensorElements elements.
+LogicalResult verifyTensorSizes(Operation *op);
+
+/// The verifier of TensorSizeLimit, every tt op's trait.
+template <typename ConcreteType>
+class TensorSizeLimit
+    : public OpTrait::TraitBase<ConcreteType, TensorSizeLimit> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyTensorSizes(op);
+  }
+};
+
 /// Implemented by the dialect of tensor layouts (TritonGPU): the layouts the
 /// shape-changing tt ops give their results, so that tt can check them
 /// without depending on the dialect of its layouts.

@@ -28,7 +28,13 @@ def Triton_Dialect : Dialect {
   }];
 }
 
+// Every tensor a tt op takes or gives holds a power of two (or zero) of at most
+// 2^20 elements, as stock Triton requires of its tt ops.
+def TT_TensorSizeLimit : NativeOpTrait<"TensorSizeLimit"> {
+  let cppNamespace = "::mlir::triton";
+}
+
 class TT_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Triton_Dialect, mnemonic, traits>;
+    : Op<Triton_Dialect, mnemonic, !listconcat(traits, [TT_TensorSizeLimit])>;
 
 #endif // TLX_TRITON_DIALECT_TD
