@@ -188,10 +188,9 @@ LogicalResult SplitOp::verify() {
 }
 
 LogicalResult ReshapeOp::verify() {
+  // TensorSizeLimit, verified first, bounds both counts.
   RankedTensorType source = getSrc().getType(), result = getType();
-  std::optional<int64_t> from = countElements(source.getShape()),
-                         to = countElements(result.getShape());
-  if (!from || !to || *from != *to)
+  if (source.getNumElements() != result.getNumElements())
     return emitOpError("result ")
            << result << " must have as many elements as its operand " << source;
   return verifyLayoutPresence(*this, source, result);
