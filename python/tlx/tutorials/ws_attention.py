@@ -607,10 +607,10 @@ CONFIGS = {
 #: each 160 registers). Three do not fit at D=128: the scores, P and the accumulator alone would take all
 #: 160 registers. ``Q_IN_REGS``: 1-3% faster at D=128 (not causal at N <= 2048); at D=64 with two consumers
 #: 3-4% faster non-causal and even causal (measured at the power cap), with three half the speed.
-#: ``PEEL_DIAGONAL`` (causal key blocks in two loops) is off until measured in its present form: the
-#: first form, with 32 half swaps of P per block, lost 3-12% (2026-12-04 results). ``WAIT_AFTER_SOFTMAX`` is
-#: off until measured: on the CPU it moves the wait for ``P @ V`` behind all of the block's exponentials in
-#: every configuration without spilling (2026-12-05 session 22 results); not yet timed on a GPU.
+#: ``PEEL_DIAGONAL`` (causal key blocks in two loops) and ``WAIT_AFTER_SOFTMAX`` stay off: measured on an H100
+#: (bf16, CUDA graphs, 2026-12-06 results), peeling lost 2-6% (its first form, with 32 half swaps of P per
+#: block, 3-12%); the wait after the softmax gained 0.5% and 0.2% at D=128 causal N = 16384 and 4096 but
+#: lost 0.7% at 8192, 1.7% at 2048, 1.2-3.7% non-causal and 3% at D=64; both together: +0.5% to -4%.
 TWO_CONSUMERS = {
     "BLOCK_M": 128,
     "BLOCK_N": 128,
