@@ -402,6 +402,34 @@ def test_wait_after_softmax_waits_for_pv_behind_the_exponentials(head_dim, causa
     assert first_waits[False] and all(mufu == 0 for mufu in first_waits[False]), first_waits
 
 
+@pytest.mark.needs_tlx_passes
+@pytest.mark.parametrize(
+    "head_dim, config, budget",
+    [(64, "THREE_CONSUMERS", 420), (128, "TWO_CONSUMERS_Q_IN_REGS", 462)],
+)
+def test_attention_key_block_loop_stays_within_its_instruction_budget(head_dim, config, budget):
+    """The persistent attention's consumers are issue-bound: at D=64 three warps share each SM sub-partition,
+    and their key-block loops (413 warp instructions per 64x128 block with triton 3.6's ptxas) take 1,239 of
+    the 1,536 cycles the block's tensor work lasts. On an H100, 57 more instructions per block (an eighth of
+    the exponentials moved to the FMA units) cost 5% (2026-12-06 results). So a compiler change that adds
+    instructions to this loop is a slowdown; this budget (measured + 1.5%) says which change did it. The
+    softmax's own arithmetic is pinned too: one ``MUFU.EX2`` per score plus two for the rescale factor."""
+    from tlx.testing.sass import innermost_loops, sass_of
+    from tlx.tutorials import compile_tutorial, ws_attention
+
+    spec = ws_attention._persistent_spec(head_dim, False, cfg=getattr(ws_attention, config))
+    spec["signature"] = {name: kind.replace("fp16", "bf16") for name, kind in spec["signature"].items()}
+    sass = sass_of(compile_tutorial(spec).asm["cubin"])
+    # The key-block loops, not the tile loops around them (which store the output).
+    loops = [loop for loop in innermost_loops(sass, "HGMMA") if not loop.opcodes["UTMASTG"]]
+    consumers = getattr(ws_attention, config)["CONSUMERS"]
+    assert len(loops) == consumers, [loop.opcodes for loop in loops]
+    for loop in loops:
+        assert loop.length <= budget, (loop.length, loop.opcodes.most_common(12))
+        assert loop.opcodes["MUFU"] == 64 + 2, loop.opcodes  # 64 x 128 scores over 128 threads
+        assert not any(loop.opcodes[op] for op in ("STS", "LDS", "LDL", "STL")), loop.opcodes
+
+
 def test_sass_loops_are_branch_target_to_branch_back_ranges():
     from tlx.testing.sass import innermost_loops, sass_loops
 
