@@ -333,6 +333,15 @@ def test_persistent_attention_keeps_its_operands_in_registers_without_spilling(s
     assert spills and not any(spills), spills
 
 
+def _persistent_attention_bf16(head_dim: int, causal: bool, cfg: dict):
+    """The persistent attention kernel of ``cfg``, compiled for bfloat16 inputs."""
+    from tlx.tutorials import compile_tutorial, ws_attention
+
+    spec = ws_attention._persistent_spec(head_dim, causal, cfg=cfg)
+    spec["signature"] = {name: kind.replace("fp16", "bf16") for name, kind in spec["signature"].items()}
+    return compile_tutorial(spec)
+
+
 @pytest.mark.needs_tlx_passes
 @pytest.mark.parametrize(
     "head_dim, config", [(128, "TWO_CONSUMERS_Q_IN_REGS"), (64, "TWO_CONSUMERS_Q_IN_REGS"), (64, "THREE_CONSUMERS")]
@@ -343,14 +352,12 @@ def test_peeled_causal_attention_runs_blocks_below_the_diagonal_without_the_mask
     block 0's ``p.to(dtype)`` behind the first loop's phi) and nothing spills. In one loop every block carries
     the mask's code behind its branch."""
     from tlx.testing.sass import innermost_loops, sass_of
-    from tlx.tutorials import compile_tutorial, ws_attention
+    from tlx.tutorials import ws_attention
 
     cfg = getattr(ws_attention, config)
-    kernels = {}
-    for peel in (False, True):
-        spec = ws_attention._persistent_spec(head_dim, causal=True, cfg={**cfg, "PEEL_DIAGONAL": peel})
-        spec["signature"] = {name: kind.replace("fp16", "bf16") for name, kind in spec["signature"].items()}
-        kernels[peel] = compile_tutorial(spec)
+    kernels = {
+        peel: _persistent_attention_bf16(head_dim, True, {**cfg, "PEEL_DIAGONAL": peel}) for peel in (False, True)
+    }
     scores = 64 * 128 // 128  # per thread: a consumer's 64 x 128 block over its 128 threads
     one_loop = [loop.opcodes["FSEL"] for loop in innermost_loops(sass_of(kernels[False].asm["cubin"]), "HGMMA")]
     assert one_loop and all(one_loop), one_loop
@@ -375,14 +382,12 @@ def test_wait_after_softmax_waits_for_pv_behind_the_exponentials(head_dim, causa
     gsb0, 0x0``) comes after the block's 64 exponentials (``MUFU``), with nothing spilled; without it ptxas
     puts that wait ahead of the first one, which is why the option exists."""
     from tlx.testing.sass import innermost_loops, instructions, opcode, sass_of
-    from tlx.tutorials import compile_tutorial, ws_attention
+    from tlx.tutorials import ws_attention
 
     cfg = getattr(ws_attention, config)
     first_waits = {}  # per key-block loop: the MUFUs before its first wait for P @ V
     for late in (False, True):
-        spec = ws_attention._persistent_spec(head_dim, causal, cfg={**cfg, "WAIT_AFTER_SOFTMAX": late})
-        spec["signature"] = {name: kind.replace("fp16", "bf16") for name, kind in spec["signature"].items()}
-        kernel = compile_tutorial(spec)
+        kernel = _persistent_attention_bf16(head_dim, causal, {**cfg, "WAIT_AFTER_SOFTMAX": late})
         sass = sass_of(kernel.asm["cubin"])
         listing = instructions(sass)
         first_waits[late] = []
@@ -415,11 +420,9 @@ def test_attention_key_block_loop_stays_within_its_instruction_budget(head_dim, 
     instructions to this loop is a slowdown; this budget (measured + 1.5%) says which change did it. The
     softmax's own arithmetic is pinned too: one ``MUFU.EX2`` per score plus two for the rescale factor."""
     from tlx.testing.sass import innermost_loops, sass_of
-    from tlx.tutorials import compile_tutorial, ws_attention
+    from tlx.tutorials import ws_attention
 
-    spec = ws_attention._persistent_spec(head_dim, False, cfg=getattr(ws_attention, config))
-    spec["signature"] = {name: kind.replace("fp16", "bf16") for name, kind in spec["signature"].items()}
-    sass = sass_of(compile_tutorial(spec).asm["cubin"])
+    sass = sass_of(_persistent_attention_bf16(head_dim, False, getattr(ws_attention, config)).asm["cubin"])
     # The key-block loops, not the tile loops around them (which store the output).
     loops = [loop for loop in innermost_loops(sass, "HGMMA") if not loop.opcodes["UTMASTG"]]
     consumers = getattr(ws_attention, config)["CONSUMERS"]
