@@ -13,7 +13,7 @@ import re
 
 from tlx.compiler.dump import sass_of
 
-__all__ = ["SassLoop", "innermost_loops", "instructions", "opcode", "sass_loops", "sass_of"]
+__all__ = ["SassLoop", "innermost_loops", "instructions", "mnemonic", "opcode", "sass_loops", "sass_of"]
 
 _INSTRUCTION = re.compile(r"^\s*/\*([0-9a-f]+)\*/\s+([^;]*);")
 _BRANCH = re.compile(r"\bBRA(?:\.\w+)*\s+(?:[^;]*,\s*)?(0x[0-9a-f]+)\s*$")  # @P0 BRA 0x1f0; BRA.U !UP0, 0x1f0
@@ -39,9 +39,15 @@ def instructions(sass: str) -> list[tuple[int, str]]:
     return [(int(m.group(1), 16), m.group(2).strip()) for m in map(_INSTRUCTION.match, sass.splitlines()) if m]
 
 
+def mnemonic(instruction: str) -> str:
+    """``HGMMA.64x128x16.F32.BF16`` of ``@!P0 HGMMA.64x128x16.F32.BF16 R24, gdesc[UR4], RZ`` ("" if empty)."""
+    words = re.sub(r"^@!?U?P\w+\s+", "", instruction).split()
+    return words[0] if words else ""
+
+
 def opcode(instruction: str) -> str:
     """``HGMMA`` of ``@!P0 HGMMA.64x128x16.F32.BF16 R24, gdesc[UR4], RZ``."""
-    return re.sub(r"^@!?U?P\w+\s+", "", instruction).split()[0].split(".")[0]
+    return mnemonic(instruction).split(".")[0]
 
 
 def sass_loops(sass: str) -> list[SassLoop]:

@@ -26,6 +26,8 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from tlx.testing.sass import mnemonic
+
 #: The columns of one source row that this summary reads.
 SOURCE, EXECUTED, SAMPLES = "Source", "Instructions Executed", "Warp Stall Sampling (All Samples)"
 #: Stall-reason columns are ``stall_<reason>``; their ``(Not Issued)`` twins are left out.
@@ -44,8 +46,7 @@ class Row:
     @property
     def opcode(self) -> str:
         """``HGMMA.64x128x16.F32.BF16`` of ``@!P0 HGMMA.64x128x16.F32.BF16 R24, ...``."""
-        words = re.sub(r"^@!?U?P\w+\s+", "", self.text).split()
-        return words[0] if words else ""
+        return mnemonic(self.text)
 
 
 @dataclass
