@@ -27,7 +27,7 @@ fi
 status=0
 # The GPU tests live beside the tutorials and the public API's ops; collecting only those keeps the run short.
 if [ -z "${TLX_GPU_CHECK_ARGS:-}" ]; then
-  python3 -m pytest -q -p no:cacheprovider -m gpu python/test/test_tutorials.py python/test/test_public_api_ops.py python/test/test_compat.py python/test/test_grouped_gemm.py python/test/test_moe_layer.py "$@" || status=$?
+  python3 -m pytest -q -p no:cacheprovider -m gpu python/test/test_tutorials.py python/test/test_public_api_ops.py python/test/test_ops_ptx.py python/test/test_compat.py python/test/test_grouped_gemm.py python/test/test_moe_layer.py "$@" || status=$?
 fi
 # TLX_GPU_CHECK_ARGS=--sweep times wgmma_matmul configurations instead of the full check.
 python3 -m tlx.tools.gpu_check ${TLX_GPU_CHECK_ARGS:-} || status=$?

@@ -913,3 +913,81 @@ def test_a_released_layout_ends_the_pin():
     assert re.search(r"arith\.addf .* : tensor<32x32xf32, #linear>", ttgir), ttgir  # before the release
     assert re.search(r"arith\.mulf .* : tensor<32x32xf32, #blocked\d*>", ttgir), ttgir  # after it: Triton's layout
     assert "tlx.layout_marker" not in ttgir
+
+
+# ------------------------------------------------------------------------------------------------- scale_rows
+
+
+@triton.jit
+def scaled_rows(X, SCALE, Y, M: tl.constexpr, N: tl.constexpr):
+    rows = tl.arange(0, M)
+    offs = rows[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(Y + offs, tlx.scale_rows(tl.load(X + offs), tl.load(SCALE + rows)))
+
+
+@triton.jit
+def scaled_accumulator(OUT, SCALE):
+    """An online softmax's rescale: a wgmma accumulator's rows (r and r + 8 in each thread) by their factors."""
+    a = tlx.local_alloc((64, 64), tl.float16, 1)
+    b = tlx.local_alloc((64, 128), tl.float16, 1)
+    acc = tlx.async_dot_wait(0, tlx.async_dot(a[0], b[0], use_acc=False))
+    acc = tlx.scale_rows(acc, tl.load(SCALE + tl.arange(0, 64)))
+    tl.store(OUT + tl.arange(0, 64)[:, None] * 128 + tl.arange(0, 128)[None, :], acc)
+
+
+SCALED_ROWS = {"X": "*fp32", "SCALE": "*fp32", "Y": "*fp32", "M": "constexpr", "N": "constexpr"}
+
+
+def _skipped_multiplies(ptx: str) -> list[int]:
+    """The number of ``mul.f32`` between each uniform branch on a warp's ballot and its target label."""
+    return [
+        body.count("mul.f32")
+        for _, body in re.findall(r"@!p bra\.uni (tlx_scale_rows_\w+);(.*?)\1:", ptx, re.DOTALL)
+        if "vote" not in body and "bra" not in body
+    ]
+
+
+@pytest.mark.parametrize("capability", [90, 100])
+def test_scale_rows_branches_around_its_multiplies_on_the_warps_ballot(capability):
+    compiled = compile_for(scaled_rows, SCALED_ROWS, {"M": 64, "N": 32}, capability=capability)
+    ptx = compiled.asm["ptx"]
+    assert ptx.count("vote.sync.ballot.b32") == 1, ptx
+    assert _skipped_multiplies(ptx) == [64 * 32 // 128], ptx  # every element a thread holds, once
+    assert "tlx.layout_marker" not in compiled.asm["ttgir"]
+
+
+def test_scale_rows_of_a_wgmma_accumulator_votes_over_the_two_rows_a_thread_holds():
+    compiled = compile_for(scaled_accumulator, {"OUT": "*fp32", "SCALE": "*fp32"}, {})
+    ptx = compiled.asm["ptx"]
+    assert ptx.count("vote.sync.ballot.b32") == 1 and "or.b32 any, any," in ptx, ptx
+    assert _skipped_multiplies(ptx) == [64 * 128 // 128], ptx
+    scaled = r"packed_element = 64 : i32, pure = false\} %\S+, %\S+, %\S+ : tensor<64x128xf32, #mma"
+    assert re.search(scaled, compiled.asm["ttgir"])
+    # ptxas keeps the branch: the multiplies lie between a branch and its target.
+    from tlx.testing.sass import instructions, opcode, sass_of
+
+    listing = instructions(sass_of(compiled.asm["cubin"]))
+    branches = [(address, int(text.rsplit(" ", 1)[1], 16)) for address, text in listing if opcode(text) == "BRA"]
+    skipped = [
+        sum(1 for a, text in listing if start < a < target and opcode(text) == "FMUL") for start, target in branches
+    ]
+    assert 64 in skipped, (branches, skipped)
+
+
+@pytest.mark.gpu
+@gpus.hopper
+def test_scale_rows_on_gpu():
+    import torch
+
+    m, n = 64, 32
+    x = torch.randn(m, n, device="cuda")
+    cases = {
+        "all ones": torch.ones(m, device="cuda"),
+        "some rows": torch.where(torch.arange(m, device="cuda") % 23 == 5, torch.rand(m, device="cuda"), 1.0),
+        "every row": torch.rand(m, device="cuda") + 0.5,
+        "infinities": torch.where(torch.arange(m, device="cuda") == 40, float("inf"), 1.0),
+    }
+    for name, scale in cases.items():
+        y = torch.full_like(x, float("nan"))
+        scaled_rows[(1,)](x, scale, y, M=m, N=n, num_warps=4)
+        assert torch.equal(y, x * scale[:, None]), name  # float32 products, rounded as mul.f32 rounds them

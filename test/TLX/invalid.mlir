@@ -536,3 +536,29 @@ tt.func @ballot_of_a_tensor_in_half_a_warp(%q: tensor<128xi1>) {
   %t = tlx.vote_ballot_sync %q {mask = 65535 : i32} : tensor<128xi1> -> tensor<128xi32>
   tt.return
 }
+
+// -----
+
+// One factor per row of a 2-D tensor.
+tt.func @scale_rows_by_a_factor_per_column(%x: tensor<64x128xf32>, %s: tensor<128xf32>) {
+  // expected-error @below {{'tlx.scale_rows' op scales the rows of a 2-D `src` by a 1-D `scale` of one factor per row, got 'tensor<64x128xf32>' and 'tensor<128xf32>'}}
+  %y = tlx.scale_rows %x, %s : tensor<64x128xf32>, tensor<128xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @scale_rows_of_a_vector(%x: tensor<64xf32>, %s: tensor<64xf32>) {
+  // expected-error @below {{'tlx.scale_rows' op scales the rows of a 2-D `src` by a 1-D `scale` of one factor per row, got 'tensor<64xf32>' and 'tensor<64xf32>'}}
+  %y = tlx.scale_rows %x, %s : tensor<64xf32>, tensor<64xf32>
+  tt.return
+}
+
+// -----
+
+// mul.f32: float32 rows and factors only.
+tt.func @scale_rows_in_half_precision(%x: tensor<64x128xf16>, %s: tensor<64xf16>) {
+  // expected-error @below {{'tlx.scale_rows' op operand #0 must be ranked tensor of 32-bit float values, but got 'tensor<64x128xf16>'}}
+  %y = tlx.scale_rows %x, %s : tensor<64x128xf16>, tensor<64xf16>
+  tt.return
+}

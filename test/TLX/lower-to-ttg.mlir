@@ -155,3 +155,29 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return %s, %t : i32, tensor<256xi32, #b>
   }
 }
+
+// -----
+
+// Rows scaled by their factors: the factors in the slice of the rows' layout, a ballot marker on those that
+// differ from 1, both broadcast along the rows, and a scale marker over the rows, the factors and the ballot.
+// CHECK-LABEL: tt.func @scaled_rows
+// CHECK-SAME:    (%[[X:.*]]: tensor<64x128xf32, #[[B:[a-z0-9]+]]>, %[[S:.*]]: tensor<64xf32, #{{[a-z0-9]+}}>)
+// CHECK-NEXT:    %[[SL:.*]] = ttg.convert_layout %[[S]] : tensor<64xf32, #{{[a-z0-9]+}}> -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #[[B]]}>>
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<64xf32, #ttg.slice<{dim = 1, parent = #[[B]]}>>
+// CHECK-NEXT:    %[[NE:.*]] = arith.cmpf une, %[[SL]], %[[ONE]]
+// CHECK-NEXT:    %[[F:.*]] = arith.extui %[[NE]] : tensor<64xi1, #ttg.slice<{dim = 1, parent = #[[B]]}>> to tensor<64xi32, #ttg.slice<{dim = 1, parent = #[[B]]}>>
+// CHECK-NEXT:    %[[BAL:.*]] = tt.elementwise_inline_asm "" {{.*}}tlx.layout_marker = "ballot"} %[[F]]
+// CHECK-NEXT:    %[[SE:.*]] = tt.expand_dims %[[SL]] {axis = 1 : i32} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #[[B]]}>> -> tensor<64x1xf32, #[[B]]>
+// CHECK-NEXT:    %[[SB:.*]] = tt.broadcast %[[SE]] : tensor<64x1xf32, #[[B]]> -> tensor<64x128xf32, #[[B]]>
+// CHECK-NEXT:    %[[BE:.*]] = tt.expand_dims %[[BAL]] {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #[[B]]}>> -> tensor<64x1xi32, #[[B]]>
+// CHECK-NEXT:    %[[BB:.*]] = tt.broadcast %[[BE]] : tensor<64x1xi32, #[[B]]> -> tensor<64x128xi32, #[[B]]>
+// CHECK-NEXT:    %[[Y:.*]] = tt.elementwise_inline_asm "" {constraints = "=r,r,r,r", packed_element = 1 : i32, pure = false, tlx.layout_marker = "scale_rows"} %[[X]], %[[SB]], %[[BB]]
+// CHECK-NEXT:    tt.return %[[Y]]
+#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#v = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @scaled_rows(%x: tensor<64x128xf32, #b>, %s: tensor<64xf32, #v>) -> tensor<64x128xf32, #b> {
+    %y = tlx.scale_rows %x, %s : tensor<64x128xf32, #b>, tensor<64xf32, #v>
+    tt.return %y : tensor<64x128xf32, #b>
+  }
+}

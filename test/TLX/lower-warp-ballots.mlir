@@ -36,3 +36,31 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return %v : tensor<256xi32, #b>
   }
 }
+
+// -----
+
+// A scale marker becomes one asm instance per thread over the elements it holds (2 here): a branch, uniform
+// over the warp, on the ballot (its first element), around one multiply per element, each result in its
+// row's register. A copy nothing reads goes.
+// CHECK-LABEL: tt.func @scale_rows
+// CHECK-NEXT:    %[[Y:.*]] = tt.elementwise_inline_asm "{ .reg .pred p; setp.ne.b32 p, $6, 0; @!p bra.uni tlx_scale_rows_${:uid}; mul.f32 $0, $2, $4; mul.f32 $1, $3, $5; tlx_scale_rows_${:uid}: }" {constraints = "=f,=f,0,1,f,f,r,r", packed_element = 2 : i32, pure = false} %arg0, %arg1, %arg2 : tensor<64x4xf32, #{{.*}}>, tensor<64x4xf32, #{{.*}}>, tensor<64x4xi32, #{{.*}}> -> tensor<64x4xf32, #{{.*}}>
+// CHECK-NEXT:    tt.return %[[Y]]
+#b = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @scale_rows(%rows: tensor<64x4xf32, #b>, %factors: tensor<64x4xf32, #b>, %ballot: tensor<64x4xi32, #b>) -> tensor<64x4xf32, #b> {
+    %y = tt.elementwise_inline_asm "" {constraints = "=r,r,r,r", packed_element = 1 : i32, pure = false, tlx.elements_per_thread = 2 : i32, tlx.layout_marker = "scale_rows"} %rows, %factors, %ballot : tensor<64x4xf32, #b>, tensor<64x4xf32, #b>, tensor<64x4xi32, #b> -> tensor<64x4xf32, #b>
+    %dead = tt.elementwise_inline_asm "" {constraints = "=r,r,r,r", packed_element = 1 : i32, pure = false, tlx.elements_per_thread = 2 : i32, tlx.layout_marker = "scale_rows"} %rows, %factors, %ballot : tensor<64x4xf32, #b>, tensor<64x4xf32, #b>, tensor<64x4xi32, #b> -> tensor<64x4xf32, #b>
+    tt.return %y : tensor<64x4xf32, #b>
+  }
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @unmarked_scale(%rows: tensor<64x4xf32, #b>, %factors: tensor<64x4xf32, #b>, %ballot: tensor<64x4xi32, #b>) -> tensor<64x4xf32, #b> {
+    // expected-error @below {{'tt.elementwise_inline_asm' op a scale_rows marker needs `tlx.elements_per_thread` (what each thread holds of the final layout) and a tensor}}
+    %y = tt.elementwise_inline_asm "" {constraints = "=r,r,r,r", packed_element = 1 : i32, pure = false, tlx.layout_marker = "scale_rows"} %rows, %factors, %ballot : tensor<64x4xf32, #b>, tensor<64x4xf32, #b>, tensor<64x4xi32, #b> -> tensor<64x4xf32, #b>
+    tt.return %y : tensor<64x4xf32, #b>
+  }
+}

@@ -359,6 +359,16 @@ func.func @votes(%p: i1, %q: tensor<128xi1>) -> (i32, tensor<128xi32>) {
   return %b, %t : i32, tensor<128xi32>
 }
 
+// Rows scaled by one factor each.
+// CHECK-LABEL: func.func @scaled_rows
+// CHECK-SAME:    (%[[X:.*]]: tensor<64x128xf32>, %[[S:.*]]: tensor<64xf32>)
+// CHECK-NEXT:    %[[Y:.*]] = tlx.scale_rows %[[X]], %[[S]] : tensor<64x128xf32>, tensor<64xf32>
+// CHECK-NEXT:    return %[[Y]]
+func.func @scaled_rows(%x: tensor<64x128xf32>, %s: tensor<64xf32>) -> tensor<64x128xf32> {
+  %y = tlx.scale_rows %x, %s : tensor<64x128xf32>, tensor<64xf32>
+  return %y : tensor<64x128xf32>
+}
+
 // Clusters.
 // CHECK-LABEL: func.func @clusters
 // CHECK-NEXT:    %[[RANK:.*]] = tlx.cluster_cta_rank : i32

@@ -406,13 +406,16 @@ StringRef mlir::tlx::getMarkerKind(Operation *op) {
   return kind ? kind.getValue() : StringRef();
 }
 
-Value mlir::tlx::createMarker(OpBuilder &builder, Location loc, Value value,
-                              StringRef kind,
+Value mlir::tlx::createMarker(OpBuilder &builder, Location loc,
+                              ValueRange values, StringRef kind,
                               ArrayRef<NamedAttribute> attributes) {
+  std::string constraints = "=r";
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += ",r";
   auto marker = triton::ElementwiseInlineAsmOp::create(
-      builder, loc, TypeRange{value.getType()}, builder.getStringAttr(""),
-      builder.getStringAttr("=r,r"), builder.getBoolAttr(false),
-      builder.getI32IntegerAttr(1), ValueRange{value});
+      builder, loc, TypeRange{values.front().getType()},
+      builder.getStringAttr(""), builder.getStringAttr(constraints),
+      builder.getBoolAttr(false), builder.getI32IntegerAttr(1), values);
   marker->setAttr(kLayoutMarkerAttr, builder.getStringAttr(kind));
   for (NamedAttribute attribute : attributes)
     marker->setAttr(attribute.getName(), attribute.getValue());

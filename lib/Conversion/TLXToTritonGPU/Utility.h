@@ -173,9 +173,9 @@ constexpr llvm::StringLiteral kLayoutMarkerAttr = "tlx.layout_marker";
 /// The kind of marker `op` is, or "" for any other op.
 StringRef getMarkerKind(Operation *op);
 
-/// A marker of `kind` on `value` (its result has `value`'s type), with
-/// `attributes` for the pass that replaces it.
-Value createMarker(OpBuilder &builder, Location loc, Value value,
+/// A marker of `kind` on `values` (of one shape; its result has the type of
+/// the first), with `attributes` for the pass that replaces it.
+Value createMarker(OpBuilder &builder, Location loc, ValueRange values,
                    StringRef kind, ArrayRef<NamedAttribute> attributes = {});
 
 } // namespace mlir::tlx

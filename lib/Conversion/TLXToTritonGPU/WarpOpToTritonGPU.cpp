@@ -5,6 +5,9 @@
 // which only the final register layout decides: the op leaves a marker, and
 // tlx-lower-warp-ballots writes the PTX once Triton's layout optimizations
 // have run, one asm instance per thread over all of its elements.
+// tlx.scale_rows -> a ballot on its factors that differ from 1 and a marker
+// over the rows, the factors and the ballot, which the same pass writes as
+// one asm instance per thread that branches around its multiplies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,10 +28,12 @@ namespace mlir::tlx {
 
 using namespace mlir;
 using namespace mlir::tlx;
+namespace ttg = mlir::triton::gpu;
 
 namespace {
 
 constexpr StringLiteral kBallot = "ballot";
+constexpr StringLiteral kScaleRows = "scale_rows";
 constexpr StringLiteral kElementsPerThreadAttr = "tlx.elements_per_thread";
 /// The only mask of a tensor ballot (its verifier): every lane votes.
 constexpr uint32_t kFullWarp = 0xFFFFFFFF;
@@ -56,6 +61,35 @@ std::string getBallotConstraints(int64_t elements) {
   return constraints;
 }
 
+/// PTX of `elements` row scalings ($0 .. $elements - 1 = the rows, tied to
+/// their inputs $elements .. $2 * elements - 1, times the factors after them),
+/// skipped by the warp when its ballot (the first of the last `elements`
+/// operands) is empty. The ballot is the warp's, so the branch is uniform.
+std::string getScaleRowsPTX(int64_t elements) {
+  std::string ptx;
+  llvm::raw_string_ostream os(ptx);
+  os << "{ .reg .pred p; setp.ne.b32 p, $" << 3 * elements
+     << ", 0; @!p bra.uni tlx_scale_rows_${:uid}; ";
+  for (int64_t i = 0; i < elements; ++i)
+    os << "mul.f32 $" << i << ", $" << elements + i << ", $" << 2 * elements + i
+       << "; ";
+  os << "tlx_scale_rows_${:uid}: }";
+  return ptx;
+}
+
+std::string getScaleRowsConstraints(int64_t elements) {
+  SmallVector<std::string> constraints;
+  for (int64_t i = 0; i < elements; ++i)
+    constraints.push_back("=f");
+  for (int64_t i = 0; i < elements; ++i)
+    constraints.push_back(std::to_string(i)); // the row, in its result
+  for (int64_t i = 0; i < elements; ++i)
+    constraints.push_back("f");
+  for (int64_t i = 0; i < elements; ++i)
+    constraints.push_back("r");
+  return llvm::join(constraints, ",");
+}
+
 /// A scalar predicate: the ballot itself. A tensor: its flags, as i32, under
 /// a ballot marker.
 struct VoteBallotSyncOpConversion : OpConversionPattern<VoteBallotSyncOp> {
@@ -81,12 +115,59 @@ struct VoteBallotSyncOpConversion : OpConversionPattern<VoteBallotSyncOp> {
   }
 };
 
+/// The factors, in the slice of the rows' layout, voted on where they differ
+/// from 1; both broadcast along the rows, then the scale marker over the rows,
+/// the factors and the ballot.
+struct ScaleRowsOpConversion : OpConversionPattern<ScaleRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ScaleRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto rowsType = cast<RankedTensorType>(adaptor.getSrc().getType());
+    auto scaleType = cast<RankedTensorType>(adaptor.getScale().getType());
+    Attribute layout = rowsType.getEncoding();
+    if (!layout)
+      return rewriter.notifyMatchFailure(op, "rows without a layout");
+    auto sliceType = RankedTensorType::get(
+        scaleType.getShape(), scaleType.getElementType(),
+        ttg::SliceEncodingAttr::get(op.getContext(), 1, layout));
+    Value scale = adaptor.getScale();
+    if (scale.getType() != sliceType)
+      scale = ttg::ConvertLayoutOp::create(rewriter, loc, sliceType, scale);
+    Value one = arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(sliceType, 1.0f));
+    Value changes = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::UNE, scale, one);
+    Value flags = arith::ExtUIOp::create(
+        rewriter, loc, sliceType.clone(rewriter.getI32Type()), changes);
+    Value ballot = createMarker(rewriter, loc, flags, kBallot);
+    auto alongRows = [&](Value value) -> Value {
+      auto type = cast<RankedTensorType>(value.getType());
+      auto column = RankedTensorType::get({rowsType.getDimSize(0), 1},
+                                          type.getElementType(), layout);
+      Value expanded =
+          triton::ExpandDimsOp::create(rewriter, loc, column, value, 1);
+      return triton::BroadcastOp::create(
+          rewriter, loc, rowsType.clone(type.getElementType()), expanded);
+    };
+    rewriter.replaceOp(
+        op, createMarker(rewriter, loc,
+                         ValueRange{adaptor.getSrc(), alongRows(scale),
+                                    alongRows(ballot)},
+                         kScaleRows));
+    return success();
+  }
+};
+
 struct LowerWarpBallotsPass
     : tlx::impl::TLXLowerWarpBallotsBase<LowerWarpBallotsPass> {
   void runOnOperation() override {
     SmallVector<triton::ElementwiseInlineAsmOp> markers;
     getOperation().walk([&](triton::ElementwiseInlineAsmOp op) {
-      if (getMarkerKind(op) == kBallot)
+      StringRef kind = getMarkerKind(op);
+      if (kind == kBallot || kind == kScaleRows)
         markers.push_back(op);
     });
     for (triton::ElementwiseInlineAsmOp marker : markers) {
@@ -96,35 +177,42 @@ struct LowerWarpBallotsPass
         marker.erase();
         continue;
       }
-      auto elements =
-          marker->getAttrOfType<IntegerAttr>(kElementsPerThreadAttr);
-      auto type = dyn_cast<RankedTensorType>(marker->getResult(0).getType());
-      if (!elements || !type) {
-        marker.emitOpError("a ballot marker needs `")
-            << kElementsPerThreadAttr
-            << "` (what each thread holds of the final layout) and a tensor";
+      if (failed(lower(marker)))
         return signalPassFailure();
-      }
-      int64_t count = elements.getInt();
-      if (count < 1 || type.getNumElements() % count != 0) {
-        marker.emitOpError("a thread cannot hold ")
-            << count << " of the " << type.getNumElements() << " elements of "
-            << type;
-        return signalPassFailure();
-      }
-      OpBuilder builder(marker);
-      auto ballot = triton::ElementwiseInlineAsmOp::create(
-          builder, marker.getLoc(), TypeRange{type},
-          getBallotPTX(count, kFullWarp), getBallotConstraints(count),
-          /*pure=*/false, count, marker.getArgs());
-      marker->getResult(0).replaceAllUsesWith(ballot->getResult(0));
-      marker.erase();
     }
+  }
+
+  /// The PTX of a ballot or scale marker over all the elements each thread
+  /// holds.
+  LogicalResult lower(triton::ElementwiseInlineAsmOp marker) {
+    auto elements = marker->getAttrOfType<IntegerAttr>(kElementsPerThreadAttr);
+    auto type = dyn_cast<RankedTensorType>(marker->getResult(0).getType());
+    if (!elements || !type)
+      return marker.emitOpError("a ")
+             << getMarkerKind(marker) << " marker needs `"
+             << kElementsPerThreadAttr
+             << "` (what each thread holds of the final layout) and a tensor";
+    int64_t count = elements.getInt();
+    if (count < 1 || type.getNumElements() % count != 0)
+      return marker.emitOpError("a thread cannot hold ")
+             << count << " of the " << type.getNumElements() << " elements of "
+             << type;
+    bool ballot = getMarkerKind(marker) == kBallot;
+    OpBuilder builder(marker);
+    auto lowered = triton::ElementwiseInlineAsmOp::create(
+        builder, marker.getLoc(), TypeRange{type},
+        ballot ? getBallotPTX(count, kFullWarp) : getScaleRowsPTX(count),
+        ballot ? getBallotConstraints(count) : getScaleRowsConstraints(count),
+        /*pure=*/false, count, marker.getArgs());
+    marker->getResult(0).replaceAllUsesWith(lowered->getResult(0));
+    marker.erase();
+    return success();
   }
 };
 
 } // namespace
 
 void mlir::tlx::populateWarpOpToTritonGPUPatterns(RewritePatternSet &patterns) {
-  patterns.add<VoteBallotSyncOpConversion>(patterns.getContext());
+  patterns.add<VoteBallotSyncOpConversion, ScaleRowsOpConversion>(
+      patterns.getContext());
 }

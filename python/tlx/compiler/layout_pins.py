@@ -7,8 +7,9 @@ attribute) that Triton's passes keep. Once they have run, ``tlx-apply-layout-pin
 up to its releases; the assertions are then checked here with Triton's own comparison of linear layouts
 (``is_convert_layout_trivial``: converting one value into the other's layout moves no data), and
 ``tlx-erase-layout-asserts`` takes their markers out. ``tlx.vote_ballot_sync`` of a tensor leaves a ballot
-marker: each gets the number of elements a thread holds in its final layout (Triton's linear layout of it),
-and ``tlx-lower-warp-ballots`` writes its PTX over all of them. Kernels without markers skip all of it.
+marker, ``tlx.scale_rows`` a ballot and a scale marker: each gets the number of elements a thread holds in
+its final layout (Triton's linear layout of it), and ``tlx-lower-warp-ballots`` writes its PTX over all of
+them. Kernels without markers skip all of it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ APPLY_PINS = "builtin.module(tlx-apply-layout-pins)"
 ERASE_ASSERTS = "builtin.module(tlx-erase-layout-asserts)"
 LOWER_BALLOTS = "builtin.module(tlx-lower-warp-ballots)"
 ELEMENTS_PER_THREAD = "tlx.elements_per_thread"
+#: The markers ``tlx-lower-warp-ballots`` writes the PTX of.
+WARP_VOTE_MARKERS = frozenset({"ballot", "scale_rows"})
 
 
 def marker_kinds(module: Any) -> set[str]:
@@ -93,11 +96,12 @@ def _tensor_shape(value: Any) -> list[int]:
 
 
 def mark_elements_per_thread(module: Any) -> None:
-    """Give each ballot marker the number of elements a thread holds in its operand's final layout."""
+    """Give each ballot or scale marker the number of elements a thread holds in its first operand's final
+    layout."""
     builder = gluon_ir.GluonOpBuilder(module.context)
 
     def visit(op: Any) -> None:
-        if op.get_name() != "tt.elementwise_inline_asm" or op.get_str_attr(MARKER) != "ballot":
+        if op.get_name() != "tt.elementwise_inline_asm" or op.get_str_attr(MARKER) not in WARP_VOTE_MARKERS:
             return
         flags = op.get_operand(0)
         layout = builder.get_gluon_layout_from_tensor(flags)
@@ -115,10 +119,10 @@ def finalize(module: Any, kernel: str, parse: Any) -> Any:
         return module
     source_name = f"{kernel}.ttgir-final.mlir"
     text = module.str()
-    if kinds - {"ballot"}:
+    if kinds - WARP_VOTE_MARKERS:
         text = pipeline.run_passes(text, APPLY_PINS, kernel=kernel, source_name=source_name)
         module = parse(text)
-    if "ballot" in kinds:
+    if kinds & WARP_VOTE_MARKERS:
         mark_elements_per_thread(module)
         text = pipeline.run_passes(module.str(), LOWER_BALLOTS, kernel=kernel, source_name=source_name)
         module = parse(text)

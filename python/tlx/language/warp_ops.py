@@ -1,10 +1,10 @@
 """Warp-level votes and reductions.
 
 ``vote_ballot_sync`` is the TLX op of that name (a tensor predicate needs the final register layout, which
-only the compiler sees). ``warp_redux`` is no TLX op: its PTX rides stock Triton's elementwise inline
-assembly, one instance per element a thread holds. Both are impure so that no pass moves them across the
-control flow that decides which lanes take part (every lane of ``mask``, or all 32, must reach them
-together).
+only the compiler sees); so is ``scale_rows``, which votes on its factors and branches on the ballot.
+``warp_redux`` is no TLX op: its PTX rides stock Triton's elementwise inline assembly, one instance per
+element a thread holds. All three are impure so that no pass moves them across the control flow that decides
+which lanes take part (every lane of ``mask``, or all 32, must reach them together).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import triton.language as tl
 import triton.language.core as tlc
 
 from .builtin import builtin
-from .semantic import Scalar, TLXSemantic, _describe, _unwrap
+from .semantic import Linked, Scalar, TLXSemantic, _describe, _unwrap
 
-__all__ = ["vote_ballot_sync", "warp_redux"]
+__all__ = ["scale_rows", "vote_ballot_sync", "warp_redux"]
 
 _FULL_WARP = 0xFFFFFFFF
 _REDUX_OPS = ("max", "min", "abs_max", "abs_min")
@@ -52,6 +52,29 @@ def vote_ballot_sync(mask, pred, _semantic=None, _generator=None) -> tlc.tensor:
         result = tl.block_type(tl.int32, list(pred.shape))
         return tlc.tensor(sem.emit(op, {"pred": pred}, attrs, result=result), result)
     return tlc.tensor(sem.emit(op, {"pred": Scalar(pred.handle, tl.int1)}, attrs, result=tl.int32), tl.int32)
+
+
+@builtin
+def scale_rows(x, scale, _semantic=None, _generator=None) -> tlc.tensor:
+    """``x * scale[:, None]``, for a float32 ``x`` of shape ``(M, N)`` and a float32 ``scale`` of shape ``(M,)``,
+    skipped by each warp whose factors are all exactly 1.
+
+    The result is the same either way (``x * 1.0`` is ``x``); what changes is the work. An online softmax that
+    keeps a row's stale maximum until the row's new one exceeds it by enough (FlashAttention-4's lazy
+    rescaling: factor 1 for every other row) then rescales its accumulator only in the warps where some row
+    changed, and the others issue one vote and a branch instead of a multiply per element. Every lane of
+    the warp must reach the call, as for ``vote_ballot_sync`` of a tensor.
+
+    Hardware: ``vote.sync.ballot.b32`` on the thread's factors that differ from 1, then a ``bra.uni`` around
+    one ``mul.f32`` per element the thread holds.
+    """
+    op = "scale_rows"
+    sem = TLXSemantic(_semantic, _generator)
+    x, scale = _unwrap(x), _unwrap(scale)
+    for name, value, rank in (("x", x, 2), ("scale", scale, 1)):
+        if not isinstance(value, tlc.tensor) or value.dtype != tl.float32 or len(value.shape) != rank:
+            raise sem.error(op, f"`{name}` must be a {rank}-D float32 tensor, got {_describe(value)}")
+    return tlc.tensor(sem.emit(op, {"src": x, "scale": Linked(scale)}, result=x.type), x.type)
 
 
 def _redux_asm(kind: str, capability: int | None) -> str:

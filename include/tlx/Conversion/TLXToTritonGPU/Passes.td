@@ -88,7 +88,7 @@ def TLXApplyLayoutPins : Pass<"tlx-apply-layout-pins", "::mlir::ModuleOp"> {
 }
 
 def TLXLowerWarpBallots : Pass<"tlx-lower-warp-ballots", "::mlir::ModuleOp"> {
-  let summary = "Write the PTX of tensor warp ballots once the register layouts are final";
+  let summary = "Write the PTX of tensor warp ballots, and of the row scalings that branch on them, once the register layouts are final";
   let description = [{
     Runs on the final TTGIR of a TLX kernel. Each ballot marker that
     `tlx.vote_ballot_sync` of a tensor left (an opaque
@@ -97,7 +97,13 @@ def TLXLowerWarpBallots : Pass<"tlx-lower-warp-ballots", "::mlir::ModuleOp"> {
     only) becomes inline PTX
     over all `tlx.elements_per_thread` elements a thread holds (set by the
     compiler from the final layout): their OR, `vote.sync.ballot.b32`, and
-    the ballot in every element of the result.
+    the ballot in every element of the result. Each scale marker that
+    `tlx.scale_rows` left (`tlx.layout_marker = "scale_rows"` over the rows,
+    their factors and the ballot of the factors that differ from 1, all in
+    the rows' shape) becomes inline PTX over all the elements a thread
+    holds: a `bra.uni` on the ballot around one `mul.f32` per element, each
+    result tied to its row's register so that the skipped path moves
+    nothing.
   }];
 }
 

@@ -781,6 +781,17 @@ LogicalResult VoteBallotSyncOp::verify() {
   return success();
 }
 
+LogicalResult ScaleRowsOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto scale = cast<RankedTensorType>(getScale().getType());
+  if (src.getRank() != 2 || scale.getRank() != 1 ||
+      scale.getDimSize(0) != src.getDimSize(0))
+    return emitOpError("scales the rows of a 2-D `src` by a 1-D `scale` of "
+                       "one factor per row, got ")
+           << src << " and " << scale;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Warp specialization
 //===----------------------------------------------------------------------===//

@@ -916,6 +916,31 @@ def TLX_VoteBallotSyncOp : TLX_Op<"vote_ballot_sync"> {
   let hasVerifier = 1;
 }
 
+def TLX_ScaleRowsOp : TLX_Op<"scale_rows", [AllTypesMatch<["src", "result"]>]> {
+  let summary = "rows scaled by a factor each, skipped by a warp whose factors are all 1";
+  let description = [{
+    `tlx.scale_rows(x, scale)` in Python: `x * scale[:, None]` for a
+    float32 `x` of shape MxN and `scale` of shape M (an online softmax's
+    rescale of its accumulator). Each warp votes (`vote.sync.ballot.b32`)
+    on whether any factor it holds differs from 1.0 and branches
+    (`bra.uni`) around its `mul.f32`s if none does: the result is the same
+    either way (x * 1.0 is x), and a kernel that leaves its factors at
+    exactly 1 unless a row must change (FlashAttention-4's lazy rescaling)
+    issues one vote instead of a multiply per element. Which elements a
+    thread holds is the final register layout's, so the op is lowered once
+    Triton's layout optimizations have run (`tlx-lower-warp-ballots`);
+    every lane of the warp must reach it, as for a tensor ballot.
+
+    ```mlir
+    %y = tlx.scale_rows %acc, %alpha : tensor<64x128xf32>, tensor<64xf32>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[F32]>:$src, RankedTensorOf<[F32]>:$scale);
+  let results = (outs RankedTensorOf<[F32]>:$result);
+  let assemblyFormat = "$src `,` $scale attr-dict `:` type($src) `,` type($scale)";
+  let hasVerifier = 1;
+}
+
 def TLX_DumpLayoutOp : TLX_Op<"dump_layout"> {
   let summary = "report, at compile time, the layout a value resolved to";
   let description = [{
