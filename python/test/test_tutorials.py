@@ -214,6 +214,16 @@ def _attention_reference(q, k, v, causal):
     return torch.softmax(scores, -1) @ v
 
 
+def _growing_scores(q, k):
+    """``q`` and ``k`` changed so that the scores of each key block spread wider than the block's before: a
+    row's maximum grows by more than 8 (log2) from block to block, which is when a lazy rescale happens
+    (with random inputs it happens in the first blocks only)."""
+    import torch
+
+    ramp = 1 + 10 * torch.arange(k.shape[2], device=k.device, dtype=torch.float32) / k.shape[2]
+    return (q.float() * 3).to(q.dtype), (k.float() * ramp[:, None]).to(k.dtype)
+
+
 @pytest.mark.gpu
 @gpu
 @pytest.mark.parametrize("pingpong", [True, False])
@@ -255,7 +265,9 @@ def test_ws_attention_causal_runs_in_a_cuda_graph_once_its_shape_has_run():
 
 @pytest.mark.gpu
 @gpu
-@pytest.mark.parametrize("config", ["default", "other", "peeled", "other peeled", "wait after softmax"])
+@pytest.mark.parametrize(
+    "config", ["default", "other", "peeled", "other peeled", "wait after softmax", "lazy rescale, growing scores"]
+)
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("head_dim", [64, 128])
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
@@ -269,13 +281,16 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     the default has two below N = 2048 or, causal, 4096); at D=128 Q where the default does not keep it
     (registers or shared memory). Causal, each also with its key blocks peeled (``PEEL_DIAGONAL``: with
     three consumers the diagonal crosses two blocks of a tile). The default with each block's wait for
-    ``P @ V`` after its softmax (``WAIT_AFTER_SOFTMAX``)."""
+    ``P @ V`` after its softmax (``WAIT_AFTER_SOFTMAX``); with lazy rescaling (``LAZY_RESCALE``) on scores
+    that make rows rescale block after block."""
     import torch
 
     batch, heads, n = shape
     if "peeled" in config and not causal:
         pytest.skip("peeling changes causal tiles only")
     q, k, v = (torch.randn(batch, heads, n, head_dim, device="cuda", dtype=getattr(torch, dtype)) for _ in range(3))
+    if "growing" in config:
+        q, k = _growing_scores(q, k)
     if head_dim == 64:
         other = ws_attention.THREE_CONSUMERS
     elif ws_attention.persistent_config(head_dim, causal, n)["Q_IN_REGS"]:
@@ -286,7 +301,12 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     if config != "default":
         chosen = other if config.startswith("other") else ws_attention.persistent_config(head_dim, causal, n)
         options = {
-            "config": {**chosen, "PEEL_DIAGONAL": "peeled" in config, "WAIT_AFTER_SOFTMAX": "wait after" in config}
+            "config": {
+                **chosen,
+                "PEEL_DIAGONAL": "peeled" in config,
+                "WAIT_AFTER_SOFTMAX": "wait after" in config,
+                "LAZY_RESCALE": chosen["LAZY_RESCALE"] or "lazy" in config,
+            }
         }
     out = ws_attention.run(q, k, v, causal=causal, persistent=True, **options)
     assert _relative_error(out, _attention_reference(q, k, v, causal)) < 1e-2
@@ -298,11 +318,16 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
 # One cluster; fewer tiles than SMs; many tiles per SM with a partial last round (210 tiles on 132 CTAs);
 # one long head.
 @pytest.mark.parametrize("shape", [(1, 1, 256), (2, 3, 512), (5, 7, 768), (3, 20, 1024), (1, 1, 8192)])
-def test_ws_attention_cluster_pairs_on_gpu(shape, dtype):
-    """Two-CTA clusters that multicast each half of every key/value block into both CTAs (D=128)."""
+@pytest.mark.parametrize("growing", [False, True])
+def test_ws_attention_cluster_pairs_on_gpu(shape, dtype, growing):
+    """Two-CTA clusters that multicast each half of every key/value block into both CTAs (D=128), with lazy
+    rescaling: on random scores (rows rescale in the first blocks), and on scores that grow block after
+    block."""
     import torch
 
     batch, heads, n = shape
     q, k, v = (torch.randn(batch, heads, n, 128, device="cuda", dtype=getattr(torch, dtype)) for _ in range(3))
+    if growing:
+        q, k = _growing_scores(q, k)
     out = ws_attention.run(q, k, v, config=ws_attention.CLUSTER_PAIRS)
     assert _relative_error(out, _attention_reference(q, k, v, False)) < 1e-2
