@@ -64,3 +64,14 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return %y : tensor<64x4xf32, #b>
   }
 }
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @scale_without_a_ballot(%rows: tensor<64x4xf32, #b>, %factors: tensor<64x4xf32, #b>) -> tensor<64x4xf32, #b> {
+    // expected-error @below {{'tt.elementwise_inline_asm' op a scale_rows marker takes the rows, their factors (f32) and the ballot (i32), got 'tensor<64x4xf32, #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>', 'tensor<64x4xf32, #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>'}}
+    %y = tt.elementwise_inline_asm "" {constraints = "=r,r,r", packed_element = 1 : i32, pure = false, tlx.elements_per_thread = 2 : i32, tlx.layout_marker = "scale_rows"} %rows, %factors : tensor<64x4xf32, #b>, tensor<64x4xf32, #b> -> tensor<64x4xf32, #b>
+    tt.return %y : tensor<64x4xf32, #b>
+  }
+}

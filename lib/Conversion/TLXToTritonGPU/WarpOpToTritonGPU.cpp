@@ -198,6 +198,15 @@ struct LowerWarpBallotsPass
              << count << " of the " << type.getNumElements() << " elements of "
              << type;
     bool ballot = getMarkerKind(marker) == kBallot;
+    TypeRange operands = marker.getArgs().getTypes();
+    auto elementOf = [&](size_t i) {
+      return getElementTypeOrSelf(operands[i]);
+    };
+    if (!ballot && (operands.size() != 3 || !elementOf(0).isF32() ||
+                    !elementOf(1).isF32() || !elementOf(2).isInteger(32)))
+      return marker.emitOpError("a scale_rows marker takes the rows, their "
+                                "factors (f32) and the ballot (i32), got ")
+             << operands;
     OpBuilder builder(marker);
     auto lowered = triton::ElementwiseInlineAsmOp::create(
         builder, marker.getLoc(), TypeRange{type},
