@@ -1028,6 +1028,18 @@ def ballot_of_pointers(X, n):
 
 
 @triton.jit
+def dot_of_a_buffer_carried_through_a_loop(X, n):
+    a = tlx.local_alloc((64, 64), tl.float16, 2)
+    b = tlx.local_alloc((64, 64), tl.float16, 2)
+    operand = a[0]
+    acc = tl.zeros((64, 64), tl.float32)
+    for _ in range(n):
+        acc = tlx.async_dot_wait(0, tlx.async_dot(operand, b[0], acc))  # misuse
+        operand = b[1]
+    tl.store(X + tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :], acc)
+
+
+@triton.jit
 def scale_rows_of_halves(X, n):
     x = tl.load(X + tl.arange(0, 64)[:, None] * 32 + tl.arange(0, 32)[None, :]).to(tl.float16)
     tlx.scale_rows(x, tl.full([64], 2.0, tl.float16))  # misuse
@@ -1213,6 +1225,7 @@ COMPILER_CASES = [
         SM90,
         "'tlx.vote_ballot_sync' op a tensor `pred` is voted on by every lane",
     ),
+    (dot_of_a_buffer_carried_through_a_loop, PTR, SM90, "tlx.async_dot uses a buffer or barrier handle (operand `a`)"),
     (scale_rows_by_columns, PTR, SM90, "'tlx.scale_rows' op scales the rows of a 2-D `src` by a 1-D `scale` of one"),
     (tma_store_reduce_xor_of_halves, DESC, SM90, "'tlx.async_descriptor_store' op store_reduce='xor' cannot combine"),
     (bulk_load_past_the_buffer, PTR, SM90, "'tlx.async_bulk_load' op copies 2048 bytes; a bulk copy moves a positive"),

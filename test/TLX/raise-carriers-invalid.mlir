@@ -433,3 +433,36 @@ tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
   %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
   tt.return %0 : i64
 }
+
+// -----
+
+// An operand that takes a buffer or a register tensor (async_dot's `a`) gets the handle diagnostic, not the
+// op verifier's about an i64 tensor, when the buffer crossed a loop (views of two allocations: no carried
+// index).
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @dot_of_a_buffer_through_a_loop(%acc: tensor<64x64xf32, #blocked>, %n: i32, %c: i1) {
+    %h = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<2, 64x64xf16, smem>"} : () -> i64
+    %g = tt.call @tlx.local_alloc.r_i64() {tlx.op = "local_alloc", tlx.operand_segments = dense<0> : tensor<1xi32>, tlx.type = "!tlx.buffers<2, 64x64xf16, smem>"} : () -> i64
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %true = arith.constant dense<true> : tensor<64x64xi1, #blocked>
+    %v = tt.call @tlx.local_view.a_i64i32_r_i64(%h, %c0) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
+    %vs = tt.splat %v : i64 -> tensor<64x64xi64, #blocked>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%carried = %v) -> (i64) : i32 {
+      %s = tt.splat %carried : i64 -> tensor<64x64xi64, #blocked>
+      // expected-error @below {{tlx.async_dot uses a buffer or barrier handle (operand `a`) that does not come straight from tlx.local_alloc / tlx.alloc_barriers / indexing}}
+      %d = tt.elementwise_inline_asm "tlx.async_dot" {constraints = "=r,l,l,r,r", packed_element = 1 : i32, pure = false, tlx.op = "async_dot", tlx.operand_segments = dense<1> : tensor<4xi32>} %s, %vs, %acc, %true : tensor<64x64xi64, #blocked>, tensor<64x64xi64, #blocked>, tensor<64x64xf32, #blocked>, tensor<64x64xi1, #blocked> -> tensor<64x64xf32, #blocked>
+      %w = tt.call @tlx.local_view.a_i64i32_r_i64(%g, %c1) {tlx.op = "local_view", tlx.type = "!tlx.buffer<64x64xf16, smem>"} : (i64, i32) -> i64
+      scf.yield %w : i64
+    }
+    tt.return
+  }
+  tt.func private @tlx.local_alloc.r_i64() -> i64 attributes {noinline = true} {
+    %0 = tt.elementwise_inline_asm "" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+    tt.return %0 : i64
+  }
+  tt.func private @tlx.local_view.a_i64i32_r_i64(%a: i64, %i: i32) -> i64 attributes {noinline = true} {
+    tt.return %a : i64
+  }
+}

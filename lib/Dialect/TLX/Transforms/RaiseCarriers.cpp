@@ -156,6 +156,7 @@ private:
   void replaceResults(Operation *carrier, Operation *raised,
                       const OpContract &contract);
   LogicalResult checkHandlesStayInTLX();
+  bool carriesHandleAcrossRegions(Value carried) const;
   void eraseCarriers();
 
   ModuleOp module;
@@ -226,6 +227,32 @@ Raiser::raiseOperands(Operation *carrier, const OpContract &contract,
   return operands;
 }
 
+/// Whether `carried` (an i64, or one splat to a Form B carrier's shape) is a
+/// handle that crossed a loop or an if: a loop-carried value that entered the
+/// loop as a handle, or an if's result that one of its branches yields as one.
+bool Raiser::carriesHandleAcrossRegions(Value carried) const {
+  if (auto splat = carried.getDefiningOp<triton::SplatOp>())
+    carried = splat.getSrc();
+  if (!carried.getType().isInteger(64))
+    return false;
+  if (auto argument = dyn_cast<BlockArgument>(carried)) {
+    auto loop = dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp());
+    unsigned index = argument.getArgNumber();
+    return loop && index > 0 && handles.contains(loop.getInitArgs()[index - 1]);
+  }
+  auto result = dyn_cast<OpResult>(carried);
+  auto branch = result ? dyn_cast<scf::IfOp>(result.getOwner()) : nullptr;
+  if (!branch)
+    return false;
+  return llvm::any_of(branch->getRegions(), [&](Region &region) {
+    auto yield = region.empty()
+                     ? nullptr
+                     : dyn_cast<scf::YieldOp>(region.front().getTerminator());
+    return yield &&
+           handles.contains(yield.getOperand(result.getResultNumber()));
+  });
+}
+
 FailureOr<Value> Raiser::raiseOperand(Operation *carrier,
                                       const ValueContract &operand,
                                       Value carried) {
@@ -234,7 +261,8 @@ FailureOr<Value> Raiser::raiseOperand(Operation *carrier,
   if (auto splat = carried.getDefiningOp<triton::SplatOp>())
     if (Value handle = handles.lookup(splat.getSrc()))
       return handle;
-  if (operand.kinds == kHandle) {
+  if (operand.kinds == kHandle ||
+      ((operand.kinds & kHandle) && carriesHandleAcrossRegions(carried))) {
     carrier->emitError("tlx.")
         << getCarriedName(carrier) << " uses a buffer or barrier handle ("
         << "operand `" << operand.name
