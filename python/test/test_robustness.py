@@ -4,6 +4,7 @@ import collections
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -226,6 +227,16 @@ def test_structured_fuzzing_reaches_every_tlx_pass_and_never_crashes():
     # Structure-aware: most inputs parse and get past the raise; many reach the lowering.
     assert reached["raise"] > 0.6 * total and reached["checks"] > 0.4 * total and reached["lowering"] > 0.3 * total
     assert all(outcomes.get(step, 0) > 0 for step in ("raise", "checks", "lowering", "accepted")), outcomes
+
+
+def test_structured_mutations_keep_operand_segment_lists_short():
+    """A seed's segment count may be huge (raise-carriers-invalid.mlir has tensor<4294967297xi32>): the fuzzer
+    once built that many segments and took all of the machine's memory. (A million here: without the cap this
+    fails, in megabytes.)"""
+    from tlx.testing.structured_fuzz import _random_segments
+
+    segments = _random_segments(random.Random(0), 10**6)
+    assert len(re.search(r"dense<\[(.*)\]>", segments).group(1).split(",")) <= 16, segments[:200]
 
 
 def test_tlx_opt_survives_structured_mutations(tmp_path):
