@@ -1046,6 +1046,12 @@ def scale_rows_of_halves(X, n):
 
 
 @triton.jit
+def scale_rows_of_a_scalar(X, n):
+    x = tl.load(X + tl.arange(0, 64)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    tlx.scale_rows(x, 2.0)  # misuse
+
+
+@triton.jit
 def scale_rows_by_columns(X, n):
     x = tl.load(X + tl.arange(0, 64)[:, None] * 32 + tl.arange(0, 32)[None, :])
     tlx.scale_rows(x, tl.full([32], 2.0, tl.float32))  # misuse
@@ -1209,7 +1215,7 @@ CASES = [
     (dot_scaled_unknown_format, N, SM100, "tlx.async_dot_scaled: `B_format` must be one of 'e4m3', 'e5m2', 'e2m1'"),
     (dot_scaled_two_ctas, N, SM100, "tlx.async_dot_scaled: `two_ctas` (tcgen05.mma cta_group::2) is not supported"),
     (ballot_of_pointers, PTR, SM90, "tlx.vote_ballot_sync: `pred` must be a bool or integer scalar or tensor, go"),
-    (scale_rows_of_halves, PTR, SM90, "tlx.scale_rows: `x` must be a 2-D float32 tensor, got a runtime tensor of"),
+    (scale_rows_of_a_scalar, PTR, SM90, "tlx.scale_rows: `scale` must be a tensor, got "),
     (warp_sum, PTR, SM90, "tlx.warp_redux: `op` must be one of 'max', 'min', 'abs_max', 'abs_min', got 'sum'"),
     (fp8_name_of_fp16, N, SM90, "tlx.get_fp8_format_name: supports only tl.float8e5 (e5m2) and tl.float8e4nv"),
     (prefetch_tensormap, PTR, SM90, "tlx.prefetch: `tensormap=True` (prefetch.tensormap of a TMA descriptor) is"),
@@ -1226,6 +1232,7 @@ COMPILER_CASES = [
         "'tlx.vote_ballot_sync' op a tensor `pred` is voted on by every lane",
     ),
     (dot_of_a_buffer_carried_through_a_loop, PTR, SM90, "tlx.async_dot uses a buffer or barrier handle (operand `a`)"),
+    (scale_rows_of_halves, PTR, SM90, "'tlx.scale_rows' op operand #0 must be ranked tensor of 32-bit float values"),
     (scale_rows_by_columns, PTR, SM90, "'tlx.scale_rows' op scales the rows of a 2-D `src` by a 1-D `scale` of one"),
     (tma_store_reduce_xor_of_halves, DESC, SM90, "'tlx.async_descriptor_store' op store_reduce='xor' cannot combine"),
     (bulk_load_past_the_buffer, PTR, SM90, "'tlx.async_bulk_load' op copies 2048 bytes; a bulk copy moves a positive"),
