@@ -13,7 +13,16 @@ import re
 
 from tlx.compiler.dump import sass_of
 
-__all__ = ["SassLoop", "innermost_loops", "instructions", "mnemonic", "opcode", "sass_loops", "sass_of"]
+__all__ = [
+    "SassLoop",
+    "forward_branches",
+    "innermost_loops",
+    "instructions",
+    "mnemonic",
+    "opcode",
+    "sass_loops",
+    "sass_of",
+]
 
 _INSTRUCTION = re.compile(r"^\s*/\*([0-9a-f]+)\*/\s+([^;]*);")
 _BRANCH = re.compile(r"\bBRA(?:\.\w+)*\s+(?:[^;]*,\s*)?(0x[0-9a-f]+)\s*$")  # @P0 BRA 0x1f0; BRA.U !UP0, 0x1f0
@@ -50,18 +59,33 @@ def opcode(instruction: str) -> str:
     return mnemonic(instruction).split(".")[0]
 
 
-def sass_loops(sass: str) -> list[SassLoop]:
-    """Every loop of ``sass`` (one function), outer loops included, in order of their branch back."""
-    listing = instructions(sass)
+def _branches(listing: list[tuple[int, str]]) -> list[tuple[int, int]]:
+    """``(branch, target)`` listing indices of every branch of ``listing`` whose target is in it."""
     index_of = {address: index for index, (address, _) in enumerate(listing)}
-    loops = []
+    jumps = []
     for index, (_, text) in enumerate(listing):
         branch = _BRANCH.search(text)
         target = index_of.get(int(branch.group(1), 16)) if branch else None
-        if target is not None and target <= index:
+        if target is not None:
+            jumps.append((index, target))
+    return jumps
+
+
+def sass_loops(sass: str) -> list[SassLoop]:
+    """Every loop of ``sass`` (one function), outer loops included, in order of their branch back."""
+    listing = instructions(sass)
+    loops = []
+    for index, target in _branches(listing):
+        if target <= index:
             body = collections.Counter(opcode(text) for _, text in listing[target : index + 1])
             loops.append(SassLoop(target, index, body))
     return loops
+
+
+def forward_branches(sass: str) -> list[tuple[int, int]]:
+    """``(branch, target)`` listing indices (``instructions(sass)``) of every branch that jumps forward: what
+    lies strictly between them is what it skips."""
+    return [(index, target) for index, target in _branches(instructions(sass)) if target > index]
 
 
 def innermost_loops(sass: str, op: str) -> list[SassLoop]:
