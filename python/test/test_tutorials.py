@@ -266,7 +266,16 @@ def test_ws_attention_causal_runs_in_a_cuda_graph_once_its_shape_has_run():
 @pytest.mark.gpu
 @gpu
 @pytest.mark.parametrize(
-    "config", ["default", "other", "peeled", "other peeled", "wait after softmax", "lazy rescale, growing scores"]
+    "config",
+    [
+        "default",
+        "other",
+        "peeled",
+        "other peeled",
+        "wait after softmax",
+        "lazy rescale, growing scores",
+        "diagonal first",
+    ],
 )
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("head_dim", [64, 128])
@@ -282,12 +291,14 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     (registers or shared memory). Causal, each also with its key blocks peeled (``PEEL_DIAGONAL``: with
     three consumers the diagonal crosses two blocks of a tile). The default with each block's wait for
     ``P @ V`` after its softmax (``WAIT_AFTER_SOFTMAX``); with lazy rescaling (``LAZY_RESCALE``) on scores
-    that make rows rescale block after block."""
+    that make rows rescale block after block. Causal, key blocks from the diagonal down (``DIAGONAL_FIRST``,
+    where one block holds a tile's diagonal; the default at D=64 below N = 4096): the tile's first row starts
+    from one key."""
     import torch
 
     batch, heads, n = shape
-    if "peeled" in config and not causal:
-        pytest.skip("peeling changes causal tiles only")
+    if ("peeled" in config or "diagonal" in config) and not causal:
+        pytest.skip("peeling and the walk from the diagonal change causal tiles only")
     q, k, v = (torch.randn(batch, heads, n, head_dim, device="cuda", dtype=getattr(torch, dtype)) for _ in range(3))
     if "growing" in config:
         q, k = _growing_scores(q, k)
@@ -300,12 +311,15 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     options = {}
     if config != "default":
         chosen = other if config.startswith("other") else ws_attention.persistent_config(head_dim, causal, n)
+        if "diagonal" in config and chosen["BLOCK_M"] != chosen["BLOCK_N"]:
+            pytest.skip("a tile of 192 rows has its diagonal in two key blocks")
         options = {
             "config": {
                 **chosen,
                 "PEEL_DIAGONAL": "peeled" in config,
                 "WAIT_AFTER_SOFTMAX": "wait after" in config,
                 "LAZY_RESCALE": chosen["LAZY_RESCALE"] or "lazy" in config,
+                "DIAGONAL_FIRST": chosen["DIAGONAL_FIRST"] and "peeled" not in config or "diagonal" in config,
             }
         }
     out = ws_attention.run(q, k, v, causal=causal, persistent=True, **options)

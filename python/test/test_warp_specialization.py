@@ -408,6 +408,51 @@ def test_wait_after_softmax_waits_for_pv_behind_the_exponentials(head_dim, causa
 
 
 @pytest.mark.needs_tlx_passes
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_diagonal_first_leaves_the_mask_and_its_branch_out_of_the_key_block_loop(head_dim, tmp_path):
+    """``DIAGONAL_FIRST``: a causal tile masks its first key block, the one its diagonal crosses, and its
+    key-block loop holds no mask: no ``FSEL``, no forward branch, within 1% of the non-causal loop, nothing
+    spilled. Why it matters: after the mask's branch ptxas waits for the previous block's ``P @ V`` at the top
+    of the block the branch joins, before the row maxima (at most one of the 68 ``FMNMX`` ahead of it); in one
+    straight block 18 (D=64) or 31 (D=128) go first. A tile of 192 rows (three consumers) has its diagonal in
+    two key blocks: refused."""
+    from triton.compiler.errors import CompilationError
+
+    from tlx.testing.sass import forward_branches, innermost_loops, instructions, opcode, sass_of
+    from tlx.tutorials import ws_attention
+
+    cfg = ws_attention.TWO_CONSUMERS_Q_IN_REGS
+
+    def key_block_loops(causal, diagonal_first):
+        kernel = _persistent_attention_bf16(head_dim, causal, {**cfg, "DIAGONAL_FIRST": diagonal_first})
+        sass = sass_of(kernel.asm["cubin"])
+        listing = instructions(sass)
+        # The key-block loops, not the tile loops around them (which store the output).
+        loops = [loop for loop in innermost_loops(sass, "HGMMA") if not loop.opcodes["UTMASTG"]]
+        assert len(loops) == cfg["CONSUMERS"], [loop.opcodes for loop in loops]
+        found = []
+        for loop in loops:
+            ops = [opcode(text) for _, text in listing[loop.first : loop.last + 1]]
+            wait = next(i for i, (_, text) in enumerate(listing[loop.first : loop.last + 1]) if "gsb0, 0x0" in text)
+            branches = [b for b, t in forward_branches(sass) if loop.first <= b and t <= loop.last and t - b > 32]
+            found.append((loop, ops[:wait].count("FMNMX"), branches))
+        return kernel, found
+
+    non_causal = max(loop.length for loop, _, _ in key_block_loops(False, False)[1])
+    for loop, maxima_before_wait, branches in key_block_loops(True, False)[1]:
+        assert loop.opcodes["FSEL"] >= 64 * 128 // 128 and branches and maxima_before_wait <= 1
+    kernel, loops = key_block_loops(True, True)
+    for loop, maxima_before_wait, branches in loops:
+        assert not loop.opcodes["FSEL"] and not branches, (loop.opcodes.most_common(8), branches)
+        assert maxima_before_wait >= 16, maxima_before_wait
+        assert loop.length <= 1.01 * non_causal, (loop.length, non_causal)
+    spills = _ptxas_spill_bytes(kernel.asm["ptx"], tmp_path)
+    assert spills and not any(spills), spills
+    with pytest.raises(CompilationError, match="DIAGONAL_FIRST needs the diagonal in one key block"):
+        _persistent_attention_bf16(64, True, {**ws_attention.THREE_CONSUMERS, "DIAGONAL_FIRST": True})
+
+
+@pytest.mark.needs_tlx_passes
 @pytest.mark.parametrize(
     "head_dim, config, budget",
     [(64, "THREE_CONSUMERS", 420), (128, "TWO_CONSUMERS_Q_IN_REGS", 462)],
