@@ -342,6 +342,14 @@ def _persistent_attention_bf16(head_dim: int, causal: bool, cfg: dict):
     return compile_tutorial(spec)
 
 
+def _key_block_loops(sass: str):
+    """The attention consumers' key-block loops in ``sass``: the innermost loops issuing wgmma, less the tile
+    loops around them (which store the output)."""
+    from tlx.testing.sass import innermost_loops
+
+    return [loop for loop in innermost_loops(sass, "HGMMA") if not loop.opcodes["UTMASTG"]]
+
+
 @pytest.mark.needs_tlx_passes
 @pytest.mark.parametrize(
     "head_dim, config", [(128, "TWO_CONSUMERS_Q_IN_REGS"), (64, "TWO_CONSUMERS_Q_IN_REGS"), (64, "THREE_CONSUMERS")]
@@ -418,7 +426,7 @@ def test_diagonal_first_leaves_the_mask_and_its_branch_out_of_the_key_block_loop
     two key blocks: refused."""
     from triton.compiler.errors import CompilationError
 
-    from tlx.testing.sass import forward_branches, innermost_loops, instructions, opcode, sass_of
+    from tlx.testing.sass import forward_branches, instructions, opcode, sass_of
     from tlx.tutorials import ws_attention
 
     cfg = ws_attention.TWO_CONSUMERS_Q_IN_REGS
@@ -427,8 +435,7 @@ def test_diagonal_first_leaves_the_mask_and_its_branch_out_of_the_key_block_loop
         kernel = _persistent_attention_bf16(head_dim, causal, {**cfg, "DIAGONAL_FIRST": diagonal_first})
         sass = sass_of(kernel.asm["cubin"])
         listing = instructions(sass)
-        # The key-block loops, not the tile loops around them (which store the output).
-        loops = [loop for loop in innermost_loops(sass, "HGMMA") if not loop.opcodes["UTMASTG"]]
+        loops = _key_block_loops(sass)
         assert len(loops) == cfg["CONSUMERS"], [loop.opcodes for loop in loops]
         found = []
         for loop in loops:
@@ -464,12 +471,11 @@ def test_attention_key_block_loop_stays_within_its_instruction_budget(head_dim, 
     the exponentials moved to the FMA units) cost 5% (2026-12-06 results). So a compiler change that adds
     instructions to this loop is a slowdown; this budget (measured + 1.5%) says which change did it. The
     softmax's own arithmetic is pinned too: one ``MUFU.EX2`` per score plus two for the rescale factor."""
-    from tlx.testing.sass import innermost_loops, sass_of
+    from tlx.testing.sass import sass_of
     from tlx.tutorials import ws_attention
 
     sass = sass_of(_persistent_attention_bf16(head_dim, False, getattr(ws_attention, config)).asm["cubin"])
-    # The key-block loops, not the tile loops around them (which store the output).
-    loops = [loop for loop in innermost_loops(sass, "HGMMA") if not loop.opcodes["UTMASTG"]]
+    loops = _key_block_loops(sass)
     consumers = getattr(ws_attention, config)["CONSUMERS"]
     assert len(loops) == consumers, [loop.opcodes for loop in loops]
     for loop in loops:
@@ -489,15 +495,14 @@ def test_lazy_rescale_branches_around_the_accumulator_multiplies(head_dim, causa
     maxima issues the loop less those multiplies. Its static length less them stays within the budget
     (measured + 1.5%: 592 at D=64 causal, with the mask's code, against 613 without lazy rescaling; 411 at
     D=128 in cluster pairs, against 462)."""
-    from tlx.testing.sass import forward_branches, innermost_loops, instructions, opcode, sass_of
+    from tlx.testing.sass import forward_branches, instructions, opcode, sass_of
     from tlx.tutorials import ws_attention
 
     cfg = getattr(ws_attention, config)
     assert cfg["LAZY_RESCALE"] and ws_attention.persistent_config(head_dim, causal, 16384) is cfg
     sass = sass_of(_persistent_attention_bf16(head_dim, causal, cfg).asm["cubin"])
     listing = instructions(sass)
-    # The key-block loops, not the tile loops around them (which store the output).
-    loops = [loop for loop in innermost_loops(sass, "HGMMA") if not loop.opcodes["UTMASTG"]]
+    loops = _key_block_loops(sass)
     assert len(loops) == cfg["CONSUMERS"], [loop.opcodes for loop in loops]
     rescale = head_dim * 64 // 128
     for loop in loops:
