@@ -439,8 +439,9 @@ def test_diagonal_first_leaves_the_mask_and_its_branch_out_of_the_key_block_loop
         assert len(loops) == cfg["CONSUMERS"], [loop.opcodes for loop in loops]
         found = []
         for loop in loops:
-            ops = [opcode(text) for _, text in listing[loop.first : loop.last + 1]]
-            wait = next(i for i, (_, text) in enumerate(listing[loop.first : loop.last + 1]) if "gsb0, 0x0" in text)
+            body = listing[loop.first : loop.last + 1]
+            ops = [opcode(text) for _, text in body]
+            wait = next(i for i, (_, text) in enumerate(body) if "gsb0, 0x0" in text)
             branches = [b for b, t in forward_branches(sass) if loop.first <= b and t <= loop.last and t - b > 32]
             found.append((loop, ops[:wait].count("FMNMX"), branches))
         return kernel, found
