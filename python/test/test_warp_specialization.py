@@ -306,6 +306,7 @@ def _ptxas_spill_bytes(ptx: str, tmp_path: Path) -> list[int]:
         ("SPEC_PERSISTENT_CAUSAL_D64", True),
         ("SPEC_PERSISTENT_THREE_CONSUMERS_D64", False),
         ("SPEC_PERSISTENT_THREE_CONSUMERS_CAUSAL_D64", False),
+        ("SPEC_PERSISTENT_CAUSAL", False),
     ],
 )
 def test_persistent_attention_keeps_its_operands_in_registers_without_spilling(spec_name, q_from_registers, tmp_path):
@@ -416,20 +417,28 @@ def test_wait_after_softmax_waits_for_pv_behind_the_exponentials(head_dim, causa
 
 
 @pytest.mark.needs_tlx_passes
-@pytest.mark.parametrize("head_dim", [64, 128])
-def test_diagonal_first_leaves_the_mask_and_its_branch_out_of_the_key_block_loop(head_dim, tmp_path):
+@pytest.mark.parametrize(
+    "head_dim, config",
+    [
+        (64, "TWO_CONSUMERS_Q_IN_REGS"),
+        (128, "TWO_CONSUMERS_Q_IN_REGS"),
+        (128, "TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM"),
+    ],
+)
+def test_diagonal_first_leaves_the_mask_and_its_branch_out_of_the_key_block_loop(head_dim, config, tmp_path):
     """``DIAGONAL_FIRST``: a causal tile masks its first key block, the one its diagonal crosses, and its
     key-block loop holds no mask: no ``FSEL``, no forward branch, within 1% of the non-causal loop, nothing
-    spilled. Why it matters: after the mask's branch ptxas waits for the previous block's ``P @ V`` at the top
-    of the block the branch joins, before the row maxima (at most one of the 68 ``FMNMX`` ahead of it); in one
-    straight block 18 (D=64) or 31 (D=128) go first. A tile of 192 rows (three consumers) has its diagonal in
-    two key blocks: refused."""
+    spilled; with Q in registers, and in shared memory with 240 registers (the D=128 causal default from
+    N = 4096). Why it matters: after the mask's branch ptxas waits for the previous block's ``P @ V`` at the
+    top of the block the branch joins, before the row maxima (at most one of the 68 ``FMNMX`` ahead of it); in
+    one straight block 18 (D=64) or 31-32 (D=128) go first. A tile of 192 rows (three consumers) has its
+    diagonal in two key blocks: refused."""
     from triton.compiler.errors import CompilationError
 
     from tlx.testing.sass import forward_branches, instructions, opcode, sass_of
     from tlx.tutorials import ws_attention
 
-    cfg = ws_attention.TWO_CONSUMERS_Q_IN_REGS
+    cfg = {**getattr(ws_attention, config), "DIAGONAL_FIRST": False}
 
     def key_block_loops(causal, diagonal_first):
         kernel = _persistent_attention_bf16(head_dim, causal, {**cfg, "DIAGONAL_FIRST": diagonal_first})

@@ -672,6 +672,12 @@ THREE_CONSUMERS_CAUSAL = {**THREE_CONSUMERS, "LAZY_RESCALE": True}
 #: (N = 1024..16384, three runs), where the loop without the mask in the forward order (results wrong, for
 #: the bound) is 1.3-2.6% faster: walking from the diagonal and masking the first block cost as much.
 TWO_CONSUMERS_DIAGONAL_FIRST = {**TWO_CONSUMERS_Q_IN_REGS, "DIAGONAL_FIRST": True}
+#: D=128 causal walks from the diagonal with Q in shared memory and 240 registers per consumer (the producer
+#: keeps 24), FlashAttention-3's split of the register file: measured on an H100 (bf16, CUDA graphs, three
+#: rounds, two runs; 2026-12-06 session 26 results) against Q in registers in the forward walk, +2.2% / +2.2%
+#: at N = 16384, +1.8% at 8192, +1.1% / +1.4% at 4096, even at 2048 and -2.7% at 1024; 232 registers gain
+#: about half as much. With Q in registers the same walk gained nothing (session 25).
+TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM = {**TWO_CONSUMERS, "REGISTERS": 240, "DIAGONAL_FIRST": True}
 #: Cluster pairs sharing their keys and values by multicast (non-causal, N a multiple of 2 * BLOCK_M).
 CLUSTER_PAIRS = {**TWO_CONSUMERS_Q_IN_REGS, "CTAS": 2, "LAZY_RESCALE": True}
 
@@ -685,11 +691,14 @@ def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
     4096 and lost below (0.4% at 2048, 2% at 1024). Re-measured at the power cap (steady clocks, CUDA
     graphs): causal N <= 2048 at D=128 is 0-1.2% faster with Q in shared memory; two consumers at D=64
     keep Q in registers too (3% faster non-causal at N = 1024, even causal), and causal ones walk each tile
-    from its diagonal (``DIAGONAL_FIRST``, H100: 0.5-2.5% faster)."""
+    from its diagonal (``DIAGONAL_FIRST``, H100: 0.5-2.5% faster). Causal at D=128 from N = 4096 walks from
+    the diagonal too, with Q in shared memory and 240 registers (H100: 1.1-2.2% faster)."""
     if head_dim == 128:
         if not causal and n >= 8192 and n % (2 * CLUSTER_PAIRS["BLOCK_M"]) == 0:
             return CLUSTER_PAIRS
-        return TWO_CONSUMERS if causal and n <= 2048 else TWO_CONSUMERS_Q_IN_REGS
+        if causal:
+            return TWO_CONSUMERS if n <= 2048 else TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM
+        return TWO_CONSUMERS_Q_IN_REGS
     if n < (4096 if causal else 2048):
         return TWO_CONSUMERS_DIAGONAL_FIRST if causal else TWO_CONSUMERS_Q_IN_REGS
     return THREE_CONSUMERS_CAUSAL if causal else THREE_CONSUMERS
@@ -868,6 +877,7 @@ SPEC_PERSISTENT_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=TWO_CONSUMERS
 SPEC_PERSISTENT_THREE_CONSUMERS_D64 = _persistent_spec(64, causal=False, cfg=THREE_CONSUMERS)
 SPEC_PERSISTENT_THREE_CONSUMERS_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=THREE_CONSUMERS_CAUSAL)
 SPEC_PERSISTENT_CLUSTER_PAIRS = _persistent_spec(128, causal=False, cfg=CLUSTER_PAIRS)
+SPEC_PERSISTENT_CAUSAL = _persistent_spec(128, causal=True, cfg=TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM)
 SPEC_PERSISTENT_PEELED_CAUSAL = _persistent_spec(
     128, causal=True, cfg={**TWO_CONSUMERS_Q_IN_REGS, "PEEL_DIAGONAL": True}
 )
