@@ -675,8 +675,9 @@ TWO_CONSUMERS_DIAGONAL_FIRST = {**TWO_CONSUMERS_Q_IN_REGS, "DIAGONAL_FIRST": Tru
 #: D=128 causal walks from the diagonal with Q in shared memory and 240 registers per consumer (the producer
 #: keeps 24), FlashAttention-3's split of the register file: measured on an H100 (bf16, CUDA graphs, three
 #: rounds, two runs; 2026-12-06 session 26 results) against Q in registers in the forward walk, +2.2% / +2.2%
-#: at N = 16384, +1.8% at 8192, +1.1% / +1.4% at 4096, even at 2048 and -2.7% at 1024; 232 registers gain
-#: about half as much. With Q in registers the same walk gained nothing (session 25).
+#: at N = 16384, +1.8% at 8192, +1.1% / +1.4% at 4096, +0.1% / -1.5% at 2048 and -2.7% at 1024; 232 registers
+#: gain about half as much, the forward walk with the same registers loses 2-3%. With Q in registers the walk
+#: from the diagonal gained nothing (session 25).
 TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM = {**TWO_CONSUMERS, "REGISTERS": 240, "DIAGONAL_FIRST": True}
 #: Cluster pairs sharing their keys and values by multicast (non-causal, N a multiple of 2 * BLOCK_M).
 CLUSTER_PAIRS = {**TWO_CONSUMERS_Q_IN_REGS, "CTAS": 2, "LAZY_RESCALE": True}
