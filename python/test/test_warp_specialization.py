@@ -268,6 +268,58 @@ def test_wgmma_reads_a_from_registers():
     assert all(re.search(r"\}, \{%r\d+,%r\d+,%r\d+,%r\d+\}, %rd\d+,", line) for line in wgmma), wgmma[0]
 
 
+@triton.jit
+def dot_then_wait_in_a_task(a_desc, b_desc, out_ptr, TASK_WARPS: tl.constexpr):
+    a_buf = tlx.local_alloc((128, 64), tl.float16, 1)
+    b_buf = tlx.local_alloc((64, 64), tl.float16, 1)
+    bars = tlx.alloc_barriers(2)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.barrier_expect_bytes(bars[0], (128 * 64 + 64 * 64) * 2)
+            tlx.async_descriptor_load(a_desc, a_buf[0], [0, 0], bars[0])
+            tlx.async_descriptor_load(b_desc, b_buf[0], [0, 0], bars[0])
+            tlx.barrier_expect_bytes(bars[1], 64 * 64 * 2)
+            tlx.async_descriptor_load(b_desc, b_buf[0], [64, 0], bars[1])
+        with tlx.async_task(num_warps=TASK_WARPS, replicate=8 // TASK_WARPS):
+            tlx.barrier_wait(bars[0], 0)
+            acc = tlx.async_dot(a_buf[0], b_buf[0])
+            acc = tlx.async_dot_wait(0, acc)
+            tlx.barrier_wait(bars[1], 0)  # the task's next shared-memory access
+            rows = tl.arange(0, 128)
+            cols = tl.arange(0, 64)
+            tl.store(out_ptr + rows[:, None] * 64 + cols[None, :], acc)
+
+
+@pytest.mark.needs_tlx_passes
+@pytest.mark.parametrize("task_warps", [4, 8])
+def test_a_task_of_two_warp_groups_meets_after_each_dot_wait(task_warps):
+    """What ``tlx.async_dot_wait``'s docstring warns of, as Triton 3.6 compiles it: in a task of 8 warps (two warp
+    groups) a whole-task ``bar.sync`` (256 threads) follows the ``wgmma.wait_group`` before the next
+    shared-memory access (the mbarrier wait), because the wait covers only its own warp group; in two tasks of 4
+    warps a barrier there spans one warp group at most. Two warp groups of one task that take turns on the
+    tensor cores (ping-pong) would wait for each other at it: such a kernel ran (correct, and 2-3% slower than
+    two tasks) only after those barriers were deleted from its PTX (2026-12-06 session 26 results)."""
+    signature = {
+        "a_desc": "tensordesc<fp16[128, 64]>",
+        "b_desc": "tensordesc<fp16[64, 64]>",
+        "out_ptr": "*fp32",
+        "TASK_WARPS": "constexpr",
+    }
+    ptx = compile_sm90(dot_then_wait_in_a_task, signature, {"TASK_WARPS": task_warps}).asm["ptx"]
+    lines = [line.strip() for line in ptx.splitlines()]
+    waits = [i for i, line in enumerate(lines) if line.startswith("wgmma.wait_group")]
+    assert waits, ptx
+    between = []
+    for start in waits:
+        end = next(i for i in range(start, len(lines)) if "mbarrier.try_wait" in lines[i])
+        between.append([line for line in lines[start:end] if re.match(r"bar\.sync\s+\S+,\s*(\d+);", line)])
+    threads = {line.rsplit(",", 1)[1].strip(" ;") for bars in between for line in bars}
+    if task_warps == 8:
+        assert all(any(line.endswith(", 256;") for line in bars) for bars in between), between
+    else:  # at most its own warp group's
+        assert threads <= {"128"}, between
+
+
 @pytest.mark.needs_tlx_passes
 @pytest.mark.parametrize("spec_name", ["SPEC", "SPEC_CAUSAL_D64"])
 def test_attention_takes_p_from_registers(spec_name):

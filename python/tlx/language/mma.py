@@ -95,7 +95,10 @@ def async_dot_scaled(
 def async_dot_wait(pendings, inp, _semantic=None, _generator=None):
     """Wait until at most ``pendings`` async dots are in flight; returns ``inp`` (an ``async_dot`` result) ready.
 
-    Hopper: ``wgmma.wait_group pendings``.
+    Hopper: ``wgmma.wait_group pendings``, which covers the issuing warp group only. So in an ``async_task`` of
+    more than 4 warps Triton 3.6 has all of the task's warps meet (``bar.sync`` of the task) after the wait,
+    before their next shared-memory access, an mbarrier wait included: warp groups that take turns on the
+    tensor cores (ping-pong) deadlock there when they share one task; give each its own (``replicate=``).
     """
     return TLXSemantic(_semantic, _generator).async_dot_wait(pendings, inp)
 
