@@ -497,7 +497,8 @@ def ws_attention_persistent_kernel(
     tile walks its key blocks from the diagonal down, as FlashAttention-3 does, so that its first block
     takes the mask and the key-block loop carries no mask. With the mask's branch in the loop, ptxas
     waits for the previous block's ``P @ V`` at the top of the block after the branch, before the row
-    maxima, on every key block (Nsight Compute, 2026-12-06 session 25 results)."""
+    maxima, on every key block (Nsight Compute, 2026-12-06 session 25 results); that wait's place alone
+    did not measure as the cost (session 26: loops waiting at either end of the softmax timed the same)."""
     dtype = tlx.dtype_of(q_desc)
     SUB_M: tl.constexpr = BLOCK_M // CONSUMERS
     KV_BYTES: tl.constexpr = BLOCK_N * HEAD_DIM * 2
