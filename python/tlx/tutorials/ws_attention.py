@@ -843,17 +843,8 @@ def _persistent_spec(head_dim: int, causal: bool, cfg: dict) -> dict:
             kind = f"tensordesc<fp16[{rows[name]}, {head_dim}]>"
         if name != "PINGPONG":
             signature[name] = kind
-    knobs = (
-        "CONSUMERS",
-        "REGISTERS",
-        "Q_IN_REGS",
-        "CTAS",
-        "PEEL_DIAGONAL",
-        "WAIT_AFTER_SOFTMAX",
-        "LAZY_RESCALE",
-        "DIAGONAL_FIRST",
-    )
-    signature.update(dict.fromkeys(knobs, "constexpr"))
+    # The configurations' knobs past the ones the one-tile kernel takes too (BLOCK_M, BLOCK_N, NUM_STAGES).
+    signature.update(dict.fromkeys((name for name in TWO_CONSUMERS if name not in signature), "constexpr"))
     constexprs = {"HEAD_DIM": head_dim, "CAUSAL": causal, **cfg}
     if not causal:  # non-causal tiles are walked round-robin, without a plan
         constexprs["schedule"] = None
