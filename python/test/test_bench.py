@@ -227,6 +227,9 @@ def test_markdown_page():
     assert "`persistent-tma 128x256x64 s3 w8`: 4096x4096x4096 bf16" in page
     assert "attention B=4 H=16 N=4096 D=128 causal bf16 TLX: WRONG err=3.0e-01" in page
     assert bench.markdown_name(results) == "results-2026-11-29-h200.md"
+    assert "round-robin" not in page
+    results["settings"]["rounds"] = 3
+    assert "timed 3 times, round-robin" in bench.markdown_page(results, plots)
 
 
 def test_problems_and_failed():
@@ -462,3 +465,73 @@ def test_moe_cases_hold_fp16_problems_and_a_pattern_picks_cases():
     assert [case["dtype"] for case in measured] == ["fp16", "fp16"]
     everything = bench._measure_cases(bench.Runner(device="cpu"), "moe", cases, lambda case: {})
     assert len(everything) == len(cases)
+
+
+class _RoundsRunner(bench.Runner):
+    """A Runner whose timings come from a script: each provider's call returns its name, and `bench` hands
+    out that provider's next scripted time, recording the order; the device time is a tenth of it."""
+
+    def __init__(self, rounds, times):
+        super().__init__(device="cpu", rounds=rounds)
+        self.times = {name: list(values) for name, values in times.items()}
+        self.order = []
+
+    def bench(self, fn):
+        name = fn()
+        self.order.append(name)
+        value = self.times[name].pop(0)
+        if isinstance(value, Exception):
+            raise value
+        self.last = value
+        return value
+
+    def device_time(self, fn):
+        return self.last / 10
+
+
+def _provider(name):
+    return lambda: bench.Call(lambda: name)
+
+
+def test_more_rounds_times_the_providers_round_robin_and_keeps_each_median():
+    runner = _RoundsRunner(3, {"a": [4.0, 1.0, 3.0], "b": [2.0, 6.0, 5.0]})
+    providers = {name: _measure(runner, _provider(name)) for name in ("a", "b")}
+    assert runner.order == ["a", "b"], "measure times each provider once, as it checks it"
+    runner.more_rounds(providers)
+    assert runner.order == ["a", "b", "a", "b", "a", "b"]
+    a, b = providers["a"], providers["b"]
+    assert a["rounds"]["ms"] == [4.0, 1.0, 3.0] and a["ms"] == 3.0 and a["tflops"] == pytest.approx(4e9 / 3.0 * 1e-9)
+    assert b["rounds"]["ms"] == [2.0, 6.0, 5.0] and b["ms"] == 5.0
+    assert a["rounds"]["device_ms"] == pytest.approx([0.4, 0.1, 0.3]) and a["device_ms"] == pytest.approx(0.3)
+    assert all(bench._ROUND_CALL not in result for result in providers.values())
+    runner.more_rounds({})  # the calls kept for the case are gone with it
+    assert runner.order == ["a", "b", "a", "b", "a", "b"]
+
+
+def test_more_rounds_follow_a_chosen_candidate_and_report_a_failing_round():
+    runner = _RoundsRunner(2, {"x": [2.0, 6.0], "y": [3.0, 1.0], "bad": [1.0, RuntimeError("lost the GPU")]})
+    tried = {name: _measure(runner, _provider(name)) for name in ("x", "y")}
+    providers = {
+        "Triton": {**tried["x"], "detail": "x", "candidates": {name: dict(result) for name, result in tried.items()}},
+        "bad": _measure(runner, _provider("bad")),
+        "wrong": _measure(runner, _provider("bad"), error=0.5),
+    }
+    runner.more_rounds(providers)
+    assert runner.order == ["x", "y", "bad", "x", "bad"], "only the case's providers take more rounds"
+    assert providers["Triton"]["ms"] == 4.0 and providers["Triton"]["candidates"]["x"]["ms"] == 2.0
+    assert bench._ROUND_CALL not in providers["Triton"]["candidates"]["x"]
+    assert providers["bad"]["status"] == "error: RuntimeError: lost the GPU"
+    assert providers["bad"]["rounds"]["ms"] == [1.0]
+    assert providers["wrong"]["status"].startswith("WRONG") and "rounds" not in providers["wrong"]
+
+
+def test_one_round_keeps_no_calls_and_rounds_must_be_positive(capsys):
+    runner = _RoundsRunner(1, {"a": [2.0]})
+    providers = {"a": _measure(runner, _provider("a"))}
+    runner.more_rounds(providers)
+    assert "rounds" not in providers["a"] and providers["a"]["ms"] == 2.0 and not runner._round_calls
+    with pytest.raises(ValueError, match="rounds must be at least 1"):
+        bench.Runner(device="cpu", rounds=0)
+    with pytest.raises(SystemExit):
+        bench._parse_args(["--rounds", "0"])
+    assert "--rounds must be at least 1" in capsys.readouterr().err

@@ -32,9 +32,11 @@ runs: the call as a user makes it, host launch path included) and, beside it, re
 the same call (`do_bench_cudagraph`: device time); the ratio columns marked "(graph)" compare device
 times. While each time is measured, nvidia-smi samples the SM clock, board power and clock-limit reasons
 (`tlx.tools.gpu_clocks`); each section's page shows the clock every provider ran at, since on a
-power-capped GPU two kernels doing the same work can run 100 MHz apart. A provider that is missing (its
-module not written yet), fails to compile or run, or computes wrong numbers gets that status in its cell
-and the suite goes on.
+power-capped GPU two kernels doing the same work can run 100 MHz apart. With `--rounds N` each case's
+providers are timed N times, round-robin once all are checked, and the median reported: timed once each,
+one after the other, two providers can differ by the clock's drift alone (2-3% on the H100 and H200). A
+provider that is missing (its module not written yet), fails to compile or run, or computes wrong numbers
+gets that status in its cell and the suite goes on.
 
 Writes under --out (default ./bench-out): results.json (everything, with the environment), PNG plots,
 and `results-<date>-<gpu>.md`. Prints a table last. Exit status 1 when some provider was wrong or raised.
@@ -55,6 +57,7 @@ import os
 import platform
 import random
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -694,6 +697,12 @@ def markdown_page(results: dict, plots: list[str]) -> str:
                 else ""
             )
         )
+        + (
+            f"Each case's providers were timed {settings['rounds']} times, round-robin once all were checked; "
+            "the tables show each one's median (every round is in results.json). "
+            if settings.get("rounds", 1) > 1
+            else ""
+        )
         + "A TLX tutorial's `run()` that allocates and NaN-fills its output pays for that, unless "
         "it takes `out=`, in which case the bench passes a preallocated buffer. Ratios are baseline time / best "
         "TLX time. Stock Triton is the fastest correct of "
@@ -989,10 +998,17 @@ def relative_error(out: Any, ref: Any) -> float:
 HOST_CALLS = 100
 
 
+#: A timed result's index into its Runner's calls kept for more rounds (removed once they ran).
+_ROUND_CALL = "_round_call"
+#: The times `Runner.more_rounds` takes again; a result keeps the median of its rounds.
+_ROUND_TIMES = ("ms", "device_ms")
+
+
 class Runner:
     """Checks, then times, one provider at a time; never lets a provider's failure escape.
 
-    `device` is where inputs are made ('cuda'; another device only for trying the harness itself)."""
+    `device` is where inputs are made ('cuda'; another device only for trying the harness itself). With
+    `rounds` > 1, `more_rounds` times a case's providers again, round-robin, once all of them are checked."""
 
     def __init__(
         self,
@@ -1002,8 +1018,13 @@ class Runner:
         timer: str = "both",
         cases: str | None = None,
         clocks: gpu_clocks.ClockSampler | None = None,
+        rounds: int = 1,
     ):
+        if rounds < 1:
+            raise ValueError(f"rounds must be at least 1, got {rounds}")
         self.cases = re.compile(cases) if cases else None
+        self.rounds = rounds
+        self._round_calls: list[tuple[Callable[[], Any], float | None]] = []
         self.clocks = clocks  # records the SM clock and power while each time is measured
         self.warmup = warmup
         self.rep = rep
@@ -1116,13 +1137,59 @@ class Runner:
         try:
             if preallocate:
                 buffer = out_factory(False)
-                timed = self.timings(lambda: call(out=buffer))
+
+                def timed_call() -> Any:
+                    return call(out=buffer)
             else:
-                timed = self.timings(call)
+                timed_call = call
+            timed = self.timings(timed_call)
         except Exception as error:
             return {**result, **self._failure(name, error)}
         ms = timed["ms"]
-        return {**result, **timed, "status": "ok", "tflops": tflops(flops, ms), "preallocated_out": preallocate}
+        measured = {**result, **timed, "status": "ok", "tflops": tflops(flops, ms), "preallocated_out": preallocate}
+        if self.rounds > 1:
+            measured[_ROUND_CALL] = len(self._round_calls)
+            self._round_calls.append((timed_call, flops))
+        return measured
+
+    def more_rounds(self, providers: dict[str, dict]) -> None:
+        """Time each of a case's timed providers `rounds - 1` more times, one provider after the other in
+        every round, and give it the median of its rounds (each round's times kept in `rounds`).
+
+        Under a power cap the clock drifts by a few percent within a case: timed once each, one after the
+        other, two providers can differ by that drift alone; interleaved rounds spread it over all of them.
+        A provider's stock-Triton candidates keep their first timing (the choice among them is made on it)."""
+        calls, self._round_calls = self._round_calls, []
+        timed = [name for name, result in providers.items() if result.get(_ROUND_CALL) is not None]
+        for name in timed:
+            result = providers[name]
+            result["rounds"] = {key: [result.get(key)] for key in _ROUND_TIMES if key in result}
+            if "clock" in result:
+                result["rounds"]["clock"] = [result["clock"]]
+        for _ in range(self.rounds - 1):
+            for name in timed:
+                result = providers[name]
+                if result["status"] != "ok" or self.lost:
+                    continue
+                try:
+                    again = self.timings(calls[result[_ROUND_CALL]][0])
+                except Exception as error:
+                    result.update(self._failure(name, error))
+                    continue
+                for key, values in result["rounds"].items():
+                    values.append(again.get(key))
+        for name in timed:
+            result = providers[name]
+            if result["status"] == "ok":
+                for key in _ROUND_TIMES:
+                    known = [value for value in result["rounds"].get(key, []) if value is not None]
+                    if key in result:
+                        result[key] = statistics.median(known) if known else None
+                result["tflops"] = tflops(calls[result[_ROUND_CALL]][1], result["ms"])
+        for result in providers.values():
+            result.pop(_ROUND_CALL, None)
+            for candidate in result.get("candidates", {}).values():
+                candidate.pop(_ROUND_CALL, None)
 
 
 def _log(text: str) -> None:
@@ -1331,6 +1398,7 @@ def _measure_cases(runner: Runner, section: str, cases: list[dict], measure: Cal
         cases = [case for case in cases if runner.cases.search(case_label(section, case))]
     for case in cases:
         case["providers"] = measure(case)
+        runner.more_rounds(case["providers"])
         _log(f"{section} {case_label(section, case)}: {_brief(case['providers'])}")
         runner.release()
     return cases
@@ -1751,6 +1819,13 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--rep", type=int, default=100, help="do_bench repetition time, ms")
     parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="time every provider of a case this many times, round-robin after all are checked, and report "
+        "the median: under a power cap, single timings taken one after the other drift by a few percent",
+    )
+    parser.add_argument(
         "--timer",
         choices=("both", "events", "graph"),
         default="both",
@@ -1762,6 +1837,8 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--fake", action="store_true", help="no GPU: made-up results through the reporting path")
     args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, got {args.rounds}")
     args.sections = [name.strip() for name in args.only.split(",") if name.strip()]
     unknown = sorted(set(args.sections) - set(SECTIONS))
     if unknown:
@@ -1795,6 +1872,7 @@ def main(argv: list[str] | None = None) -> int:
                 "warmup_ms": args.warmup,
                 "rep_ms": args.rep,
                 "timer": args.timer,
+                "rounds": args.rounds,
                 "cases": args.cases,
                 "tolerance": TOLERANCE,
                 "command": command,
@@ -1804,7 +1882,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         clocks = gpu_clocks.ClockSampler()
         results["settings"]["clock_sampling"] = clocks.start()
-        runner = Runner(args.warmup, args.rep, timer=args.timer, cases=args.cases, clocks=clocks)
+        runner = Runner(args.warmup, args.rep, timer=args.timer, cases=args.cases, clocks=clocks, rounds=args.rounds)
         try:
             for section in args.sections:
                 section_start = time.time()
