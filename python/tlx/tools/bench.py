@@ -699,7 +699,8 @@ def markdown_page(results: dict, plots: list[str]) -> str:
         )
         + (
             f"Each case's providers were timed {settings['rounds']} times, round-robin once all were checked; "
-            "the tables show each one's median (every round is in results.json). "
+            "the tables show each one's median, the clock table its first round (every round is in "
+            "results.json). "
             if settings.get("rounds", 1) > 1
             else ""
         )
@@ -1154,7 +1155,8 @@ class Runner:
 
     def more_rounds(self, providers: dict[str, dict]) -> None:
         """Time each of a case's timed providers `rounds - 1` more times, one provider after the other in
-        every round, and give it the median of its rounds (each round's times kept in `rounds`).
+        every round, and give it the median of its rounds (each round's times, and clocks where sampled, kept
+        in `rounds`; `clock`, which the page shows, stays the first round's).
 
         Under a power cap the clock drifts by a few percent within a case: timed once each, one after the
         other, two providers can differ by that drift alone; interleaved rounds spread it over all of them.
