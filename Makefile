@@ -18,6 +18,7 @@ HAS_GPU ?= $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU' && echo 1)
 comma := ,
 EXTRAS := test$(if $(HAS_GPU),$(comma)gpu)
 BENCH_OUT ?= bench-out
+BENCH_ARGS ?=
 
 .PHONY: build showcase test lint lit pytest clean gpu-bundle bench
 
@@ -37,7 +38,7 @@ showcase: build
 	$(BIN)/python -m tlx.tools.showcase --out $(DUMP_DIR)
 
 bench: build
-	$(BIN)/python -m tlx.tools.bench --out $(BENCH_OUT)
+	$(BIN)/python -m tlx.tools.bench --out $(BENCH_OUT) $(BENCH_ARGS)
 
 lint: build
 	$(BIN)/ruff check python test tools setup.py
