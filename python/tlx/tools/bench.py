@@ -1005,6 +1005,12 @@ _ROUND_CALL = "_round_call"
 _ROUND_TIMES = ("ms", "device_ms")
 
 
+def _check_rounds(rounds: int) -> None:
+    """How many times a case's providers are timed: at least once."""
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, got {rounds}")
+
+
 class Runner:
     """Checks, then times, one provider at a time; never lets a provider's failure escape.
 
@@ -1021,8 +1027,7 @@ class Runner:
         clocks: gpu_clocks.ClockSampler | None = None,
         rounds: int = 1,
     ):
-        if rounds < 1:
-            raise ValueError(f"rounds must be at least 1, got {rounds}")
+        _check_rounds(rounds)
         self.cases = re.compile(cases) if cases else None
         self.rounds = rounds
         self._round_calls: list[tuple[Callable[[], Any], float | None]] = []
@@ -1839,8 +1844,10 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--fake", action="store_true", help="no GPU: made-up results through the reporting path")
     args = parser.parse_args(argv)
-    if args.rounds < 1:
-        parser.error(f"--rounds must be at least 1, got {args.rounds}")
+    try:
+        _check_rounds(args.rounds)
+    except ValueError as error:
+        parser.error(f"--{error}")
     args.sections = [name.strip() for name in args.only.split(",") if name.strip()]
     unknown = sorted(set(args.sections) - set(SECTIONS))
     if unknown:
