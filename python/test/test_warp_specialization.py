@@ -380,6 +380,11 @@ def test_persistent_attention_keeps_its_operands_in_registers_without_spilling(s
     else:  # P from registers, Q from its shared-memory buffer
         assert register_dots and len(shared_dots) == len(register_dots), a_operands
         assert all(a.startswith(f"!ttg.memdesc<64x{head_dim}xf16") for a in shared_dots), shared_dots
+    # The softmax runs once, in the accumulator's layout. Stock layout propagation can compute it a second
+    # time in the operand layout (float32 scores as a dot operand): in a form of this kernel that carried P
+    # across tiles and masked a tile's first block behind a branch, 128 more SASS instructions per key block
+    # (2026-12-06 session 29 results).
+    assert not re.search(r"xf32, #ttg\.dot_op", compiled.asm["ttgir"])
     # Each consumer holds a 64 x 128 block of scores, P in the input dtype and the accumulator: with three
     # consumers in 160 registers that fits only with P carried in 16 bits.
     spills = _ptxas_spill_bytes(compiled.asm["ptx"], tmp_path)
