@@ -1005,10 +1005,10 @@ _ROUND_CALL = "_round_call"
 _ROUND_TIMES = ("ms", "device_ms")
 
 
-def _check_rounds(rounds: int) -> None:
-    """How many times a case's providers are timed: at least once."""
+def _check_rounds(rounds: int, name: str = "rounds") -> None:
+    """How many times a case's providers are timed: at least once. ``name`` is what the caller calls it."""
     if rounds < 1:
-        raise ValueError(f"rounds must be at least 1, got {rounds}")
+        raise ValueError(f"{name} must be at least 1, got {rounds}")
 
 
 class Runner:
@@ -1845,9 +1845,9 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--fake", action="store_true", help="no GPU: made-up results through the reporting path")
     args = parser.parse_args(argv)
     try:
-        _check_rounds(args.rounds)
+        _check_rounds(args.rounds, "--rounds")
     except ValueError as error:
-        parser.error(f"--{error}")
+        parser.error(str(error))
     args.sections = [name.strip() for name in args.only.split(",") if name.strip()]
     unknown = sorted(set(args.sections) - set(SECTIONS))
     if unknown:
