@@ -539,8 +539,8 @@ def test_attention_key_block_loop_stays_within_its_instruction_budget(head_dim, 
     change that adds instructions to this loop is a slowdown; this budget (measured + 1.5%) says which change
     did it. (Fewer is not faster by itself: the row sums moved to the tensor cores, eight small wgmma per
     block, took 58 off and timed 0.98-1.00x at D=64, session 30; FlashAttention-3's loops are 431 at D=64 and
-    469 at D=128.) The softmax's own
-    arithmetic is pinned too: one ``MUFU.EX2`` per score plus two for the rescale factor."""
+    469 at D=128.) The softmax's own arithmetic is pinned too: one ``MUFU.EX2`` per score plus two for the
+    rescale factor."""
     from tlx.testing.sass import sass_of
     from tlx.tutorials import ws_attention
 
