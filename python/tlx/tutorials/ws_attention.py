@@ -495,7 +495,9 @@ def ws_attention_persistent_kernel(
 
     ``DIAGONAL_FIRST`` (causal, ``BLOCK_M == BLOCK_N``: one key block holds a tile's whole diagonal): each
     tile walks its key blocks from the diagonal down, as FlashAttention-3 does, so that its first block
-    takes the mask and the key-block loop carries no mask. With the mask's branch in the loop, ptxas
+    takes the mask and the key-block loop carries no mask. With ``BLOCK_M == 1.5 * BLOCK_N`` (three
+    consumers) a tile's diagonal lies in its last two key blocks: the walk masks both, the second peeled
+    out of the loop. With the mask's branch in the loop, ptxas
     waits for the previous block's ``P @ V`` at the top of the block after the branch, before the row
     maxima, on every key block (Nsight Compute, 2026-12-06 session 25 results); that wait's place alone
     did not measure as the cost (session 26: loops waiting at either end of the softmax timed the same)."""
@@ -524,8 +526,8 @@ def ws_attention_persistent_kernel(
     # before. Non-causal lost 0.6-0.8% to the branch that lets consumers idle, and keeps the overlap.
     SHORT_LAST_TILE: tl.constexpr = CAUSAL and 128 % BLOCK_M != 0
     tl.static_assert(
-        not DIAGONAL_FIRST or (BLOCK_M == BLOCK_N and not PEEL_DIAGONAL),
-        "DIAGONAL_FIRST needs the diagonal in one key block (BLOCK_M == BLOCK_N) and one loop",
+        not DIAGONAL_FIRST or ((BLOCK_M == BLOCK_N or 2 * BLOCK_M == 3 * BLOCK_N) and not PEEL_DIAGONAL),
+        "DIAGONAL_FIRST needs the diagonal in one or two key blocks (BLOCK_M == BLOCK_N or 1.5 * BLOCK_N) and one loop",
     )
     FROM_DIAGONAL: tl.constexpr = DIAGONAL_FIRST and CAUSAL
     num_m = tl.cdiv(N, BLOCK_M)
@@ -599,6 +601,9 @@ def ws_attention_persistent_kernel(
                         if start_m < BLOCK_N:  # the diagonal runs through block 0
                             s_ij = _mask_above_diagonal(s_ij, rows, 0, BLOCK_N)
                     m_i = tl.max(s_ij, 1) * qk_scale
+                    TWO_DIAGONAL_BLOCKS: tl.constexpr = FROM_DIAGONAL and BLOCK_M > BLOCK_N
+                    if TWO_DIAGONAL_BLOCKS:  # the last key block may lie past a consumer's rows: all masked
+                        m_i = tl.maximum(m_i, -1.0e30)
                     p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
                     l_i = tl.sum(p, 1)
                     TWO_LOOPS: tl.constexpr = PEEL_DIAGONAL and CAUSAL
@@ -614,6 +619,15 @@ def ws_attention_persistent_kernel(
                                                               cid, dtype, BLOCK_N, NUM_STAGES, CONSUMERS, False, peer,
                                                               CTAS, WAIT_AFTER_SOFTMAX, LAZY_RESCALE)  # fmt: skip
                             kv += 1
+                    if TWO_DIAGONAL_BLOCKS:  # the block below the last one, masked where the diagonal crosses it
+                        if n_blocks > 1:
+                            p, acc, m_i, l_i = next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty,
+                                                              v_empty, p, acc, m_i, l_i, kv, n_blocks - 2, start_m,
+                                                              rows, qk_scale, cid, dtype, BLOCK_N, NUM_STAGES,
+                                                              CONSUMERS, True, peer, CTAS, WAIT_AFTER_SOFTMAX,
+                                                              LAZY_RESCALE)  # fmt: skip
+                            kv += 1
+                        masked_from = 2
                     for j in range(masked_from, n_blocks):
                         p, acc, m_i, l_i = next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty,
                                                           p, acc, m_i, l_i, kv, j, start_m, rows, qk_scale, cid, dtype,
@@ -668,6 +682,12 @@ TWO_CONSUMERS_Q_IN_REGS = {**TWO_CONSUMERS, "Q_IN_REGS": True}
 #: consumers non-causal 0.9-1.0%, two consumers with Q in registers 0.1-0.3% causal and 2.3% non-causal at
 #: N = 4096. At D=128 the consumers are not issue-bound.
 THREE_CONSUMERS_CAUSAL = {**THREE_CONSUMERS, "LAZY_RESCALE": True}
+#: Three consumers walking each tile from its diagonal (its two masked key blocks first, the second peeled
+#: out of the loop), measured on an H100 (bf16, CUDA graphs, three runs of three or five rounds; 2026-12-06
+#: session 31 results) against ``THREE_CONSUMERS_CAUSAL``: +1.6% / +1.6% at N = 16384, +1.3% at 12288,
+#: +0.8% / +0.8% / +1.1% at 8192, +0.4% / +0.5% at 6144, -1.2% / -0.7% / -0.5% at 4096, where two consumers
+#: from the diagonal (``TWO_CONSUMERS_DIAGONAL_FIRST``) gain 0.7% / 0.9% instead (and lose 5% from 6144).
+THREE_CONSUMERS_DIAGONAL_FIRST = {**THREE_CONSUMERS_CAUSAL, "DIAGONAL_FIRST": True}
 #: ``DIAGONAL_FIRST`` (causal) measured on an H100 (bf16, CUDA graphs, three rounds; 2026-12-06 session 25
 #: results): D=64 +1.4% at N = 1024, +2.5% / +2.0% / +0.5% at 2048 (three runs); D=128 -2.1..+0.4%
 #: (N = 1024..16384, three runs), where the loop without the mask in the forward order (results wrong, for
@@ -694,16 +714,18 @@ def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
     graphs): causal N <= 2048 at D=128 is 0-1.2% faster with Q in shared memory; two consumers at D=64
     keep Q in registers too (3% faster non-causal at N = 1024, even causal), and causal ones walk each tile
     from its diagonal (``DIAGONAL_FIRST``, H100: 0.5-2.5% faster). Causal at D=128 from N = 4096 walks from
-    the diagonal too, with Q in shared memory and 240 registers (H100: 1.1-2.2% faster)."""
+    the diagonal too, with Q in shared memory and 240 registers (H100: 1.1-2.2% faster). Causal at D=64,
+    two consumers walk from the diagonal through N = 4096 (H100: 0.7-0.9% faster than three in the forward
+    walk there), three above it (H100: 0.4-1.6% faster than three in the forward walk, 5% faster than two)."""
     if head_dim == 128:
         if not causal and n >= 8192 and n % (2 * CLUSTER_PAIRS["BLOCK_M"]) == 0:
             return CLUSTER_PAIRS
         if causal:
             return TWO_CONSUMERS if n <= 2048 else TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM
         return TWO_CONSUMERS_Q_IN_REGS
-    if n < (4096 if causal else 2048):
-        return TWO_CONSUMERS_DIAGONAL_FIRST if causal else TWO_CONSUMERS_Q_IN_REGS
-    return THREE_CONSUMERS_CAUSAL if causal else THREE_CONSUMERS
+    if causal:
+        return TWO_CONSUMERS_DIAGONAL_FIRST if n <= 4096 else THREE_CONSUMERS_DIAGONAL_FIRST
+    return TWO_CONSUMERS_Q_IN_REGS if n < 2048 else THREE_CONSUMERS
 
 
 #: A causal schedule hands out its last heads' tiles one by one, longest first, enough of them for about
@@ -872,7 +894,7 @@ def _persistent_spec(head_dim: int, causal: bool, cfg: dict) -> dict:
 SPEC_PERSISTENT = _persistent_spec(128, causal=False, cfg=TWO_CONSUMERS_Q_IN_REGS)
 SPEC_PERSISTENT_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=TWO_CONSUMERS_Q_IN_REGS)
 SPEC_PERSISTENT_THREE_CONSUMERS_D64 = _persistent_spec(64, causal=False, cfg=THREE_CONSUMERS)
-SPEC_PERSISTENT_THREE_CONSUMERS_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=THREE_CONSUMERS_CAUSAL)
+SPEC_PERSISTENT_THREE_CONSUMERS_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=THREE_CONSUMERS_DIAGONAL_FIRST)
 SPEC_PERSISTENT_CLUSTER_PAIRS = _persistent_spec(128, causal=False, cfg=CLUSTER_PAIRS)
 SPEC_PERSISTENT_CAUSAL = _persistent_spec(128, causal=True, cfg=TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM)
 SPEC_PERSISTENT_PEELED_CAUSAL = _persistent_spec(
