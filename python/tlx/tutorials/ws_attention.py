@@ -25,7 +25,7 @@ staged in the Q buffer its tile no longer reads. Causal tiles are planned on the
 (the longest query block with the shortest), the last few heads' tiles one by one, longest first, so
 that every SM finishes within about one short tile of the others. It measured as fast as the grid or
 faster on every shape of the H200 suite, and ``run`` picks it. At D=64 it runs three consumers, 192
-query rows a tile (non-causal from N = 2048, causal from N = 4096): the softmax of 64 x 128 scores costs
+query rows a tile (non-causal from N = 2048, causal above N = 4096): the softmax of 64 x 128 scores costs
 as much multi-function-unit time as that block's two GEMMs cost tensor time, and a third consumer keeps
 the tensor cores fed. Three consumers get 160 registers each; P fits beside the scores because it
 crosses from one block to the next in the input dtype (converted once ``P @ V`` of the block before has
@@ -38,6 +38,9 @@ it into both, halving what the pair reads from L2 (0.3-0.5% faster there; FlashA
 Cluster pairs, and three consumers when causal, rescale lazily (FlashAttention-4's): a row keeps its
 maximum until a block's exceeds it by more than 8, and a warp none of whose rows changed skips the
 accumulator's rescale (``tlx.scale_rows``, a vote and a branch): 0.5-1.1% faster there, slower elsewhere.
+Causal tiles walk their key blocks from the diagonal down (``DIAGONAL_FIRST``, as FlashAttention-3 does)
+at D=64, and at D=128 from N = 4096: the blocks the diagonal crosses come first, so the loop over the rest
+carries no mask.
 """
 
 import triton
