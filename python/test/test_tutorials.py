@@ -288,15 +288,15 @@ def test_ws_attention_causal_runs_in_a_cuda_graph_once_its_shape_has_run():
 @pytest.mark.parametrize("shape", [(2, 3, 384), (3, 20, 1152), (1, 1, 8192), (1, 1, 128), (2, 3, 640)])
 def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     """The configuration ``run`` picks, and the other one of its head dim: three consumers at D=64 (where
-    the default has two below N = 2048 or, causal, through 4096); at D=128 Q where the default does not keep it
-    (registers or shared memory). Causal, each also with its key blocks peeled (``PEEL_DIAGONAL``: with
-    three consumers the diagonal crosses two blocks of a tile). The default with each block's wait for
+    the default has two below N = 2048 or, causal, through 4096); at D=128 Q where the default does not
+    keep it (registers or shared memory). Causal, each also with its key blocks peeled (``PEEL_DIAGONAL``:
+    with three consumers the diagonal crosses two blocks of a tile). The default with each block's wait for
     ``P @ V`` after its softmax (``WAIT_AFTER_SOFTMAX``); with lazy rescaling (``LAZY_RESCALE``) on scores
     that make rows rescale block after block. Causal, key blocks from the diagonal down (``DIAGONAL_FIRST``:
     the default causal at D=64, and at D=128 from N = 4096 with Q in shared memory and 240 registers,
     which this case takes at every N; at D=64 with three consumers too, whose 192-row tiles have their
-    diagonal in two key blocks, and whose last tile leaves one or two consumers idle): the tile's
-    first row starts from one key."""
+    diagonal in two key blocks, and whose last tile leaves one or two consumers idle): the tile's first
+    row starts from one key."""
     import torch
 
     batch, heads, n = shape

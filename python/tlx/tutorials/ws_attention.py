@@ -496,14 +496,14 @@ def ws_attention_persistent_kernel(
     ``LAZY_RESCALE``: rows keep their maxima until one grows by more than 8 (``_online_softmax``), and each
     warp skips the accumulator's rescale when none of its rows changed (``tlx.scale_rows``).
 
-    ``DIAGONAL_FIRST`` (causal, ``BLOCK_M == BLOCK_N``: one key block holds a tile's whole diagonal): each
-    tile walks its key blocks from the diagonal down, as FlashAttention-3 does, so that its first block
-    takes the mask and the key-block loop carries no mask. With ``BLOCK_M == 1.5 * BLOCK_N`` (three
-    consumers) a tile's diagonal lies in its last two key blocks: the walk masks both, the second peeled
-    out of the loop. With the mask's branch in the loop, ptxas
-    waits for the previous block's ``P @ V`` at the top of the block after the branch, before the row
-    maxima, on every key block (Nsight Compute, 2026-12-06 session 25 results); that wait's place alone
-    did not measure as the cost (session 26: loops waiting at either end of the softmax timed the same)."""
+    ``DIAGONAL_FIRST`` (causal): each tile walks its key blocks from the diagonal down, as FlashAttention-3
+    does, so that its first block takes the mask and the key-block loop carries no mask. With ``BLOCK_M ==
+    BLOCK_N`` one key block holds a tile's whole diagonal; with ``BLOCK_M == 1.5 * BLOCK_N`` (three
+    consumers) it lies in the tile's last two key blocks: the walk masks both, the second peeled out of the
+    loop. With the mask's branch in the loop, ptxas waits for the previous block's ``P @ V`` at the top of
+    the block after the branch, before the row maxima, on every key block (Nsight Compute, 2026-12-06
+    session 25 results); that wait's place alone did not measure as the cost (session 26: loops waiting at
+    either end of the softmax timed the same)."""
     dtype = tlx.dtype_of(q_desc)
     SUB_M: tl.constexpr = BLOCK_M // CONSUMERS
     KV_BYTES: tl.constexpr = BLOCK_N * HEAD_DIM * 2
