@@ -127,7 +127,13 @@ def _online_softmax(s_ij, m_i, l_i, qk_scale, LAZY_RESCALE: tl.constexpr = False
     the factor the accumulator and the row sums shrink by, all on exp2 (``qk_scale`` holds log2 e).
     ``LAZY_RESCALE`` (FlashAttention-4's): a row keeps its maximum, and ``alpha`` is exactly 1, until the
     block's maximum exceeds it by more than 8 (P stays below 2^8: the float32 sums have room, and the final
-    division by the row sum makes the result the same), so that ``tlx.scale_rows`` can skip the rescale."""
+    division by the row sum makes the result the same), so that ``tlx.scale_rows`` can skip the rescale.
+
+    ``tl.max`` / ``tl.sum`` reduce a thread's 32 values of a row as a chain of dependent ``FMNMX`` / ``FADD``
+    (as FlashAttention-3's loop does). Folded as trees first (depth 7 instead of 33, the same instructions)
+    they measured 0.4-6% slower on an H100 (bf16, 2026-12-06 session 32 results). One visible cause at D=128:
+    ptxas schedules the folds between the wait for ``P @ V`` and the value buffer's release, which then
+    reaches the producer 30-70 instructions later."""
     m_new = tl.maximum(m_i, tl.max(s_ij, 1) * qk_scale)
     if LAZY_RESCALE:
         grows = m_new > m_i + 8.0
@@ -663,6 +669,8 @@ CONFIGS = {
 #: (bf16, CUDA graphs, 2026-12-06 results), peeling lost 2-6% (its first form, with 32 half swaps of P per
 #: block, 3-12%); the wait after the softmax gained 0.5% and 0.2% at D=128 causal N = 16384 and 4096 but
 #: lost 0.7% at 8192, 1.7% at 2048, 1.2-3.7% non-causal and 3% at D=64; both together: +0.5% to -4%.
+#: More key/value stages at D=64 (3 or 4 for two consumers, 4 for three; all fit) measured -0.8% to +0.7%
+#: (H100, 2026-12-06 session 32 results): the stages are not what the consumers wait for.
 TWO_CONSUMERS = {
     "BLOCK_M": 128,
     "BLOCK_N": 128,
