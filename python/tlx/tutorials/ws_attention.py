@@ -131,9 +131,9 @@ def _online_softmax(s_ij, m_i, l_i, qk_scale, LAZY_RESCALE: tl.constexpr = False
 
     ``tl.max`` / ``tl.sum`` reduce a thread's 32 values of a row as a chain of dependent ``FMNMX`` / ``FADD``
     (as FlashAttention-3's loop does). Folded as trees first (depth 7 instead of 33, the same instructions)
-    they measured 0.4-6% slower on an H100 (bf16, 2026-12-06 session 32 results). One visible cause at D=128:
-    ptxas schedules the folds between the wait for ``P @ V`` and the value buffer's release, which then
-    reaches the producer 30-70 instructions later."""
+    they measured 0.4-6% slower on each of twelve shapes (H100, bf16; 2026-12-06 session 32 results). One
+    visible cause at D=128: ptxas schedules softmax instructions between the wait for ``P @ V`` and the value
+    buffer's release, which then reaches the producer 30-70 instructions later."""
     m_new = tl.maximum(m_i, tl.max(s_ij, 1) * qk_scale)
     if LAZY_RESCALE:
         grows = m_new > m_i + 8.0
