@@ -590,18 +590,24 @@ def test_lazy_rescale_branches_around_the_accumulator_multiplies(head_dim, causa
 
 @pytest.mark.needs_tlx_passes
 @pytest.mark.parametrize(
-    "causal, config", [(False, "TWO_CONSUMERS_Q_IN_REGS"), (True, "TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM")]
+    "causal, n, config",
+    [
+        (False, 4096, "TWO_CONSUMERS_Q_IN_REGS"),
+        (True, 4096, "TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM"),
+        (False, 16384, "CLUSTER_PAIRS"),
+    ],
 )
-def test_d128_key_block_loop_hands_the_value_stage_back_right_after_waiting_for_pv(causal, config):
+def test_d128_key_block_loop_hands_the_value_stage_back_right_after_waiting_for_pv(causal, n, config):
     """At D=128 the producer's next value load waits for the stage ``P @ V`` read; in each key-block loop the
-    consumer's arrive on it follows the wait for ``P @ V`` within 8 instructions (4 measured). Row reductions
-    as trees moved ptxas's softmax instructions in between (34-73) and timed 1-4% slower on an H100 (2026-12-06
-    session 32 results): a change to the loop that moves the release needs a measurement."""
+    consumer's arrive on it (and in a cluster pair its arrive on the peer's) follows the wait for ``P @ V``
+    within 8 instructions (4-5 measured). Row reductions as trees moved ptxas's softmax instructions in between
+    (34-73) and timed 1-4% slower on an H100 (2026-12-06 session 32 results); the peer's arrive came 51 after
+    the wait while its count took a register (a count of 1 now is the instruction's own)."""
     from tlx.testing.sass import instructions, mnemonic, opcode, sass_of
     from tlx.tutorials import ws_attention
 
     cfg = getattr(ws_attention, config)
-    assert ws_attention.persistent_config(128, causal, 4096) is cfg
+    assert ws_attention.persistent_config(128, causal, n) is cfg
     sass = sass_of(_persistent_attention_bf16(128, causal, cfg).asm["cubin"])
     listing = instructions(sass)
     loops = _key_block_loops(sass)
@@ -610,8 +616,9 @@ def test_d128_key_block_loop_hands_the_value_stage_back_right_after_waiting_for_
         body = [text for _, text in listing[loop.first : loop.last + 1]]
         waits = [i for i, text in enumerate(body) if mnemonic(text) == "WARPGROUP.DEPBAR.LE" and "gsb0, 0x0" in text]
         assert len(waits) == 1, body
-        arrive = next(i for i in range(waits[0], len(body)) if opcode(body[i]) == "SYNCS" and ".ARRIVE" in body[i])
-        assert arrive - waits[0] <= 8, body[waits[0] : arrive + 1]
+        arrives = [i for i in range(waits[0], len(body)) if opcode(body[i]) == "SYNCS" and ".ARRIVE" in body[i]]
+        last = arrives[cfg["CTAS"] - 1]  # this CTA's arrive, then the peer's
+        assert last - waits[0] <= 8, body[waits[0] : last + 1]
 
 
 def test_sass_loops_are_branch_target_to_branch_back_ranges():

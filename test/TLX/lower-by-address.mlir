@@ -21,11 +21,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
     // CHECK:      %[[S:.*]] = builtin.unrealized_conversion_cast %[[BAR]] : !ttg.memdesc<1xi64, {{.*}}> to !llvm.struct<(ptr<3>, i32)>
     // CHECK-NEXT: %[[LOCAL:.*]] = llvm.extractvalue %[[S]][0]
     // CHECK-NEXT: %[[REMOTE:.*]] = nvvm.mapa %[[LOCAL]], %[[RANK]] : !llvm.ptr<3> -> !llvm.ptr<7>
-    // CHECK-NEXT: %[[COUNT:.*]] = arith.constant 2 : i32
     // CHECK:      %[[WARP:.*]] = nvg.warp_id
     // CHECK-NEXT: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid
     // CHECK:      %[[ONE:.*]] = arith.andi
     // CHECK-NEXT: %[[ISSUE:.*]] = arith.andi %[[ONE]], %[[P]]
+    // CHECK-NEXT: %[[COUNT:.*]] = arith.constant 2 : i32
     // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1], $2;", "b,r,r" %[[ISSUE]], %[[REMOTE]], %[[COUNT]]
     tlx.barrier_arrive %bar, 2 remote %rank, %p : !tlx.mbarrier
     // A warp barrier's arrive: every thread, no leader predicate.
@@ -35,13 +35,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
     // CHECK-NEXT: %[[TRUE:.*]] = arith.constant true
     // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$0 mbarrier.arrive.shared::cta.b64 _, [$1], $2;", "b,r,r" %[[TRUE]], %[[OWN]], %[[ONE]]
     tlx.barrier_arrive %bar, 1 per_thread : !tlx.mbarrier
-    // A warp barrier's arrive on the peer's mbarrier: every thread, mapped.
+    // A warp barrier's arrive on the peer's mbarrier: every thread, mapped. A
+    // count of 1 is the instruction's own: no operand, so no register for it.
     // CHECK:      %[[S3:.*]] = builtin.unrealized_conversion_cast %[[BAR]]
     // CHECK-NEXT: %[[MINE:.*]] = llvm.extractvalue %[[S3]][0]
     // CHECK-NEXT: %[[PEER:.*]] = nvvm.mapa %[[MINE]], %[[RANK]] : !llvm.ptr<3> -> !llvm.ptr<7>
-    // CHECK-NEXT: %[[ONE2:.*]] = arith.constant 1 : i32
     // CHECK-NOT:  nvg.warp_id
-    // CHECK:      llvm.inline_asm has_side_effects asm_dialect = att "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1], $2;", "b,r,r" %[[P]], %[[PEER]], %[[ONE2]]
+    // CHECK-NOT:  arith.constant 1 : i32
+    // CHECK:      llvm.inline_asm has_side_effects asm_dialect = att "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1];", "b,r" %[[P]], %[[PEER]]
     tlx.barrier_arrive %bar, 1 remote %rank, %p per_thread : !tlx.mbarrier
     tt.return
   }
