@@ -28,15 +28,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.cluster-dim-x" = 2 : i32} {
     // CHECK-NEXT: %[[COUNT:.*]] = arith.constant 2 : i32
     // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1], $2;", "b,r,r" %[[ISSUE]], %[[REMOTE]], %[[COUNT]]
     tlx.barrier_arrive %bar, 2 remote %rank, %p : !tlx.mbarrier
-    // A warp barrier's arrive: every thread, no leader predicate.
+    // A warp barrier's arrive: every thread, no leader predicate. A count of 1
+    // is the instruction's own: no operand, so no register for it.
     // CHECK:      %[[S2:.*]] = builtin.unrealized_conversion_cast %[[BAR]]
     // CHECK-NEXT: %[[OWN:.*]] = llvm.extractvalue %[[S2]][0]
-    // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
     // CHECK-NEXT: %[[TRUE:.*]] = arith.constant true
-    // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$0 mbarrier.arrive.shared::cta.b64 _, [$1], $2;", "b,r,r" %[[TRUE]], %[[OWN]], %[[ONE]]
+    // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$0 mbarrier.arrive.shared::cta.b64 _, [$1];", "b,r" %[[TRUE]], %[[OWN]]
     tlx.barrier_arrive %bar, 1 per_thread : !tlx.mbarrier
-    // A warp barrier's arrive on the peer's mbarrier: every thread, mapped. A
-    // count of 1 is the instruction's own: no operand, so no register for it.
+    // A warp barrier's arrive on the peer's mbarrier: every thread, mapped.
     // CHECK:      %[[S3:.*]] = builtin.unrealized_conversion_cast %[[BAR]]
     // CHECK-NEXT: %[[MINE:.*]] = llvm.extractvalue %[[S3]][0]
     // CHECK-NEXT: %[[PEER:.*]] = nvvm.mapa %[[MINE]], %[[RANK]] : !llvm.ptr<3> -> !llvm.ptr<7>

@@ -328,12 +328,9 @@ struct PerThreadBarrierArriveOpConversion
         getSharedAddress(rewriter, loc, adaptor.getBarrier(), op);
     if (failed(address))
       return failure();
-    Value count =
-        arith::ConstantIntOp::create(rewriter, loc, op.getCount(), 32);
-    createPtx(rewriter, loc, "@$0 mbarrier.arrive.shared::cta.b64 _, [$1], $2;",
-              "b,r,r",
-              {getPredicateOrTrue(rewriter, loc, adaptor.getPred()), *address,
-               count});
+    createMbarrierArrive(rewriter, loc, "shared::cta",
+                         getPredicateOrTrue(rewriter, loc, adaptor.getPred()),
+                         *address, op.getCount());
     rewriter.eraseOp(op);
     return success();
   }

@@ -37,11 +37,7 @@ namespace {
 /// one thread of the task arrives, or every thread on a warp barrier.
 /// `.release.cluster` would put a GPU-wide memory barrier (MEMBAR.ALL.GPU)
 /// before every arrive; the pipelines these arrives drive release buffers
-/// whose reads have completed, which needs no such fence. A count of 1 is the
-/// instruction's default and is left out: given as an operand it takes a
-/// register, and where every register is taken (the attention's scores and
-/// accumulator) ptxas issues the arrive only once one frees, 130 instructions
-/// later.
+/// whose reads have completed, which needs no such fence.
 struct RemoteBarrierArriveOpConversion : OpConversionPattern<BarrierArriveOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -61,17 +57,8 @@ struct RemoteBarrierArriveOpConversion : OpConversionPattern<BarrierArriveOp> {
     Value arrives = op.getPerThread()
                         ? getPredicateOrTrue(rewriter, loc, adaptor.getPred())
                         : getIssuerPredicate(rewriter, loc, adaptor.getPred());
-    if (op.getCount() == 1) {
-      createPtx(rewriter, loc,
-                "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1];", "b,r",
-                {arrives, remote});
-    } else {
-      Value count =
-          arith::ConstantIntOp::create(rewriter, loc, op.getCount(), 32);
-      createPtx(rewriter, loc,
-                "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1], $2;", "b,r,r",
-                {arrives, remote, count});
-    }
+    createMbarrierArrive(rewriter, loc, "shared::cluster", arrives, remote,
+                         op.getCount());
     rewriter.eraseOp(op);
     return success();
   }

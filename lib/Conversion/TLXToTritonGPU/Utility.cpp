@@ -399,6 +399,19 @@ void mlir::tlx::createPtx(OpBuilder &builder, Location loc, StringRef ptx,
       /*operand_attrs=*/ArrayAttr());
 }
 
+void mlir::tlx::createMbarrierArrive(OpBuilder &builder, Location loc,
+                                     StringRef space, Value pred, Value address,
+                                     int64_t count) {
+  std::string arrive = ("@$0 mbarrier.arrive." + space + ".b64 _, [$1]").str();
+  if (count == 1) {
+    createPtx(builder, loc, arrive + ";", "b,r", {pred, address});
+    return;
+  }
+  Value countValue = arith::ConstantIntOp::create(builder, loc, count, 32);
+  createPtx(builder, loc, arrive + ", $2;", "b,r,r",
+            {pred, address, countValue});
+}
+
 StringRef mlir::tlx::getMarkerKind(Operation *op) {
   auto asm_ = dyn_cast<triton::ElementwiseInlineAsmOp>(op);
   auto kind =

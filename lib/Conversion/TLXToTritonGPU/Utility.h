@@ -158,6 +158,14 @@ void createBarrierBeforeAsyncCopy(OpBuilder &builder, Location loc);
 void createPtx(OpBuilder &builder, Location loc, StringRef ptx,
                StringRef constraints, ValueRange operands);
 
+/// `@pred mbarrier.arrive.<space>.b64 _, [address], count;` (space
+/// `shared::cta` or `shared::cluster`). A count of 1, the instruction's
+/// default, is left out: as an operand it takes a register, and where every
+/// register is taken ptxas issues the arrive only once one frees (an
+/// attention loop's arrive on the peer CTA came 130 instructions late).
+void createMbarrierArrive(OpBuilder &builder, Location loc, StringRef space,
+                          Value pred, Value address, int64_t count);
+
 //===----------------------------------------------------------------------===//
 // Markers: what must wait for Triton's layout optimizations
 //===----------------------------------------------------------------------===//
