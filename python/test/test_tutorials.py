@@ -276,6 +276,7 @@ def test_ws_attention_causal_runs_in_a_cuda_graph_once_its_shape_has_run():
         "lazy rescale, growing scores",
         "diagonal first",
         "other diagonal first",
+        "untrimmed diagonal",
     ],
 )
 @pytest.mark.parametrize("causal", [False, True])
@@ -293,10 +294,11 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     with three consumers the diagonal crosses two blocks of a tile). The default with each block's wait for
     ``P @ V`` after its softmax (``WAIT_AFTER_SOFTMAX``); with lazy rescaling (``LAZY_RESCALE``) on scores
     that make rows rescale block after block. Causal, key blocks from the diagonal down (``DIAGONAL_FIRST``:
-    the default causal at D=64, and at D=128 from N = 4096 with Q in shared memory and 240 registers,
-    which this case takes at every N; at D=64 with three consumers too, whose 192-row tiles have their
-    diagonal in two key blocks, and whose last tile leaves one or two consumers idle): the tile's first
-    row starts from one key."""
+    the default causal, at D=128 with Q in shared memory and 240 registers; at D=64 with three consumers
+    too, whose 192-row tiles have their diagonal in two key blocks, and whose last tile leaves one or two
+    consumers idle): the tile's first row starts from one key. The default's two consumers trim the diagonal
+    block (``TRIM_DIAGONAL``) and keep one more value stage (``EXTRA_V_STAGES``); "untrimmed diagonal" walks
+    without either."""
     import torch
 
     batch, heads, n = shape
@@ -318,6 +320,8 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
         chosen = other if config.startswith("other") else ws_attention.persistent_config(head_dim, causal, n)
         if "diagonal" in config and head_dim == 128:
             chosen = ws_attention.TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM
+        elif "untrimmed" in config:  # two consumers: the third one's diagonal crosses two key blocks
+            chosen = ws_attention.TWO_CONSUMERS_DIAGONAL_FIRST
         options = {
             "config": {
                 **chosen,
@@ -325,6 +329,8 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
                 "WAIT_AFTER_SOFTMAX": "wait after" in config,
                 "LAZY_RESCALE": chosen["LAZY_RESCALE"] or "lazy" in config,
                 "DIAGONAL_FIRST": chosen["DIAGONAL_FIRST"] and "peeled" not in config or "diagonal" in config,
+                "TRIM_DIAGONAL": chosen["TRIM_DIAGONAL"] and "untrimmed" not in config,
+                "EXTRA_V_STAGES": 0 if "untrimmed" in config else chosen["EXTRA_V_STAGES"],
             }
         }
     out = ws_attention.run(q, k, v, causal=causal, persistent=True, **options)

@@ -371,14 +371,15 @@ def test_persistent_attention_keeps_its_operands_in_registers_without_spilling(s
     a_operands = [line.split("} : ", 1)[1] for line in dots]  # after the attributes: the types, A first
     register_dots = [a for a in a_operands if a.startswith("tensor<64x")]
     shared_dots = [a for a in a_operands if a not in register_dots]
-    assert all(
-        a.startswith(("tensor<64x128xf16, #ttg.dot_op", f"tensor<64x{head_dim}xf16, #ttg.dot_op"))
-        for a in register_dots
+    # P of 128 keys; of 64 in a trimmed diagonal block (``TRIM_DIAGONAL``); Q of HEAD_DIM columns.
+    widths = (128, 64, head_dim)
+    assert all(a.startswith(tuple(f"tensor<64x{w}xf16, #ttg.dot_op" for w in widths)) for a in register_dots), (
+        register_dots
     )
     if q_from_registers:  # Q is a register operand like P: every wgmma reads A from registers
         assert len(register_dots) == len(a_operands) > 0, a_operands
     else:  # P from registers, Q from its shared-memory buffer
-        assert register_dots and len(shared_dots) == len(register_dots), a_operands
+        assert register_dots and shared_dots, a_operands
         assert all(a.startswith(f"!ttg.memdesc<64x{head_dim}xf16") for a in shared_dots), shared_dots
     # The softmax runs once, in the accumulator's layout. Stock layout propagation can compute it a second
     # time in the operand layout (float32 scores as a dot operand): in a form of this kernel that carried P
@@ -526,6 +527,44 @@ def test_diagonal_first_leaves_the_mask_and_its_branch_out_of_the_key_block_loop
     assert spills and not any(spills), spills
     with pytest.raises(CompilationError, match="DIAGONAL_FIRST needs the diagonal in one or two key blocks"):
         _persistent_attention_bf16(64, True, {**cfg, "DIAGONAL_FIRST": True, "PEEL_DIAGONAL": True})
+
+
+@pytest.mark.needs_tlx_passes
+@pytest.mark.parametrize(
+    "head_dim, config", [(64, "TWO_CONSUMERS_DIAGONAL_FIRST"), (128, "TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM")]
+)
+def test_trimmed_diagonal_reads_the_first_consumers_keys_only(head_dim, config, tmp_path):
+    """``TRIM_DIAGONAL``: with two consumers on 128 x 128 tiles walked from the diagonal, consumer 0's rows
+    end half-way through the diagonal block, so its ``Q @ K^T`` there reads 64 keys (at D=128 the only
+    ``HGMMA.64x64x16``: HEAD_DIM / 16 of them; at D=64, where ``P @ V`` has that shape too, 4 more
+    than untrimmed) and its ``P @ V`` 64 values. The peeled next block leaves the key-block loops within
+    1% of the untrimmed ones, and nothing spills. Three consumers (192-row tiles) ignore it."""
+    from tlx.testing.sass import sass_of
+    from tlx.tutorials import ws_attention
+
+    cfg = getattr(ws_attention, config)
+
+    def compiled(trim):
+        kernel = _persistent_attention_bf16(head_dim, True, {**cfg, "TRIM_DIAGONAL": trim})
+        sass = sass_of(kernel.asm["cubin"])
+        return kernel, sass, _key_block_loops(sass)
+
+    _, sass, loops = compiled(False)
+    kernel, trimmed_sass, trimmed_loops = compiled(True)
+    narrow = [sass.count("HGMMA.64x64x16."), trimmed_sass.count("HGMMA.64x64x16.")]
+    if head_dim == 128:
+        assert narrow == [0, head_dim // 16], narrow
+    else:
+        assert narrow[1] >= narrow[0] + head_dim // 16, narrow
+    assert len(trimmed_loops) == len(loops) == 2, [loop.opcodes for loop in trimmed_loops]
+    for loop, trimmed in zip(loops, trimmed_loops, strict=True):
+        assert trimmed.length <= 1.01 * loop.length, (trimmed.length, loop.length)
+    spills = _ptxas_spill_bytes(kernel.asm["ptx"], tmp_path)
+    assert spills and not any(spills), spills
+    if head_dim == 64:  # three consumers (192-row tiles) need D=64
+        three = ws_attention.THREE_CONSUMERS_DIAGONAL_FIRST
+        ignored = _persistent_attention_bf16(head_dim, True, {**three, "TRIM_DIAGONAL": True})
+        assert ignored.asm["cubin"] == _persistent_attention_bf16(head_dim, True, three).asm["cubin"]
 
 
 @pytest.mark.needs_tlx_passes

@@ -264,7 +264,7 @@ def gdpa_kernel(
                 )
             for j in range(n_blocks):
                 load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, j,
-                              seq_start + j * BLOCK_N, col, NUM_STAGES, KV_BYTES)  # fmt: skip
+                              seq_start + j * BLOCK_N, col, NUM_STAGES, NUM_STAGES, KV_BYTES)  # fmt: skip
 
         with tlx.async_task(num_warps=4, registers=232, replicate=2):
             cid = tlx.async_task_replica_id()
@@ -448,7 +448,7 @@ def gdpa_persistent_kernel(
                     )
                     for j in range(n_blocks):
                         load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, kv,
-                                      seq_start + j * BLOCK_N, col, NUM_STAGES, KV_BYTES)  # fmt: skip
+                                      seq_start + j * BLOCK_N, col, NUM_STAGES, NUM_STAGES, KV_BYTES)  # fmt: skip
                         kv += 1
                     t += 1
 
@@ -481,7 +481,7 @@ def gdpa_persistent_kernel(
 
                     for j in range(1, n_blocks):
                         s_ij, acc = scores_beside_pv(q_tile, k_tiles, v_tiles, k_full, v_full, k_empty, p, acc, kv,
-                                                     cid, NUM_STAGES, CONSUMERS)  # fmt: skip
+                                                     cid, NUM_STAGES, NUM_STAGES, CONSUMERS)  # fmt: skip
                         p = _p_block(s_ij, j, rows, seq_len, mask_from, sm_scale, dtype, BLOCK_N, ACTIVATION, CAUSAL,
                                      SCALE_AT_OUTPUT)  # fmt: skip
                         # P @ V of block j-1 read the previous P's registers and V stage: both are free after it.
