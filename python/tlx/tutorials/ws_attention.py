@@ -776,7 +776,7 @@ THREE_CONSUMERS_DIAGONAL_FIRST = {**THREE_CONSUMERS_CAUSAL, "DIAGONAL_FIRST": Tr
 #: one-reciprocal epilogue against this walk before the three: +7.6% / +8.1% at N = 1024, +4.1% / +4.4% at
 #: 2048, +2.0% at 4096. Alone: the trim +5.1 / +2.3 / +0.9%, the value stage -0.3 / +0.3 / -1.0%, the
 #: reciprocal +3.2 / +1.5 / +0.3%; the trim with the reciprocal +6.7 / +3.8% at N = 1024 / 2048: the value
-#: stage adds its 0.6-1.4% only beside the trim.
+#: stage adds its 0.6-1.3% only beside the trim.
 TWO_CONSUMERS_DIAGONAL_FIRST = {
     **TWO_CONSUMERS_Q_IN_REGS,
     "DIAGONAL_FIRST": True,
