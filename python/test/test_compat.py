@@ -345,7 +345,7 @@ def test_a_warp_barrier_arrives_from_every_thread_on_another_cta():
     )  # fmt: skip
     ptx = compiled.asm["ptx"]
     assert re.search(r"mbarrier\.init\.shared(::cta)?\.b64 \[[^\]]+\], 256;", ptx), "4 warps x 32 threads x 2"
-    arrive = re.search(r"^\s*@(%p\d+) mbarrier\.arrive\.shared::cluster\.b64 _, \[(%r\d+)\];", ptx, re.M)  # count 1
+    arrive = re.search(r"^\s*@(%p\d+) mbarrier\.arrive\.shared::cluster\.b64 _, \[(%r\d+)\], %r\d+;", ptx, re.M)
     assert arrive, ptx
     predicate, address = arrive.groups()
     assert re.search(rf"mapa\.shared::cluster\.u32\s+{address},", ptx), "the peer's address"

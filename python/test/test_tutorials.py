@@ -277,6 +277,7 @@ def test_ws_attention_causal_runs_in_a_cuda_graph_once_its_shape_has_run():
         "diagonal first",
         "other diagonal first",
         "untrimmed diagonal",
+        "other diagonal first, trimmed",
     ],
 )
 @pytest.mark.parametrize("causal", [False, True])
@@ -298,13 +299,15 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     too, whose 192-row tiles have their diagonal in two key blocks, and whose last tile leaves one or two
     consumers idle): the tile's first row starts from one key. The default's two consumers trim the diagonal
     block (``TRIM_DIAGONAL``) and keep one more value stage (``EXTRA_V_STAGES``); "untrimmed diagonal" walks
-    without either."""
+    without either; "other diagonal first, trimmed" is three consumers with both (the default at D=64 causal
+    N = 8192 trims without the deeper ring), whose 192-row tiles of either parity leave one or two consumers
+    nothing to do in the tile's last key block."""
     import torch
 
     batch, heads, n = shape
     if ("peeled" in config or "diagonal" in config) and not causal:
         pytest.skip("peeling and the walk from the diagonal change causal tiles only")
-    if config in ("diagonal first", "other diagonal first") and head_dim == 128:
+    if config.startswith(("diagonal first", "other diagonal first")) and head_dim == 128:
         pytest.skip("at D=128 the walk from the diagonal has one configuration, the causal default: the 'default' case")
     q, k, v = (torch.randn(batch, heads, n, head_dim, device="cuda", dtype=getattr(torch, dtype)) for _ in range(3))
     if "growing" in config:
@@ -315,13 +318,16 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
         other = ws_attention.TWO_CONSUMERS
     else:
         other = ws_attention.TWO_CONSUMERS_Q_IN_REGS
+    trimmed, untrimmed = config.endswith(", trimmed"), "untrimmed" in config
     options = {}
     if config != "default":
         chosen = other if config.startswith("other") else ws_attention.persistent_config(head_dim, causal, n)
         if "diagonal" in config and head_dim == 128:
             chosen = ws_attention.TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM
-        elif "untrimmed" in config:  # two consumers: three (192-row tiles) are never trimmed
+        elif untrimmed:  # the default's two consumers
             chosen = ws_attention.TWO_CONSUMERS_DIAGONAL_FIRST
+        elif trimmed:
+            chosen = ws_attention.THREE_CONSUMERS_TRIMMED
         options = {
             "config": {
                 **chosen,
@@ -329,8 +335,8 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
                 "WAIT_AFTER_SOFTMAX": "wait after" in config,
                 "LAZY_RESCALE": chosen["LAZY_RESCALE"] or "lazy" in config,
                 "DIAGONAL_FIRST": chosen["DIAGONAL_FIRST"] and "peeled" not in config or "diagonal" in config,
-                "TRIM_DIAGONAL": chosen["TRIM_DIAGONAL"] and "untrimmed" not in config,
-                "EXTRA_V_STAGES": 0 if "untrimmed" in config else chosen["EXTRA_V_STAGES"],
+                "TRIM_DIAGONAL": (chosen["TRIM_DIAGONAL"] or trimmed) and not untrimmed,
+                "EXTRA_V_STAGES": 0 if untrimmed else 1 if trimmed else chosen["EXTRA_V_STAGES"],
             }
         }
     out = ws_attention.run(q, k, v, causal=causal, persistent=True, **options)

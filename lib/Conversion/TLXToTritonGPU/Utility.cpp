@@ -403,7 +403,7 @@ void mlir::tlx::createMbarrierArrive(OpBuilder &builder, Location loc,
                                      StringRef space, Value pred, Value address,
                                      int64_t count) {
   std::string arrive = ("@$0 mbarrier.arrive." + space + ".b64 _, [$1]").str();
-  if (count == 1) {
+  if (count == 1 && space == "shared::cta") {
     createPtx(builder, loc, arrive + ";", "b,r", {pred, address});
     return;
   }

@@ -42,7 +42,8 @@ Causal tiles walk their key blocks from the diagonal down (``DIAGONAL_FIRST``, a
 the blocks the diagonal crosses come first, so the loop over the rest carries no mask. With two consumers,
 the first reads only the diagonal block's keys its rows reach (``TRIM_DIAGONAL``) and the value ring is a
 stage deeper than the key ring (``EXTRA_V_STAGES``): with the one-reciprocal epilogue, 2-8% faster at
-N <= 4096 (H100).
+N <= 4096 (H100). Three consumers trim too through N = 8192 (1.9% faster there): each starts from the key
+block its rows end in, 64 or 128 keys of it, and one or two of them pass the turn of a tile's last block.
 """
 
 import triton
@@ -283,13 +284,15 @@ def _next_turn(cid, CONSUMERS: tl.constexpr):
 
 @triton.jit
 def first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES: tl.constexpr,
-                 CONSUMERS: tl.constexpr, peer=0, CTAS: tl.constexpr = 1, KEYS: tl.constexpr = 0):  # fmt: skip
+                 CONSUMERS: tl.constexpr, peer=0, CTAS: tl.constexpr = 1, KEYS: tl.constexpr = 0,
+                 opens_tile=True):  # fmt: skip
     """A consumer's first GEMM of tile ``t`` in a persistent walk: ``S = Q @ K^T`` of key block ``kv``
     (ring position; ``q_operand`` is Q's shared-memory buffer ``q`` or Q in registers) on its turn
     (consumer 0 opens the walk), waited for; then the key stage goes back, and so does the Q buffer of
     tile ``t - 1`` (``q ^ 1``) once that tile's output store has read it. ``KEYS``: only the block's first
-    ``KEYS`` keys (0: all)."""
-    if cid > 0 or t > 0:
+    ``KEYS`` keys (0: all). ``opens_tile`` false: the consumer skipped the tile's first key block
+    (``skip_key_block``), whose turn did the opening."""
+    if not opens_tile or cid > 0 or t > 0:
         tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
     s = kv % NUM_STAGES
     tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
@@ -298,9 +301,10 @@ def first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NU
     tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
     s_ij = tlx.async_dot_wait(0, s_ij)
     _release(k_empty[s], peer, CTAS)
-    if t > 0:
-        tlx.async_descriptor_store_wait(0)
-        tlx.barrier_arrive(q_empty[q ^ 1])
+    if opens_tile:
+        if t > 0:
+            tlx.async_descriptor_store_wait(0)
+            tlx.barrier_arrive(q_empty[q ^ 1])
     return s_ij
 
 
@@ -425,6 +429,47 @@ def key_blocks_from(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, v_empt
 
 
 @triton.jit
+def _diagonal_softmax(s_ij, rows, diagonal, qk_scale, BLOCK_N: tl.constexpr):
+    """The online softmax's start on a tile's first key block, ``diagonal``, where the query ``rows`` end: the
+    keys past each row left out; ``(p, m, l)`` with P unnormalized, in float32."""
+    s_ij = _mask_above_diagonal(s_ij, rows, diagonal, BLOCK_N)
+    m_i = tl.max(s_ij, 1) * qk_scale
+    p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
+    return p, m_i, tl.sum(p, 1)
+
+
+@triton.jit
+def diagonal_blocks(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, q_empty, acc, kv, t, q, diagonal,
+                    opens_tile, trims, start_m, rows, qk_scale, cid, dtype: tl.constexpr, BLOCK_N: tl.constexpr,
+                    SUB_M: tl.constexpr, NUM_STAGES: tl.constexpr, V_STAGES: tl.constexpr, CONSUMERS: tl.constexpr,
+                    WAIT_AFTER_SOFTMAX: tl.constexpr, LAZY_RESCALE: tl.constexpr):  # fmt: skip
+    """The start of a consumer's causal tile walked from the diagonal with the diagonal trimmed
+    (``TRIM_DIAGONAL``): ``Q @ K^T`` of key block ``diagonal`` (ring position ``kv``), where the consumer's
+    ``rows`` end, masked; if ``trims`` (its rows end half-way into the block, which has a block below), on the
+    block's first ``SUB_M`` keys only, and then the next block too, since the trimmed block's P is narrower
+    than the key-block loop's. ``opens_tile``: see ``first_scores``. Returns the last block's P (in ``dtype``),
+    the accumulator, the row maxima and sums, the ring position and how many blocks are left below."""
+    if trims:
+        s_narrow = first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES, CONSUMERS,
+                                KEYS=SUB_M, opens_tile=opens_tile)  # fmt: skip
+        p_narrow, m_i, l_i = _diagonal_softmax(s_narrow, rows, diagonal, qk_scale, BLOCK_N)
+        p, acc, m_i, l_i = next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty,
+                                          p_narrow.to(dtype), acc, m_i, l_i, kv + 1, 1, start_m, rows, qk_scale, cid,
+                                          dtype, BLOCK_N, NUM_STAGES, V_STAGES, CONSUMERS, False,
+                                          WAIT_AFTER_SOFTMAX=WAIT_AFTER_SOFTMAX, LAZY_RESCALE=LAZY_RESCALE)  # fmt: skip
+        kv += 2
+        below = diagonal - 1
+    else:
+        s_ij = first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES, CONSUMERS,
+                            opens_tile=opens_tile)  # fmt: skip
+        p, m_i, l_i = _diagonal_softmax(s_ij, rows, diagonal, qk_scale, BLOCK_N)
+        p = p.to(dtype)
+        kv += 1
+        below = diagonal
+    return p, acc, m_i, l_i, kv, below
+
+
+@triton.jit
 def _tile_start(m, N, BLOCK_M: tl.constexpr, SHORT_LAST_TILE: tl.constexpr):
     """The first row of query block ``m``. When BLOCK_M does not divide N, a head's last block either
     ends early (``SHORT_LAST_TILE``: the consumers whose rows lie past N pass their turns) or ends at N,
@@ -437,40 +482,45 @@ def _tile_start(m, N, BLOCK_M: tl.constexpr, SHORT_LAST_TILE: tl.constexpr):
 
 
 @triton.jit
+def skip_key_block(k_full, k_empty, v_full, v_empty, q_empty, kv, t, q, cid, OPENS_TILE: tl.constexpr,
+                   NUM_STAGES: tl.constexpr, V_STAGES: tl.constexpr, CONSUMERS: tl.constexpr):  # fmt: skip
+    """A consumer's turn on key block ``kv`` (ring position) of tile ``t`` that none of its rows reach: it
+    takes the turn and passes it on at once, then hands the key and value stages back once they have landed,
+    as a consumer that read them would. ``OPENS_TILE``: the tile's first turn, with ``first_scores``'s duties
+    (consumer 0 opens the walk without waiting; the Q buffer of tile ``t - 1`` goes back once its output store
+    has read it). Returns the next ring position."""
+    if not OPENS_TILE or cid > 0 or t > 0:
+        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+    tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
+    s = kv % NUM_STAGES
+    tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
+    tlx.barrier_arrive(k_empty[s])
+    v = kv % V_STAGES
+    tlx.barrier_wait(v_full[v], (kv // V_STAGES) & 1)
+    tlx.barrier_arrive(v_empty[v])
+    if OPENS_TILE:
+        if t > 0:
+            tlx.async_descriptor_store_wait(0)
+            tlx.barrier_arrive(q_empty[q ^ 1])
+    return kv + 1
+
+
+@triton.jit
 def pass_idle_turns(k_full, k_empty, v_full, v_empty, q_full, q_empty, kv, t, q, n_blocks, cid, pass_turn,
                     NUM_STAGES: tl.constexpr, V_STAGES: tl.constexpr, CONSUMERS: tl.constexpr):  # fmt: skip
     """A consumer whose rows of tile ``t`` lie past the sequence (a head's last tile, when BLOCK_M does
-    not divide N) computes nothing but keeps the walk's protocol: it takes and passes each of its turns
-    (``first_scores``, every ``scores_beside_pv``, ``last_pv``) and hands back every key/value stage and
-    Q buffer, once it has landed, as a consumer that read it would; returns the ring position after the
-    tile."""
+    not divide N) computes nothing but keeps the walk's protocol: it skips each key block on its turn
+    (``skip_key_block``) and takes the turn of the tile's last ``P @ V``, once its Q buffer has landed (it
+    goes back with the next tile); returns the ring position after the tile."""
     tlx.barrier_wait(q_full[q], (t // 2) & 1)
-    if cid > 0 or t > 0:
-        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
-    s = kv % NUM_STAGES
-    tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
-    tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
-    tlx.barrier_arrive(k_empty[s])
-    if t > 0:
-        tlx.async_descriptor_store_wait(0)
-        tlx.barrier_arrive(q_empty[q ^ 1])
-    kv += 1
+    kv = skip_key_block(k_full, k_empty, v_full, v_empty, q_empty, kv, t, q, cid, True, NUM_STAGES, V_STAGES,
+                        CONSUMERS)  # fmt: skip
     for _ in range(1, n_blocks):
-        s = kv % NUM_STAGES
-        prev = (kv - 1) % V_STAGES
-        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
-        tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
-        tlx.barrier_wait(v_full[prev], ((kv - 1) // V_STAGES) & 1)
-        tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
-        tlx.barrier_arrive(k_empty[s])
-        tlx.barrier_arrive(v_empty[prev])
-        kv += 1
-    last = (kv - 1) % V_STAGES
+        kv = skip_key_block(k_full, k_empty, v_full, v_empty, q_empty, kv, t, q, cid, False, NUM_STAGES, V_STAGES,
+                            CONSUMERS)  # fmt: skip
     tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
-    tlx.barrier_wait(v_full[last], ((kv - 1) // V_STAGES) & 1)
     if pass_turn:
         tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
-    tlx.barrier_arrive(v_empty[last])
     return kv
 
 
@@ -547,10 +597,12 @@ def ws_attention_persistent_kernel(
     session 25 results); that wait's place alone did not measure as the cost (session 26: loops waiting at
     either end of the softmax timed the same).
 
-    ``TRIM_DIAGONAL`` (with ``DIAGONAL_FIRST`` and ``BLOCK_M == BLOCK_N``): a consumer whose rows end part-way
-    into the diagonal block reads only the keys up to there, ``Q @ K^T``, softmax and ``P @ V`` at that width
-    (two consumers: consumer 0 reads 64 of 128 keys); the next key block is peeled out of the loop, whose P is
-    full width.
+    ``TRIM_DIAGONAL`` (with ``DIAGONAL_FIRST``): a consumer whose rows end part-way into their diagonal block
+    reads only the keys up to there, ``Q @ K^T``, softmax and ``P @ V`` at that width (two consumers: consumer 0
+    reads 64 of 128 keys); the next key block is peeled out of the loop, whose P is full width. With three
+    consumers (``BLOCK_M == 1.5 * BLOCK_N``) which consumers trim depends on the tile's parity, a run-time
+    branch (``diagonal_blocks``) that meets the untrimmed start before the consumer's one key-block loop; of the
+    tile's last key block, consumers whose rows end before it pass its turn (``skip_key_block``).
 
     ``EXTRA_V_STAGES``: the value ring is that many stages deeper than the key ring (values are read last and
     handed back last)."""
@@ -584,6 +636,11 @@ def ws_attention_persistent_kernel(
         "DIAGONAL_FIRST needs the diagonal in one or two key blocks (BLOCK_M == BLOCK_N or 1.5 * BLOCK_N) and one loop",
     )
     FROM_DIAGONAL: tl.constexpr = DIAGONAL_FIRST and CAUSAL
+    TRIM: tl.constexpr = TRIM_DIAGONAL and FROM_DIAGONAL
+    tl.static_assert(
+        not TRIM or BLOCK_N == 2 * SUB_M,
+        "TRIM_DIAGONAL trims the diagonal block to SUB_M keys: BLOCK_N must be 2 * SUB_M",
+    )
     num_m = tl.cdiv(N, BLOCK_M)
     if CAUSAL:  # the host's plan: this CTA's tiles, one after the other
         first_tile = tl.load(schedule + tl.program_id(0))
@@ -622,10 +679,9 @@ def ws_attention_persistent_kernel(
         with tlx.async_task(num_warps=4, registers=REGISTERS, replicate=CONSUMERS):
             cid: tl.constexpr = tlx.async_task_replica_id()
             peer = rank ^ 1
-            # TRIM_DIAGONAL: consumer c's rows end (c + 1) * SUB_M keys into the diagonal block; it reads those only.
-            TRIMMED: tl.constexpr = (
-                TRIM_DIAGONAL and FROM_DIAGONAL and BLOCK_M == BLOCK_N and (cid + 1) * SUB_M < BLOCK_N
-            )
+            # TRIM_DIAGONAL, two consumers: consumer c's rows end (c + 1) * SUB_M keys into the diagonal block (the
+            # tile's last); it reads those only.
+            TRIMMED: tl.constexpr = TRIM and BLOCK_M == BLOCK_N and (cid + 1) * SUB_M < BLOCK_N
             DIAGONAL_KEYS: tl.constexpr = (cid + 1) * SUB_M if TRIMMED else 0
             if CTAS == 2:
                 tlx.cluster_barrier()
@@ -652,65 +708,91 @@ def ws_attention_persistent_kernel(
                     tlx.barrier_wait(q_full[q], (t // 2) & 1)
                     q_operand = tlx.local_load(q_tile) if Q_IN_REGS else q_tile
 
-                    # Block 0: S only. The consumers alternate issuing across tiles too.
-                    s_ij = first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES,
-                                        CONSUMERS, peer, CTAS, DIAGONAL_KEYS)  # fmt: skip
-                    if FROM_DIAGONAL:  # the tile's last key block, whose keys end where its rows do
-                        s_ij = _mask_above_diagonal(s_ij, rows, n_blocks - 1, BLOCK_N)
-                    elif CAUSAL:
-                        if start_m < BLOCK_N:  # the diagonal runs through block 0
-                            s_ij = _mask_above_diagonal(s_ij, rows, 0, BLOCK_N)
-                    m_i = tl.max(s_ij, 1) * qk_scale
-                    TWO_DIAGONAL_BLOCKS: tl.constexpr = FROM_DIAGONAL and BLOCK_M > BLOCK_N
-                    if TWO_DIAGONAL_BLOCKS:  # the last key block may lie past a consumer's rows: all masked
-                        m_i = tl.maximum(m_i, -1.0e30)
-                    p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
-                    l_i = tl.sum(p, 1)
-                    TWO_LOOPS: tl.constexpr = PEEL_DIAGONAL and CAUSAL
-                    p = packed_operand(p, dtype) if TWO_LOOPS else p.to(dtype)
-                    kv += 1
-
-                    if TRIMMED:  # P of the diagonal block is narrower than the loop's: the next block is peeled
-                        if n_blocks > 1:
-                            p_wide, acc, m_i, l_i = next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full,
-                                                                   k_empty, v_empty, p, acc, m_i, l_i, kv, 1, start_m,
-                                                                   rows, qk_scale, cid, dtype, BLOCK_N, NUM_STAGES,
-                                                                   V_STAGES, CONSUMERS, False, peer, CTAS,
-                                                                   WAIT_AFTER_SOFTMAX, LAZY_RESCALE)  # fmt: skip
-                            kv += 1
-                            acc, l_i, kv = key_blocks_from(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty,
-                                                           v_empty, p_wide, acc, m_i, l_i, kv, 2, n_blocks, start_m,
-                                                           rows, qk_scale, cid, pass_turn, dtype, BLOCK_N, NUM_STAGES,
-                                                           V_STAGES, CONSUMERS, False, peer, CTAS, WAIT_AFTER_SOFTMAX,
-                                                           LAZY_RESCALE)  # fmt: skip
-                        else:
-                            acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, V_STAGES, CONSUMERS,
-                                          peer, CTAS)  # fmt: skip
-                    else:
-                        masked_from = 1
-                        if TWO_LOOPS:  # first the blocks below the diagonal: they end by start_m
-                            masked_from = tl.maximum(start_m // BLOCK_N, 1)
-                            for j in range(1, masked_from):
-                                p, acc, m_i, l_i = next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full,
-                                                                  k_empty, v_empty, p, acc, m_i, l_i, kv, j, start_m,
-                                                                  rows, qk_scale, cid, dtype, BLOCK_N, NUM_STAGES,
-                                                                  V_STAGES, CONSUMERS, False, peer, CTAS,
-                                                                  WAIT_AFTER_SOFTMAX, LAZY_RESCALE)  # fmt: skip
-                                kv += 1
-                        if TWO_DIAGONAL_BLOCKS:  # the block below the last one, masked where the diagonal crosses it
-                            if n_blocks > 1:
-                                p, acc, m_i, l_i = next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full,
-                                                                  k_empty, v_empty, p, acc, m_i, l_i, kv, n_blocks - 2,
-                                                                  start_m, rows, qk_scale, cid, dtype, BLOCK_N,
-                                                                  NUM_STAGES, V_STAGES, CONSUMERS, True, peer, CTAS,
-                                                                  WAIT_AFTER_SOFTMAX, LAZY_RESCALE)  # fmt: skip
-                                kv += 1
-                            masked_from = 2
+                    if TRIM and BLOCK_M > BLOCK_N:
+                        # The key block this consumer's rows end in, and whether they end half-way into it. Of a
+                        # 192-row tile's last block, one or two consumers' rows reach nothing: they skip its turn.
+                        rows_end = start_m + (cid + 1) * SUB_M
+                        diagonal = (rows_end - 1) // BLOCK_N
+                        opens_tile = diagonal == n_blocks - 1
+                        if not opens_tile:
+                            kv = skip_key_block(k_full, k_empty, v_full, v_empty, q_empty, kv, t, q, cid, True,
+                                                NUM_STAGES, V_STAGES, CONSUMERS)  # fmt: skip
+                        trims = rows_end % BLOCK_N != 0 and diagonal > 0
+                        p, acc, m_i, l_i, kv, below = diagonal_blocks(q_operand, k_tiles, v_tiles, k_full, v_full,
+                                                                      k_empty, v_empty, q_empty, acc, kv, t, q,
+                                                                      diagonal, opens_tile, trims, start_m, rows,
+                                                                      qk_scale, cid, dtype, BLOCK_N, SUB_M, NUM_STAGES,
+                                                                      V_STAGES, CONSUMERS, WAIT_AFTER_SOFTMAX,
+                                                                      LAZY_RESCALE)  # fmt: skip
                         acc, l_i, kv = key_blocks_from(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty,
-                                                       p, acc, m_i, l_i, kv, masked_from, n_blocks, start_m, rows,
-                                                       qk_scale, cid, pass_turn, dtype, BLOCK_N, NUM_STAGES, V_STAGES,
-                                                       CONSUMERS, CAUSAL and not FROM_DIAGONAL, peer, CTAS,
+                                                       p, acc, m_i, l_i, kv, diagonal + 1 - below, diagonal + 1,
+                                                       start_m, rows, qk_scale, cid, pass_turn, dtype, BLOCK_N,
+                                                       NUM_STAGES, V_STAGES, CONSUMERS, False, peer, CTAS,
                                                        WAIT_AFTER_SOFTMAX, LAZY_RESCALE)  # fmt: skip
+                    else:
+                        # Block 0: S only. The consumers alternate issuing across tiles too.
+                        s_ij = first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES,
+                                            CONSUMERS, peer, CTAS, DIAGONAL_KEYS)  # fmt: skip
+                        if FROM_DIAGONAL:  # the tile's last key block, whose keys end where its rows do
+                            s_ij = _mask_above_diagonal(s_ij, rows, n_blocks - 1, BLOCK_N)
+                        elif CAUSAL:
+                            if start_m < BLOCK_N:  # the diagonal runs through block 0
+                                s_ij = _mask_above_diagonal(s_ij, rows, 0, BLOCK_N)
+                        m_i = tl.max(s_ij, 1) * qk_scale
+                        TWO_DIAGONAL_BLOCKS: tl.constexpr = FROM_DIAGONAL and BLOCK_M > BLOCK_N
+                        if TWO_DIAGONAL_BLOCKS:  # the last key block may lie past a consumer's rows: all masked
+                            m_i = tl.maximum(m_i, -1.0e30)
+                        p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
+                        l_i = tl.sum(p, 1)
+                        TWO_LOOPS: tl.constexpr = PEEL_DIAGONAL and CAUSAL
+                        p = packed_operand(p, dtype) if TWO_LOOPS else p.to(dtype)
+                        kv += 1
+
+                        if TRIMMED:  # P of the diagonal block is narrower than the loop's: the next block is peeled
+                            if n_blocks > 1:
+                                p_wide, acc, m_i, l_i = next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full,
+                                                                       k_empty, v_empty, p, acc, m_i, l_i, kv, 1,
+                                                                       start_m, rows, qk_scale, cid, dtype, BLOCK_N,
+                                                                       NUM_STAGES, V_STAGES, CONSUMERS, False, peer,
+                                                                       CTAS, WAIT_AFTER_SOFTMAX,
+                                                                       LAZY_RESCALE)  # fmt: skip
+                                kv += 1
+                                acc, l_i, kv = key_blocks_from(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty,
+                                                               v_empty, p_wide, acc, m_i, l_i, kv, 2, n_blocks,
+                                                               start_m, rows, qk_scale, cid, pass_turn, dtype, BLOCK_N,
+                                                               NUM_STAGES, V_STAGES, CONSUMERS, False, peer, CTAS,
+                                                               WAIT_AFTER_SOFTMAX, LAZY_RESCALE)  # fmt: skip
+                            else:
+                                acc = last_pv(v_tiles, v_full, v_empty, p, acc, kv, cid, pass_turn, V_STAGES,
+                                              CONSUMERS, peer, CTAS)  # fmt: skip
+                        else:
+                            masked_from = 1
+                            if TWO_LOOPS:  # first the blocks below the diagonal: they end by start_m
+                                masked_from = tl.maximum(start_m // BLOCK_N, 1)
+                                for j in range(1, masked_from):
+                                    p, acc, m_i, l_i = next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full,
+                                                                      k_empty, v_empty, p, acc, m_i, l_i, kv, j,
+                                                                      start_m, rows, qk_scale, cid, dtype, BLOCK_N,
+                                                                      NUM_STAGES, V_STAGES, CONSUMERS, False, peer,
+                                                                      CTAS, WAIT_AFTER_SOFTMAX,
+                                                                      LAZY_RESCALE)  # fmt: skip
+                                    kv += 1
+                            if TWO_DIAGONAL_BLOCKS:  # the block below the last one, masked where the diagonal crosses
+                                if n_blocks > 1:
+                                    p, acc, m_i, l_i = next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full,
+                                                                      k_empty, v_empty, p, acc, m_i, l_i, kv,
+                                                                      n_blocks - 2, start_m, rows, qk_scale, cid,
+                                                                      dtype, BLOCK_N, NUM_STAGES, V_STAGES, CONSUMERS,
+                                                                      True, peer, CTAS, WAIT_AFTER_SOFTMAX,
+                                                                      LAZY_RESCALE)  # fmt: skip
+                                    kv += 1
+                                masked_from = 2
+                            acc, l_i, kv = key_blocks_from(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty,
+                                                           v_empty, p, acc, m_i, l_i, kv, masked_from, n_blocks,
+                                                           start_m, rows, qk_scale, cid, pass_turn, dtype, BLOCK_N,
+                                                           NUM_STAGES, V_STAGES, CONSUMERS,
+                                                           CAUSAL and not FROM_DIAGONAL, peer, CTAS,
+                                                           WAIT_AFTER_SOFTMAX, LAZY_RESCALE)  # fmt: skip
 
                     # No Q @ K^T reads this tile's Q buffer any more: it stages the output.
                     # One reciprocal per row: ``acc / l_i`` divides each element (div.full.f32, four instructions
@@ -769,6 +851,13 @@ THREE_CONSUMERS_CAUSAL = {**THREE_CONSUMERS, "LAZY_RESCALE": True}
 #: +0.8% / +0.8% / +1.1% at 8192, +0.4% / +0.5% at 6144, -1.2% / -0.7% / -0.5% at 4096, where two consumers
 #: from the diagonal (``TWO_CONSUMERS_DIAGONAL_FIRST``) gain 0.7% / 0.9% instead (and lose 5% from 6144).
 THREE_CONSUMERS_DIAGONAL_FIRST = {**THREE_CONSUMERS_CAUSAL, "DIAGONAL_FIRST": True}
+#: The same with the diagonal trimmed (``TRIM_DIAGONAL``): each consumer starts from the key block its rows end in,
+#: on its first 64 keys where they end half-way (of a 192-row tile's last block, one or two consumers' rows reach
+#: nothing: they pass its turn). Measured on an H100 (bf16, CUDA graphs, three rounds; 2026-12-07 session 36
+#: results) against the untrimmed walk: +1.9% at N = 8192, -0.5% at 16384 (the work it leaves out: 2.25% and
+#: 1.15%); at 4096, 0.6% behind two consumers. Its first form, with a key-block loop in each branch of the trim,
+#: made the kernel 130 KiB of code instead of 108 and ran at 0.59-0.74x: one loop per consumer is what works.
+THREE_CONSUMERS_TRIMMED = {**THREE_CONSUMERS_DIAGONAL_FIRST, "TRIM_DIAGONAL": True}
 #: ``DIAGONAL_FIRST`` (causal) measured on an H100 (bf16, CUDA graphs, three rounds; 2026-12-06 session 25
 #: results): D=64 +1.4% at N = 1024, +2.5% / +2.0% / +0.5% at 2048 (three runs); D=128 -2.1..+0.4%
 #: (N = 1024..16384, three runs), where the loop without the mask in the forward order (results wrong, for
@@ -820,7 +909,8 @@ def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
     the diagonal too, with Q in shared memory and 240 registers (H100: 1.1-2.2% faster), and at every N
     since the diagonal block is trimmed (``TRIM_DIAGONAL``, H100: 3-7% faster at N <= 2048). Causal at D=64,
     two consumers walk from the diagonal through N = 4096 (H100: 0.7-0.9% faster than three in the forward
-    walk there), three above it (H100: 0.4-1.6% faster than three in the forward walk, 5% faster than two)."""
+    walk there), three above it (H100: 0.4-1.6% faster than three in the forward walk, 5% faster than two),
+    with the diagonal trimmed through N = 8192 (H100: 1.9% faster at 8192, 0.5% slower at 16384)."""
     if head_dim == 128:
         if not causal and n >= 8192 and n % (2 * CLUSTER_PAIRS["BLOCK_M"]) == 0:
             return CLUSTER_PAIRS
@@ -828,7 +918,9 @@ def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
             return TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM
         return TWO_CONSUMERS_Q_IN_REGS
     if causal:
-        return TWO_CONSUMERS_DIAGONAL_FIRST if n <= 4096 else THREE_CONSUMERS_DIAGONAL_FIRST
+        if n <= 4096:
+            return TWO_CONSUMERS_DIAGONAL_FIRST
+        return THREE_CONSUMERS_TRIMMED if n <= 8192 else THREE_CONSUMERS_DIAGONAL_FIRST
     return TWO_CONSUMERS_Q_IN_REGS if n < 2048 else THREE_CONSUMERS
 
 
@@ -999,6 +1091,7 @@ SPEC_PERSISTENT = _persistent_spec(128, causal=False, cfg=TWO_CONSUMERS_Q_IN_REG
 SPEC_PERSISTENT_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=TWO_CONSUMERS_Q_IN_REGS)
 SPEC_PERSISTENT_THREE_CONSUMERS_D64 = _persistent_spec(64, causal=False, cfg=THREE_CONSUMERS)
 SPEC_PERSISTENT_THREE_CONSUMERS_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=THREE_CONSUMERS_DIAGONAL_FIRST)
+SPEC_PERSISTENT_TRIMMED_THREE_CONSUMERS_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=THREE_CONSUMERS_TRIMMED)
 SPEC_PERSISTENT_CLUSTER_PAIRS = _persistent_spec(128, causal=False, cfg=CLUSTER_PAIRS)
 SPEC_PERSISTENT_CAUSAL = _persistent_spec(128, causal=True, cfg=TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM)
 SPEC_PERSISTENT_PEELED_CAUSAL = _persistent_spec(
