@@ -601,8 +601,9 @@ def ws_attention_persistent_kernel(
     reads only the keys up to there, ``Q @ K^T``, softmax and ``P @ V`` at that width (two consumers: consumer 0
     reads 64 of 128 keys); the next key block is peeled out of the loop, whose P is full width. With three
     consumers (``BLOCK_M == 1.5 * BLOCK_N``) which consumers trim depends on the tile's parity, a run-time
-    branch (``diagonal_blocks``) that meets the untrimmed start before the consumer's one key-block loop; of the
-    tile's last key block, consumers whose rows end before it pass its turn (``skip_key_block``).
+    branch (``diagonal_blocks``) that meets the untrimmed start before the consumer's one key-block loop (two
+    consumers at D=64 take it too, measured faster); of the tile's last key block, consumers whose rows end
+    before it pass its turn (``skip_key_block``).
 
     ``EXTRA_V_STAGES``: the value ring is that many stages deeper than the key ring (values are read last and
     handed back last)."""
@@ -679,8 +680,14 @@ def ws_attention_persistent_kernel(
         with tlx.async_task(num_warps=4, registers=REGISTERS, replicate=CONSUMERS):
             cid: tl.constexpr = tlx.async_task_replica_id()
             peer = rank ^ 1
-            # TRIM_DIAGONAL, two consumers: consumer c's rows end (c + 1) * SUB_M keys into the diagonal block (the
-            # tile's last); it reads those only.
+            # TRIM_DIAGONAL: with three consumers whether one trims depends on the tile's parity, and the trimmed
+            # and untrimmed starts meet before one key-block loop (``diagonal_blocks``). Two consumers' tiles have
+            # their diagonal in the last key block, consumer c's rows end (c + 1) * SUB_M keys into it, and consumer
+            # 0 trims but for a head's first tile, which has no block below: at D=128 the kernel knows it trims
+            # (TRIMMED) and has the tile's only block end the walk in a branch of its own. H100 (bf16, CUDA graphs,
+            # 2026-12-07 session 36 results): at D=128 the branch ran 0.6-1.0% faster (N = 1024, 4096, 16384), at
+            # D=64 the run-time start 1.2% / 1.8% faster (N = 2048 / 4096; tied at 1024). Why is not known.
+            TRIM_AT_RUN_TIME: tl.constexpr = TRIM and (BLOCK_M > BLOCK_N or HEAD_DIM == 64)
             TRIMMED: tl.constexpr = TRIM and BLOCK_M == BLOCK_N and (cid + 1) * SUB_M < BLOCK_N
             DIAGONAL_KEYS: tl.constexpr = (cid + 1) * SUB_M if TRIMMED else 0
             if CTAS == 2:
@@ -708,16 +715,22 @@ def ws_attention_persistent_kernel(
                     tlx.barrier_wait(q_full[q], (t // 2) & 1)
                     q_operand = tlx.local_load(q_tile) if Q_IN_REGS else q_tile
 
-                    if TRIM and BLOCK_M > BLOCK_N:
-                        # The key block this consumer's rows end in, and whether they end half-way into it. Of a
-                        # 192-row tile's last block, one or two consumers' rows reach nothing: they skip its turn.
-                        rows_end = start_m + (cid + 1) * SUB_M
-                        diagonal = (rows_end - 1) // BLOCK_N
-                        opens_tile = diagonal == n_blocks - 1
-                        if not opens_tile:
-                            kv = skip_key_block(k_full, k_empty, v_full, v_empty, q_empty, kv, t, q, cid, True,
-                                                NUM_STAGES, V_STAGES, CONSUMERS)  # fmt: skip
-                        trims = rows_end % BLOCK_N != 0 and diagonal > 0
+                    if TRIM_AT_RUN_TIME:
+                        # The key block this consumer's rows end in, and whether they end half-way into it, with a
+                        # block below. Of a 192-row tile's last block, one or two consumers' rows reach nothing:
+                        # they skip its turn.
+                        if BLOCK_M == BLOCK_N:
+                            diagonal = n_blocks - 1
+                            opens_tile = True
+                            trims = (cid + 1) * SUB_M < BLOCK_N and diagonal > 0
+                        else:
+                            rows_end = start_m + (cid + 1) * SUB_M
+                            diagonal = (rows_end - 1) // BLOCK_N
+                            opens_tile = diagonal == n_blocks - 1
+                            if not opens_tile:
+                                kv = skip_key_block(k_full, k_empty, v_full, v_empty, q_empty, kv, t, q, cid, True,
+                                                    NUM_STAGES, V_STAGES, CONSUMERS)  # fmt: skip
+                            trims = rows_end % BLOCK_N != 0 and diagonal > 0
                         p, acc, m_i, l_i, kv, below = diagonal_blocks(q_operand, k_tiles, v_tiles, k_full, v_full,
                                                                       k_empty, v_empty, q_empty, acc, kv, t, q,
                                                                       diagonal, opens_tile, trims, start_m, rows,
