@@ -573,6 +573,28 @@ def test_trimmed_diagonal_reads_the_first_consumers_keys_only(head_dim, config, 
 
 
 @pytest.mark.needs_tlx_passes
+def test_every_attention_configuration_run_picks_fits_in_120_kib_of_code():
+    """Each configuration ``persistent_config`` picks compiles to at most 120 KiB of SASS (16 bytes an
+    instruction; the largest, three consumers causal, is 108). A form of the trimmed three-consumer kernel
+    with 130 KiB, its key-block loops as long as the shipped ones and nothing spilled, ran at 0.59-0.74x on an
+    H100 (2026-12-07 session 36 results), as if its hot code no longer fit an instruction cache."""
+    from tlx.testing.sass import instructions, sass_of
+    from tlx.tutorials import ws_attention
+
+    configs = {}
+    for head_dim in (64, 128):
+        for causal in (False, True):
+            for n in (1024, 2048, 4096, 8192, 16384):
+                cfg = ws_attention.persistent_config(head_dim, causal, n)
+                configs[(head_dim, causal, tuple(sorted(cfg.items())))] = cfg
+    sizes = {}
+    for (head_dim, causal, _), cfg in configs.items():
+        sass = sass_of(_persistent_attention_bf16(head_dim, causal, cfg).asm["cubin"])
+        sizes[(head_dim, causal, cfg["CONSUMERS"], cfg.get("TRIM_DIAGONAL"))] = len(instructions(sass)) * 16
+    assert len(sizes) >= 6 and max(sizes.values()) <= 120 * 1024, sizes
+
+
+@pytest.mark.needs_tlx_passes
 def test_trimmed_three_consumers_keep_one_key_block_loop_each():
     """``TRIM_DIAGONAL`` with three consumers (192-row tiles): whether a consumer's rows end half-way into their
     diagonal block depends on the tile's parity, so the trimmed first block (``Q @ K^T`` on 64 keys, both
