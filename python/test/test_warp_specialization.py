@@ -349,9 +349,14 @@ def _ptxas_report(ptx: str, tmp_path: Path) -> str:
     ).stderr
 
 
+def _spill_bytes_in(report: str) -> list[int]:
+    """Spill store and load bytes of every function in a ``ptxas -v`` report."""
+    return [int(n) for n in re.findall(r"(\d+) bytes spill (?:stores|loads)", report)]
+
+
 def _ptxas_spill_bytes(ptx: str, tmp_path: Path) -> list[int]:
     """Spill store and load bytes ptxas reports for every function of ``ptx`` (sm_90a)."""
-    return [int(n) for n in re.findall(r"(\d+) bytes spill (?:stores|loads)", _ptxas_report(ptx, tmp_path))]
+    return _spill_bytes_in(_ptxas_report(ptx, tmp_path))
 
 
 @pytest.mark.needs_tlx_passes
@@ -396,7 +401,7 @@ def test_persistent_attention_keeps_its_operands_in_registers_without_spilling(s
     # serialize every wgmma of the kernel instead of spilling (warning C7512): a trimmed diagonal block whose
     # narrow P @ V could end the tile did that to three consumers.
     report = _ptxas_report(compiled.asm["ptx"], tmp_path)
-    spills = [int(n) for n in re.findall(r"(\d+) bytes spill (?:stores|loads)", report)]
+    spills = _spill_bytes_in(report)
     assert spills and not any(spills), spills
     assert "C7512" not in report, report
 
