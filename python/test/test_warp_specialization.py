@@ -586,16 +586,16 @@ def test_every_attention_configuration_run_picks_fits_in_120_kib_of_code():
     from tlx.testing.sass import instructions, sass_of
     from tlx.tutorials import ws_attention
 
-    configs = {}
+    first_picked = {}  # each distinct configuration, under the first (head_dim, causal, N) that picks it
     for head_dim in (64, 128):
         for causal in (False, True):
             for n in (1024, 2048, 4096, 8192, 16384):
                 cfg = ws_attention.persistent_config(head_dim, causal, n)
-                configs[(head_dim, causal, tuple(sorted(cfg.items())))] = cfg
+                first_picked.setdefault((head_dim, causal, tuple(sorted(cfg.items()))), (n, cfg))
     sizes = {}
-    for (head_dim, causal, _), cfg in configs.items():
+    for (head_dim, causal, _), (n, cfg) in first_picked.items():
         sass = sass_of(_persistent_attention_bf16(head_dim, causal, cfg).asm["cubin"])
-        sizes[(head_dim, causal, cfg["CONSUMERS"], cfg.get("TRIM_DIAGONAL"))] = len(instructions(sass)) * 16
+        sizes[(head_dim, causal, n)] = len(instructions(sass)) * 16
     assert len(sizes) >= 6 and max(sizes.values()) <= 120 * 1024, sizes
 
 
