@@ -78,8 +78,9 @@ class _Shape:
         ((1, 2, 256, 64), {"pingpong": False, "persistent": True}, "always runs its consumers ping-pong"),
         ((1, 2, 256, 96), {}, "head dim must be one of"),
         ((1, 2, 200, 64), {"persistent": False}, "multiple of 128, got 200"),
-        ((1, 2, 512, 128), {"causal": True, "config": ws_attention.CLUSTER_PAIRS}, "non-causal, with N a multiple"),
-        ((1, 2, 384, 128), {"config": ws_attention.CLUSTER_PAIRS}, "got causal=False, N=384"),
+        ((1, 2, 512, 128), {"causal": True, "config": ws_attention.CLUSTER_PAIRS}, "from its diagonal, trimmed"),
+        ((1, 2, 384, 128), {"config": ws_attention.CLUSTER_PAIRS}, "multiple of 256, got 384"),
+        ((1, 2, 640, 128), {"causal": True, "config": ws_attention.CAUSAL_CLUSTER_PAIRS}, "multiple of 256, got 640"),
         ((1, 2, 512, 128), {"config": {**ws_attention.CLUSTER_PAIRS, "CTAS": 4}}, "CTAS must be 1 or 2, got 4"),
     ],
 )
@@ -103,9 +104,11 @@ def _per_cta_tiles(plan: list[int], programs: int) -> list[list[int]]:
 @pytest.mark.parametrize(
     "batch_heads, n, programs, block_m",
     # the suite's shapes (B * N = 16384, H * D = 2048) at D=64 and D=128 on 132 SMs; fewer tiles than SMs;
-    # a head's short last tile (N = 8192 in 192-row tiles); one head.
+    # a head's short last tile (N = 8192 in 192-row tiles); one head; causal cluster pairs' plans (tiles of 256
+    # rows for 66 clusters; one cluster).
     [(64, 4096, 132, 128), (64, 8192, 132, 192), (32, 16384, 132, 192), (16, 16384, 132, 128),
-     (256, 1024, 132, 128), (6, 384, 132, 128), (60, 1152, 132, 128), (1, 8192, 132, 192), (3, 640, 7, 192)],
+     (256, 1024, 132, 128), (6, 384, 132, 128), (60, 1152, 132, 128), (1, 8192, 132, 192), (3, 640, 7, 192),
+     (16, 8192, 66, 256), (1, 256, 1, 256)],
 )  # fmt: skip
 def test_causal_attention_schedule_covers_every_tile_once_and_balances_work(batch_heads, n, programs, block_m):
     num_m = -(-n // block_m)
@@ -362,3 +365,24 @@ def test_ws_attention_cluster_pairs_on_gpu(shape, dtype, growing):
         q, k = _growing_scores(q, k)
     out = ws_attention.run(q, k, v, config=ws_attention.CLUSTER_PAIRS)
     assert _relative_error(out, _attention_reference(q, k, v, False)) < 1e-2
+
+
+@pytest.mark.gpu
+@gpu
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+# One cluster (one tile pair); fewer pairs than clusters; many pairs per cluster with a partial last round; one
+# long head.
+@pytest.mark.parametrize("shape", [(1, 1, 256), (2, 3, 512), (5, 7, 768), (3, 20, 1024), (1, 1, 8192)])
+@pytest.mark.parametrize("growing", [False, True])
+def test_ws_attention_causal_cluster_pairs_on_gpu(shape, dtype, growing):
+    """Causal two-CTA clusters (D=128): the CTAs walk query blocks 2a and 2a + 1 of one head from the diagonal,
+    sharing the longer one's keys and values by multicast; the shorter one's consumers pass the first block,
+    and which CTA has the longer tile alternates along the walk."""
+    import torch
+
+    batch, heads, n = shape
+    q, k, v = (torch.randn(batch, heads, n, 128, device="cuda", dtype=getattr(torch, dtype)) for _ in range(3))
+    if growing:
+        q, k = _growing_scores(q, k)
+    out = ws_attention.run(q, k, v, causal=True, config=ws_attention.CAUSAL_CLUSTER_PAIRS)
+    assert _relative_error(out, _attention_reference(q, k, v, True)) < 1e-2

@@ -369,6 +369,7 @@ def _ptxas_spill_bytes(ptx: str, tmp_path: Path) -> list[int]:
         ("SPEC_PERSISTENT_THREE_CONSUMERS_CAUSAL_D64", False),
         ("SPEC_PERSISTENT_TRIMMED_THREE_CONSUMERS_CAUSAL_D64", False),
         ("SPEC_PERSISTENT_CAUSAL", False),
+        ("SPEC_PERSISTENT_CAUSAL_CLUSTER_PAIRS", False),
     ],
 )
 def test_persistent_attention_keeps_its_operands_in_registers_without_spilling(spec_name, q_from_registers, tmp_path):

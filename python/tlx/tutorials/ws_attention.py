@@ -442,7 +442,8 @@ def _diagonal_softmax(s_ij, rows, diagonal, qk_scale, BLOCK_N: tl.constexpr):
 def diagonal_blocks(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, q_empty, acc, kv, t, q, diagonal,
                     opens_tile, trims, start_m, rows, qk_scale, cid, dtype: tl.constexpr, BLOCK_N: tl.constexpr,
                     SUB_M: tl.constexpr, NUM_STAGES: tl.constexpr, V_STAGES: tl.constexpr, CONSUMERS: tl.constexpr,
-                    WAIT_AFTER_SOFTMAX: tl.constexpr, LAZY_RESCALE: tl.constexpr):  # fmt: skip
+                    WAIT_AFTER_SOFTMAX: tl.constexpr, LAZY_RESCALE: tl.constexpr, peer=0,
+                    CTAS: tl.constexpr = 1):  # fmt: skip
     """The start of a consumer's causal tile walked from the diagonal with the diagonal trimmed
     (``TRIM_DIAGONAL``): ``Q @ K^T`` of key block ``diagonal`` (ring position ``kv``), where the consumer's
     ``rows`` end, masked; if ``trims`` (its rows end half-way into the block, which has a block below), on the
@@ -451,17 +452,17 @@ def diagonal_blocks(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, v_empt
     the accumulator, the row maxima and sums, the ring position and how many blocks are left below."""
     if trims:
         s_narrow = first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES, CONSUMERS,
-                                KEYS=SUB_M, opens_tile=opens_tile)  # fmt: skip
+                                peer, CTAS, KEYS=SUB_M, opens_tile=opens_tile)  # fmt: skip
         p_narrow, m_i, l_i = _diagonal_softmax(s_narrow, rows, diagonal, qk_scale, BLOCK_N)
         p, acc, m_i, l_i = next_key_block(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty,
                                           p_narrow.to(dtype), acc, m_i, l_i, kv + 1, 1, start_m, rows, qk_scale, cid,
-                                          dtype, BLOCK_N, NUM_STAGES, V_STAGES, CONSUMERS, False,
-                                          WAIT_AFTER_SOFTMAX=WAIT_AFTER_SOFTMAX, LAZY_RESCALE=LAZY_RESCALE)  # fmt: skip
+                                          dtype, BLOCK_N, NUM_STAGES, V_STAGES, CONSUMERS, False, peer, CTAS,
+                                          WAIT_AFTER_SOFTMAX, LAZY_RESCALE)  # fmt: skip
         kv += 2
         below = diagonal - 1
     else:
         s_ij = first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES, CONSUMERS,
-                            opens_tile=opens_tile)  # fmt: skip
+                            peer, CTAS, opens_tile=opens_tile)  # fmt: skip
         p, m_i, l_i = _diagonal_softmax(s_ij, rows, diagonal, qk_scale, BLOCK_N)
         p = p.to(dtype)
         kv += 1
@@ -483,7 +484,8 @@ def _tile_start(m, N, BLOCK_M: tl.constexpr, SHORT_LAST_TILE: tl.constexpr):
 
 @triton.jit
 def skip_key_block(k_full, k_empty, v_full, v_empty, q_empty, kv, t, q, cid, OPENS_TILE: tl.constexpr,
-                   NUM_STAGES: tl.constexpr, V_STAGES: tl.constexpr, CONSUMERS: tl.constexpr):  # fmt: skip
+                   NUM_STAGES: tl.constexpr, V_STAGES: tl.constexpr, CONSUMERS: tl.constexpr, peer=0,
+                   CTAS: tl.constexpr = 1):  # fmt: skip
     """A consumer's turn on key block ``kv`` (ring position) of tile ``t`` that none of its rows reach: it
     takes the turn and passes it on at once, then hands the key and value stages back once they have landed,
     as a consumer that read them would. ``OPENS_TILE``: the tile's first turn, with ``first_scores``'s duties
@@ -494,10 +496,10 @@ def skip_key_block(k_full, k_empty, v_full, v_empty, q_empty, kv, t, q, cid, OPE
     tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
     s = kv % NUM_STAGES
     tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
-    tlx.barrier_arrive(k_empty[s])
+    _release(k_empty[s], peer, CTAS)
     v = kv % V_STAGES
     tlx.barrier_wait(v_full[v], (kv // V_STAGES) & 1)
-    tlx.barrier_arrive(v_empty[v])
+    _release(v_empty[v], peer, CTAS)
     if OPENS_TILE:
         if t > 0:
             tlx.async_descriptor_store_wait(0)
@@ -534,12 +536,35 @@ def _walk_tile(schedule, i, CAUSAL: tl.constexpr):
 
 
 @triton.jit
+def _walk_step(schedule, i, rank, N, num_m, BLOCK_M: tl.constexpr, CAUSAL: tl.constexpr, CTAS: tl.constexpr,
+               SHORT_LAST_TILE: tl.constexpr):  # fmt: skip
+    """Step ``i`` of a CTA's walk: ``(head, start_m, stream_m)``, the query tile's head and first row, and the
+    first row of the rows whose keys the step's key/value stream holds (``_kv_blocks`` of ``CTAS * BLOCK_M``
+    rows from there). A causal cluster pair's plan lists tiles of ``2 * BLOCK_M`` rows
+    (``head * num_m / 2 + a``): the CTAs take its halves, query blocks ``2a`` and ``2a + 1``, and share one
+    stream, the longer half's (``2a + 2`` key blocks); which CTA takes the longer half alternates along the
+    walk (``i``'s parity), so neither falls behind the other by more than a block."""
+    if CAUSAL and CTAS == 2:
+        pairs = num_m // 2
+        tile = tl.load(schedule + i)
+        head = tile // pairs
+        stream_m = (tile - head * pairs) * 2 * BLOCK_M
+        start_m = stream_m + (rank ^ (i & 1)) * BLOCK_M
+    else:
+        tile = _walk_tile(schedule, i, CAUSAL)
+        head = tile // num_m
+        start_m = _tile_start(tile - head * num_m, N, BLOCK_M, SHORT_LAST_TILE)
+        stream_m = start_m
+    return head, start_m, stream_m
+
+
+@triton.jit
 def ws_attention_persistent_kernel(
     q_desc,
     k_desc,
     v_desc,
     o_desc,
-    schedule,  # causal: int32, CTA c's tiles are schedule[schedule[c]:schedule[c + 1]], as head * num_m + m
+    schedule,  # causal: int32, CTA c's tiles are schedule[schedule[c]:schedule[c + 1]] (``_walk_step``)
     N,
     BH,
     qk_scale,  # sm_scale * log2(e): the softmax runs on exp2
@@ -573,11 +598,13 @@ def ws_attention_persistent_kernel(
     carried in float32, it cost three consumers (160 registers) 1.6 KB of spills per thread. With
     ``Q_IN_REGS`` each tile's Q is loaded into registers once and ``Q @ K^T`` reads it from there.
 
-    ``CTAS=2`` (non-causal, N a multiple of ``2 * BLOCK_M``; launched with ``ctas_per_cga=(2, 1, 1)``): the
-    two CTAs of a cluster walk neighbouring tiles of one head, which read the same keys and values, so
-    each loads half of every key/value block and multicasts it into both (as FlashAttention-3 does at
-    D=128); a stage is refilled once the consumers of both CTAs released it (each arrives on both CTAs'
-    ``empty`` barriers), and a CTA stays until the peer's consumers made their last arrive on it.
+    ``CTAS=2`` (N a multiple of ``2 * BLOCK_M``; launched with ``ctas_per_cga=(2, 1, 1)``): the two CTAs of a
+    cluster walk neighbouring tiles of one head, which read the same keys and values, so each loads half of
+    every key/value block and multicasts it into both (as FlashAttention-3 does at D=128, non-causal); a stage
+    is refilled once the consumers of both CTAs released it (each arrives on both CTAs' ``empty`` barriers),
+    and a CTA stays until the peer's consumers made their last arrive on it. Causal pairs walk from the
+    diagonal, trimmed: the longer tile's stream has one block more, which the shorter tile's consumers pass
+    (``_walk_step``).
 
     ``PEEL_DIAGONAL`` (causal): a tile's key blocks below the diagonal run in a loop without the mask's
     test, the blocks the diagonal crosses in a second loop after it, as FlashAttention-3 does.
@@ -622,7 +649,6 @@ def ws_attention_persistent_kernel(
     # Every consumer reads every block, in a cluster pair those of both CTAs.
     k_empty = tlx.alloc_barriers(NUM_STAGES, arrive_count=CONSUMERS * CTAS)
     v_empty = tlx.alloc_barriers(V_STAGES, arrive_count=CONSUMERS * CTAS)
-    tl.static_assert(CTAS == 1 or (CTAS == 2 and not CAUSAL), "cluster pairs walk non-causal tiles only")
     if CTAS == 2:
         done = tlx.alloc_barriers(1, arrive_count=CONSUMERS)  # the peer's consumers made their last arrive here
         tlx.fence_mbarrier_init_cluster()
@@ -639,13 +665,17 @@ def ws_attention_persistent_kernel(
     FROM_DIAGONAL: tl.constexpr = DIAGONAL_FIRST and CAUSAL
     TRIM: tl.constexpr = TRIM_DIAGONAL and FROM_DIAGONAL
     tl.static_assert(
+        CTAS == 1 or not CAUSAL or (TRIM and BLOCK_M == BLOCK_N),
+        "causal cluster pairs walk from the diagonal, trimmed (DIAGONAL_FIRST, TRIM_DIAGONAL, BLOCK_M == BLOCK_N)",
+    )
+    tl.static_assert(
         not TRIM or BLOCK_N == 2 * SUB_M,
         "TRIM_DIAGONAL trims the diagonal block to SUB_M keys: BLOCK_N must be 2 * SUB_M",
     )
     num_m = tl.cdiv(N, BLOCK_M)
-    if CAUSAL:  # the host's plan: this CTA's tiles, one after the other
-        first_tile = tl.load(schedule + tl.program_id(0))
-        end_tile = tl.load(schedule + tl.program_id(0) + 1)
+    if CAUSAL:  # the host's plan: this CTA's (or cluster pair's) tiles, one after the other
+        first_tile = tl.load(schedule + tl.program_id(0) // CTAS)
+        end_tile = tl.load(schedule + tl.program_id(0) // CTAS + 1)
         step = 1
     else:  # equal tiles, head by head, round-robin (a cluster pair: tiles 2i and 2i + 1, as num_m is even)
         first_tile = tl.program_id(0)
@@ -659,14 +689,13 @@ def ws_attention_persistent_kernel(
             t = 0  # tiles so far: which Q buffer, and its phase
             kv = 0  # key/value blocks so far: the ring's position
             for i in range(first_tile, end_tile, step):
-                tile = _walk_tile(schedule, i, CAUSAL)
-                head = tile // num_m
-                start_m = _tile_start(tile - head * num_m, N, BLOCK_M, SHORT_LAST_TILE)
+                head, start_m, stream_m = _walk_step(schedule, i, rank, N, num_m, BLOCK_M, CAUSAL, CTAS,
+                                                     SHORT_LAST_TILE)  # fmt: skip
                 row0 = head * N
                 load_q_double_buffered(
                     q_desc, q_tiles, q_full, q_empty, t, row0 + start_m, 0, SUB_M, HEAD_DIM, CONSUMERS
                 )
-                n_blocks = _kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL, SHORT_LAST_TILE)
+                n_blocks = _kv_blocks(stream_m, N, CTAS * BLOCK_M, BLOCK_N, CAUSAL, SHORT_LAST_TILE)
                 for j in range(n_blocks):
                     key_block = n_blocks - 1 - j if FROM_DIAGONAL else j
                     load_kv_block(k_desc, v_desc, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty, kv,
@@ -687,7 +716,7 @@ def ws_attention_persistent_kernel(
             # (TRIMMED) and has the tile's only block end the walk in a branch of its own. H100 (bf16, CUDA graphs,
             # 2026-12-07 session 36 results): at D=128 the branch ran 0.6-1.0% faster (N = 1024, 4096, 16384), at
             # D=64 the run-time start 1.2% / 1.8% faster (N = 2048 / 4096; tied at 1024). Why is not known.
-            TRIM_AT_RUN_TIME: tl.constexpr = TRIM and (BLOCK_M > BLOCK_N or HEAD_DIM == 64)
+            TRIM_AT_RUN_TIME: tl.constexpr = TRIM and (BLOCK_M > BLOCK_N or HEAD_DIM == 64 or CTAS == 2)
             TRIMMED: tl.constexpr = TRIM and BLOCK_M == BLOCK_N and (cid + 1) * SUB_M < BLOCK_N
             DIAGONAL_KEYS: tl.constexpr = (cid + 1) * SUB_M if TRIMMED else 0
             if CTAS == 2:
@@ -695,10 +724,9 @@ def ws_attention_persistent_kernel(
             t = 0
             kv = 0
             for i in range(first_tile, end_tile, step):
-                tile = _walk_tile(schedule, i, CAUSAL)
-                head = tile // num_m
-                start_m = _tile_start(tile - head * num_m, N, BLOCK_M, SHORT_LAST_TILE)
-                n_blocks = _kv_blocks(start_m, N, BLOCK_M, BLOCK_N, CAUSAL, SHORT_LAST_TILE)
+                head, start_m, stream_m = _walk_step(schedule, i, rank, N, num_m, BLOCK_M, CAUSAL, CTAS,
+                                                     SHORT_LAST_TILE)  # fmt: skip
+                n_blocks = _kv_blocks(stream_m, N, CTAS * BLOCK_M, BLOCK_N, CAUSAL, SHORT_LAST_TILE)
                 q = 2 * cid + t % 2
                 # The last consumer's last turn of the walk passes to nobody.
                 pass_turn = cid < CONSUMERS - 1 or i + step < end_tile
@@ -719,7 +747,7 @@ def ws_attention_persistent_kernel(
                         # The key block this consumer's rows end in, and whether they end half-way into it, with a
                         # block below. Of a 192-row tile's last block, one or two consumers' rows reach nothing:
                         # they skip its turn.
-                        if BLOCK_M == BLOCK_N:
+                        if BLOCK_M == BLOCK_N and CTAS == 1:
                             diagonal = n_blocks - 1
                             opens_tile = True
                             trims = (cid + 1) * SUB_M < BLOCK_N and diagonal > 0
@@ -729,14 +757,14 @@ def ws_attention_persistent_kernel(
                             opens_tile = diagonal == n_blocks - 1
                             if not opens_tile:
                                 kv = skip_key_block(k_full, k_empty, v_full, v_empty, q_empty, kv, t, q, cid, True,
-                                                    NUM_STAGES, V_STAGES, CONSUMERS)  # fmt: skip
+                                                    NUM_STAGES, V_STAGES, CONSUMERS, peer, CTAS)  # fmt: skip
                             trims = rows_end % BLOCK_N != 0 and diagonal > 0
                         p, acc, m_i, l_i, kv, below = diagonal_blocks(q_operand, k_tiles, v_tiles, k_full, v_full,
                                                                       k_empty, v_empty, q_empty, acc, kv, t, q,
                                                                       diagonal, opens_tile, trims, start_m, rows,
                                                                       qk_scale, cid, dtype, BLOCK_N, SUB_M, NUM_STAGES,
                                                                       V_STAGES, CONSUMERS, WAIT_AFTER_SOFTMAX,
-                                                                      LAZY_RESCALE)  # fmt: skip
+                                                                      LAZY_RESCALE, peer, CTAS)  # fmt: skip
                         acc, l_i, kv = key_blocks_from(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, v_empty,
                                                        p, acc, m_i, l_i, kv, diagonal + 1 - below, diagonal + 1,
                                                        start_m, rows, qk_scale, cid, pass_turn, dtype, BLOCK_N,
@@ -907,6 +935,13 @@ TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM = {
 }
 #: Cluster pairs sharing their keys and values by multicast (non-causal, N a multiple of 2 * BLOCK_M).
 CLUSTER_PAIRS = {**TWO_CONSUMERS_Q_IN_REGS, "CTAS": 2, "LAZY_RESCALE": True}
+#: Causal cluster pairs (D=128, N a multiple of 256): the CTAs walk query blocks 2a and 2a + 1 of one head from
+#: the diagonal, trimmed, sharing the longer one's key/value stream by multicast; the shorter one's consumers pass
+#: its first block (``_walk_step``). The lever named for D=128 causal N >= 8192 (0.98-0.99x FlashAttention-3 with
+#: single CTAs, where non-causal pairs reach 1.00-1.01x). Compiled and checked on the CPU (66.75 KiB of SASS, key-
+#: block loops 465 / 463 instructions, no spills); not yet run on a GPU: session 37 got no device for it, its A/B
+#: and GPU tests are the next session's first call. ``run`` does not pick it.
+CAUSAL_CLUSTER_PAIRS = {**TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM, "CTAS": 2}
 
 
 def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
@@ -1107,6 +1142,7 @@ SPEC_PERSISTENT_THREE_CONSUMERS_CAUSAL_D64 = _persistent_spec(64, causal=True, c
 SPEC_PERSISTENT_TRIMMED_THREE_CONSUMERS_CAUSAL_D64 = _persistent_spec(64, causal=True, cfg=THREE_CONSUMERS_TRIMMED)
 SPEC_PERSISTENT_CLUSTER_PAIRS = _persistent_spec(128, causal=False, cfg=CLUSTER_PAIRS)
 SPEC_PERSISTENT_CAUSAL = _persistent_spec(128, causal=True, cfg=TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM)
+SPEC_PERSISTENT_CAUSAL_CLUSTER_PAIRS = _persistent_spec(128, causal=True, cfg=CAUSAL_CLUSTER_PAIRS)
 SPEC_PERSISTENT_PEELED_CAUSAL = _persistent_spec(
     128, causal=True, cfg={**TWO_CONSUMERS_Q_IN_REGS, "PEEL_DIAGONAL": True}
 )
@@ -1145,10 +1181,16 @@ def run(
             cfg = TWO_CONSUMERS
         if cfg["CTAS"] not in (1, 2):
             raise ValueError(f"config CTAS must be 1 or 2, got {cfg['CTAS']}")
-        if cfg["CTAS"] == 2 and (causal or n % (2 * cfg["BLOCK_M"])):
+        if cfg["CTAS"] == 2 and n % (2 * cfg["BLOCK_M"]):
             raise ValueError(
-                "cluster pairs (CTAS=2) walk neighbouring tiles of one head: non-causal, with N a multiple of "
-                f"{2 * cfg['BLOCK_M']}; got causal={causal}, N={n}"
+                f"cluster pairs (CTAS=2) walk neighbouring tiles of one head: N must be a multiple of "
+                f"{2 * cfg['BLOCK_M']}, got {n}"
+            )
+        pair_walk = (cfg["DIAGONAL_FIRST"], cfg["TRIM_DIAGONAL"], cfg["BLOCK_M"] == cfg["BLOCK_N"])
+        if cfg["CTAS"] == 2 and causal and not all(pair_walk):
+            raise ValueError(
+                "causal cluster pairs (CTAS=2) walk each tile from its diagonal, trimmed: the config needs "
+                "DIAGONAL_FIRST=True, TRIM_DIAGONAL=True and BLOCK_M == BLOCK_N"
             )
         rows = cfg["BLOCK_M"] // cfg["CONSUMERS"]
     else:
@@ -1174,7 +1216,8 @@ def run(
         num_sms = torch.cuda.get_device_properties(q.device).multi_processor_count
         tiles = batch * heads * triton.cdiv(n, cfg["BLOCK_M"])
         programs = min(num_sms, tiles) // cfg["CTAS"] * cfg["CTAS"]  # whole clusters
-        plan_args = (batch * heads, n, programs, cfg["BLOCK_M"], cfg["BLOCK_N"])
+        # A cluster pair walks the plan's tiles of 2 * BLOCK_M rows together.
+        plan_args = (batch * heads, n, programs // cfg["CTAS"], cfg["BLOCK_M"] * cfg["CTAS"], cfg["BLOCK_N"])
         ws_attention_persistent_kernel[(programs,)](
             q_desc,
             k_desc,
