@@ -328,7 +328,7 @@ struct PerThreadBarrierArriveOpConversion
         getSharedAddress(rewriter, loc, adaptor.getBarrier(), op);
     if (failed(address))
       return failure();
-    createMbarrierArrive(rewriter, loc, "shared::cta",
+    createMbarrierArrive(rewriter, loc, MbarrierSpace::CTA,
                          getPredicateOrTrue(rewriter, loc, adaptor.getPred()),
                          *address, op.getCount());
     rewriter.eraseOp(op);

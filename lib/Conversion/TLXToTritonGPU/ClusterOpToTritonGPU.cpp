@@ -57,7 +57,7 @@ struct RemoteBarrierArriveOpConversion : OpConversionPattern<BarrierArriveOp> {
     Value arrives = op.getPerThread()
                         ? getPredicateOrTrue(rewriter, loc, adaptor.getPred())
                         : getIssuerPredicate(rewriter, loc, adaptor.getPred());
-    createMbarrierArrive(rewriter, loc, "shared::cluster", arrives, remote,
+    createMbarrierArrive(rewriter, loc, MbarrierSpace::Cluster, arrives, remote,
                          op.getCount());
     rewriter.eraseOp(op);
     return success();

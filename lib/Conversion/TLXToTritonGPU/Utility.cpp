@@ -400,10 +400,13 @@ void mlir::tlx::createPtx(OpBuilder &builder, Location loc, StringRef ptx,
 }
 
 void mlir::tlx::createMbarrierArrive(OpBuilder &builder, Location loc,
-                                     StringRef space, Value pred, Value address,
-                                     int64_t count) {
-  std::string arrive = ("@$0 mbarrier.arrive." + space + ".b64 _, [$1]").str();
-  if (count == 1 && space == "shared::cta") {
+                                     MbarrierSpace space, Value pred,
+                                     Value address, int64_t count) {
+  bool local = space == MbarrierSpace::CTA;
+  std::string arrive = std::string("@$0 mbarrier.arrive.") +
+                       (local ? "shared::cta" : "shared::cluster") +
+                       ".b64 _, [$1]";
+  if (count == 1 && local) {
     createPtx(builder, loc, arrive + ";", "b,r", {pred, address});
     return;
   }

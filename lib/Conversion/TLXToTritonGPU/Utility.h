@@ -158,15 +158,19 @@ void createBarrierBeforeAsyncCopy(OpBuilder &builder, Location loc);
 void createPtx(OpBuilder &builder, Location loc, StringRef ptx,
                StringRef constraints, ValueRange operands);
 
-/// `@pred mbarrier.arrive.<space>.b64 _, [address], count;` (space
-/// `shared::cta` or `shared::cluster`). A local count of 1, the instruction's
+/// Where an mbarrier arrive's address points: this CTA's shared memory, or
+/// any CTA's of the cluster (an address `mapa` mapped to the peer).
+enum class MbarrierSpace { CTA, Cluster };
+
+/// `@pred mbarrier.arrive.<space>.b64 _, [address], count;` (`shared::cta`
+/// or `shared::cluster`). A local count of 1, the instruction's
 /// default, is left out: as an operand it takes a register. A remote arrive
 /// keeps it: with the register, ptxas issues the attention cluster pairs'
 /// arrive on the peer CTA 50-130 instructions after their wait for P @ V, and
 /// the pairs ran 4% faster than with it right after the wait (H100, bf16,
 /// D=128, N = 8192 and 16384; 2026-12-07 session 36 results). Why the later
 /// arrive is faster is not known.
-void createMbarrierArrive(OpBuilder &builder, Location loc, StringRef space,
+void createMbarrierArrive(OpBuilder &builder, Location loc, MbarrierSpace space,
                           Value pred, Value address, int64_t count);
 
 //===----------------------------------------------------------------------===//
