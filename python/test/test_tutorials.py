@@ -353,36 +353,18 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
 # one long head.
 @pytest.mark.parametrize("shape", [(1, 1, 256), (2, 3, 512), (5, 7, 768), (3, 20, 1024), (1, 1, 8192)])
 @pytest.mark.parametrize("growing", [False, True])
-def test_ws_attention_cluster_pairs_on_gpu(shape, dtype, growing):
-    """Two-CTA clusters that multicast each half of every key/value block into both CTAs (D=128), with lazy
-    rescaling: on random scores (rows rescale in the first blocks), and on scores that grow block after
-    block."""
+@pytest.mark.parametrize("causal", [False, True], ids=["all-keys", "causal"])
+def test_ws_attention_cluster_pairs_on_gpu(shape, dtype, growing, causal):
+    """Two-CTA clusters that multicast each half of every key/value block into both CTAs (D=128): on random
+    scores (rows rescale in the first blocks), and on scores that grow block after block. Non-causal pairs
+    rescale lazily; causal ones walk query blocks 2a and 2a + 1 of one head from the diagonal, the shorter one's
+    consumers pass the first block of the longer one's stream, and which CTA has the longer tile alternates."""
     import torch
 
     batch, heads, n = shape
     q, k, v = (torch.randn(batch, heads, n, 128, device="cuda", dtype=getattr(torch, dtype)) for _ in range(3))
     if growing:
         q, k = _growing_scores(q, k)
-    out = ws_attention.run(q, k, v, config=ws_attention.CLUSTER_PAIRS)
-    assert _relative_error(out, _attention_reference(q, k, v, False)) < 1e-2
-
-
-@pytest.mark.gpu
-@gpu
-@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
-# One cluster (one tile pair); fewer pairs than clusters; many pairs per cluster with a partial last round; one
-# long head.
-@pytest.mark.parametrize("shape", [(1, 1, 256), (2, 3, 512), (5, 7, 768), (3, 20, 1024), (1, 1, 8192)])
-@pytest.mark.parametrize("growing", [False, True])
-def test_ws_attention_causal_cluster_pairs_on_gpu(shape, dtype, growing):
-    """Causal two-CTA clusters (D=128): the CTAs walk query blocks 2a and 2a + 1 of one head from the diagonal,
-    sharing the longer one's keys and values by multicast; the shorter one's consumers pass the first block,
-    and which CTA has the longer tile alternates along the walk."""
-    import torch
-
-    batch, heads, n = shape
-    q, k, v = (torch.randn(batch, heads, n, 128, device="cuda", dtype=getattr(torch, dtype)) for _ in range(3))
-    if growing:
-        q, k = _growing_scores(q, k)
-    out = ws_attention.run(q, k, v, causal=True, config=ws_attention.CAUSAL_CLUSTER_PAIRS)
-    assert _relative_error(out, _attention_reference(q, k, v, True)) < 1e-2
+    config = ws_attention.CAUSAL_CLUSTER_PAIRS if causal else ws_attention.CLUSTER_PAIRS
+    out = ws_attention.run(q, k, v, causal=causal, config=config)
+    assert _relative_error(out, _attention_reference(q, k, v, causal)) < 1e-2
