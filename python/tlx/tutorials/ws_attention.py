@@ -544,14 +544,13 @@ def _walk_step(schedule, i, rank, N, num_m, BLOCK_M: tl.constexpr, CAUSAL: tl.co
     (``head * num_m / 2 + a``): the CTAs take its halves, query blocks ``2a`` and ``2a + 1``, and share one
     stream, the longer half's (``2a + 2`` key blocks); which CTA takes the longer half alternates along the
     walk (``i``'s parity), so neither falls behind the other by more than a block."""
+    tile = _walk_tile(schedule, i, CAUSAL)
     if CAUSAL and CTAS == 2:
         pairs = num_m // 2
-        tile = tl.load(schedule + i)
         head = tile // pairs
         stream_m = (tile - head * pairs) * 2 * BLOCK_M
         start_m = stream_m + (rank ^ (i & 1)) * BLOCK_M
     else:
-        tile = _walk_tile(schedule, i, CAUSAL)
         head = tile // num_m
         start_m = _tile_start(tile - head * num_m, N, BLOCK_M, SHORT_LAST_TILE)
         stream_m = start_m
