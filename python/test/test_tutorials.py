@@ -295,7 +295,8 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     """The configuration ``run`` picks, and the other one of its head dim: three consumers at D=64 (where
     the default has two below N = 2048 or, causal, through 4096); at D=128 Q where the default does not
     keep it (registers or shared memory). Causal, each also with its key blocks peeled (``PEEL_DIAGONAL``:
-    with three consumers the diagonal crosses two blocks of a tile). The default with each block's wait for
+    with three consumers the diagonal crosses two blocks of a tile; where the default is causal cluster pairs,
+    the single CTA of the same walk peeled). The default with each block's wait for
     ``P @ V`` after its softmax (``WAIT_AFTER_SOFTMAX``); with lazy rescaling (``LAZY_RESCALE``) on scores
     that make rows rescale block after block. Causal, key blocks from the diagonal down (``DIAGONAL_FIRST``:
     the default causal, at D=128 with Q in shared memory and 240 registers; at D=64 with three consumers
@@ -325,6 +326,8 @@ def test_ws_attention_persistent_on_gpu(shape, dtype, head_dim, causal, config):
     options = {}
     if config != "default":
         chosen = other if config.startswith("other") else ws_attention.persistent_config(head_dim, causal, n)
+        if "peeled" in config and chosen["CTAS"] == 2:  # causal pairs walk from the diagonal: peel a single CTA
+            chosen = ws_attention.TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM
         if "diagonal" in config and head_dim == 128:
             chosen = ws_attention.TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM
         elif untrimmed:  # the default's two consumers

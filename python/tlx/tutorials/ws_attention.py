@@ -32,9 +32,11 @@ crosses from one block to the next in the input dtype (converted once ``P @ V`` 
 read the previous P), not in float32. With two consumers Q is loaded into registers once per tile and
 ``Q @ K^T`` reads it from there (wgmma with A in registers), which measured 1-3% faster than reading it from
 shared memory (3% at D=64 non-causal), except causal at D=128, which keeps Q in shared memory with 240
-registers per consumer. Non-causal at D=128 from N = 8192, CTAs run in clusters of two (``CLUSTER_PAIRS``): a pair walks
-neighbouring query tiles of one head, so each CTA loads half of every key and value block and multicasts
-it into both, halving what the pair reads from L2 (0.3-0.5% faster there; FlashAttention-3 does the same).
+registers per consumer. Non-causal at D=128 from N = 8192, CTAs run in clusters of two (``CLUSTER_PAIRS``): a
+pair walks neighbouring query tiles of one head, so each CTA loads half of every key and value block and
+multicasts it into both, halving what the pair reads from L2 (0.3-0.5% faster there; FlashAttention-3 does
+the same). Causal at D=128 (N a multiple of 256) pairs run too (``CAUSAL_CLUSTER_PAIRS``): query blocks 2a
+and 2a + 1 of one head share the longer tile's stream, whose first block the shorter one's consumers pass.
 Cluster pairs, and three consumers when causal, rescale lazily (FlashAttention-4's): a row keeps its
 maximum until a block's exceeds it by more than 8, and a warp none of whose rows changed skips the
 accumulator's rescale (``tlx.scale_rows``, a vote and a branch): 0.5-1.1% faster there, slower elsewhere.
@@ -936,11 +938,10 @@ TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM = {
 CLUSTER_PAIRS = {**TWO_CONSUMERS_Q_IN_REGS, "CTAS": 2, "LAZY_RESCALE": True}
 #: Causal cluster pairs (D=128, N a multiple of 256): the CTAs walk query blocks 2a and 2a + 1 of one head from
 #: the diagonal, trimmed, sharing the longer one's key/value stream by multicast; the shorter one's consumers pass
-#: its first block (``_walk_step``). The lever named for D=128 causal N >= 8192 (0.98-0.99x FlashAttention-3 with
-#: single CTAs, where non-causal pairs reach 1.00-1.01x). Compiled and checked on the CPU (66.75 KiB of SASS, key-
-#: block loops 465 / 463 instructions, no spills); not yet run on a GPU: session 37 got no device for it, its A/B
-#: and GPU tests are the next session's first call. ``run`` does not pick it.
-CAUSAL_CLUSTER_PAIRS = {**TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM, "CTAS": 2}
+#: its first block (``_walk_step``). They rescale lazily: without it the pairs tied with single CTAs (0.98-1.00x,
+#: N = 2048..16384), with it they run 0.5-3.6% faster (H100, bf16 and fp16, 2026-12-07 session 38 results), while
+#: single CTAs lose 0.6-2.6% to it.
+CAUSAL_CLUSTER_PAIRS = {**TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM, "CTAS": 2, "LAZY_RESCALE": True}
 
 
 def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
@@ -954,15 +955,18 @@ def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
     keep Q in registers too (3% faster non-causal at N = 1024, even causal), and causal ones walk each tile
     from its diagonal (``DIAGONAL_FIRST``, H100: 0.5-2.5% faster). Causal at D=128 from N = 4096 walks from
     the diagonal too, with Q in shared memory and 240 registers (H100: 1.1-2.2% faster), and at every N
-    since the diagonal block is trimmed (``TRIM_DIAGONAL``, H100: 3-7% faster at N <= 2048). Causal at D=64,
-    two consumers walk from the diagonal through N = 4096 (H100: 0.7-0.9% faster than three in the forward
-    walk there), three above it (H100: 0.4-1.6% faster than three in the forward walk, 5% faster than two),
-    with the diagonal trimmed through N = 8192 (H100: 1.9% faster at 8192, 0.5% slower at 16384)."""
+    since the diagonal block is trimmed (``TRIM_DIAGONAL``, H100: 3-7% faster at N <= 2048); where N is a
+    multiple of 256, causal D=128 runs in cluster pairs rescaling lazily (H100: 0.5-3.6% faster at N =
+    1024..16384, most at 8192 and above). Causal at D=64, two consumers walk from the diagonal through N =
+    4096 (H100: 0.7-0.9% faster than three in the forward walk there), three above it (H100: 0.4-1.6%
+    faster than three in the forward walk, 5% faster than two), with the diagonal trimmed through N = 8192
+    (H100: 1.9% faster at 8192, 0.5% slower at 16384)."""
     if head_dim == 128:
         if not causal and n >= 8192 and n % (2 * CLUSTER_PAIRS["BLOCK_M"]) == 0:
             return CLUSTER_PAIRS
         if causal:
-            return TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM
+            pairs = n % (2 * CAUSAL_CLUSTER_PAIRS["BLOCK_M"]) == 0
+            return CAUSAL_CLUSTER_PAIRS if pairs else TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM
         return TWO_CONSUMERS_Q_IN_REGS
     if causal:
         if n <= 4096:
