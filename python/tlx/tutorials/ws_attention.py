@@ -161,6 +161,18 @@ def _online_softmax(s_ij, m_i, l_i, qk_scale, LAZY_RESCALE: tl.constexpr = False
 
 
 @triton.jit
+def _first_softmax(s_ij, qk_scale, FLOOR_MAX: tl.constexpr = False):
+    """The online softmax's start on a tile's first key block (its scores masked already where they need to
+    be): ``(p, m, l)`` with P unnormalized, in float32, on exp2 (``qk_scale`` holds log2 e). ``FLOOR_MAX``: a
+    row whose keys are all masked keeps a finite maximum, so its P is 0 rather than NaN."""
+    m_i = tl.max(s_ij, 1) * qk_scale
+    if FLOOR_MAX:
+        m_i = tl.maximum(m_i, -1.0e30)
+    p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
+    return p, m_i, tl.sum(p, 1)
+
+
+@triton.jit
 def ws_attention_kernel(
     q_desc,
     k_desc,
@@ -226,11 +238,8 @@ def ws_attention_kernel(
             s_ij = tlx.async_dot_wait(0, s_ij)
             tlx.barrier_arrive(k_empty[0])
             if CAUSAL:
-                cols = tl.arange(0, BLOCK_N)
-                s_ij = tl.where(rows[:, None] >= cols[None, :], s_ij, float("-inf"))
-            m_i = tl.max(s_ij, 1) * qk_scale
-            p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
-            l_i = tl.sum(p, 1)
+                s_ij = _mask_above_diagonal(s_ij, rows, 0, BLOCK_N)
+            p, m_i, l_i = _first_softmax(s_ij, qk_scale)
 
             for j in range(1, n_blocks):
                 s = j % NUM_STAGES
@@ -434,10 +443,7 @@ def key_blocks_from(q_operand, k_tiles, v_tiles, k_full, v_full, k_empty, v_empt
 def _diagonal_softmax(s_ij, rows, diagonal, qk_scale, BLOCK_N: tl.constexpr):
     """The online softmax's start on a tile's first key block, ``diagonal``, where the query ``rows`` end: the
     keys past each row left out; ``(p, m, l)`` with P unnormalized, in float32."""
-    s_ij = _mask_above_diagonal(s_ij, rows, diagonal, BLOCK_N)
-    m_i = tl.max(s_ij, 1) * qk_scale
-    p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
-    return p, m_i, tl.sum(p, 1)
+    return _first_softmax(_mask_above_diagonal(s_ij, rows, diagonal, BLOCK_N), qk_scale)
 
 
 @triton.jit
@@ -780,12 +786,9 @@ def ws_attention_persistent_kernel(
                         elif CAUSAL:
                             if start_m < BLOCK_N:  # the diagonal runs through block 0
                                 s_ij = _mask_above_diagonal(s_ij, rows, 0, BLOCK_N)
-                        m_i = tl.max(s_ij, 1) * qk_scale
+                        # With two diagonal blocks a tile's last key block may lie past a consumer's rows: all masked.
                         TWO_DIAGONAL_BLOCKS: tl.constexpr = FROM_DIAGONAL and BLOCK_M > BLOCK_N
-                        if TWO_DIAGONAL_BLOCKS:  # the last key block may lie past a consumer's rows: all masked
-                            m_i = tl.maximum(m_i, -1.0e30)
-                        p = tl.math.exp2(s_ij * qk_scale - m_i[:, None])
-                        l_i = tl.sum(p, 1)
+                        p, m_i, l_i = _first_softmax(s_ij, qk_scale, TWO_DIAGONAL_BLOCKS)
                         TWO_LOOPS: tl.constexpr = PEEL_DIAGONAL and CAUSAL
                         p = packed_operand(p, dtype) if TWO_LOOPS else p.to(dtype)
                         kv += 1
