@@ -39,7 +39,8 @@ the same). Causal at D=128 (N a multiple of 256) pairs run too (``CAUSAL_CLUSTER
 and 2a + 1 of one head share the longer tile's stream, whose first block the shorter one's consumers pass.
 Cluster pairs, and three consumers when causal, rescale lazily (FlashAttention-4's): a row keeps its
 maximum until a block's exceeds it by more than 8, and a warp none of whose rows changed skips the
-accumulator's rescale (``tlx.scale_rows``, a vote and a branch): 0.5-1.1% faster there, slower elsewhere.
+accumulator's rescale (``tlx.scale_rows``, a vote and a branch): 0.5-1.1% faster there (causal pairs:
+0.5-3.6%), slower elsewhere.
 Causal tiles walk their key blocks from the diagonal down (``DIAGONAL_FIRST``, as FlashAttention-3 does):
 the blocks the diagonal crosses come first, so the loop over the rest carries no mask. With two consumers,
 the first reads only the diagonal block's keys its rows reach (``TRIM_DIAGONAL``) and the value ring is a
