@@ -295,6 +295,24 @@ def _next_turn(cid, CONSUMERS: tl.constexpr):
 
 
 @triton.jit
+def _await_turn(cid, t, opens_tile):
+    """A consumer's wait for its turn on a key block. The walk's very first turn (consumer 0's opening of tile
+    0) waits for nobody."""
+    if not opens_tile or cid > 0 or t > 0:
+        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+
+
+@triton.jit
+def _hand_back_previous_q(q_empty, t, q, opens_tile):
+    """On a tile's opening turn: the Q buffer of tile ``t - 1`` (``q ^ 1``) goes back to the producer once that
+    tile's output store has read it."""
+    if opens_tile:
+        if t > 0:
+            tlx.async_descriptor_store_wait(0)
+            tlx.barrier_arrive(q_empty[q ^ 1])
+
+
+@triton.jit
 def first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NUM_STAGES: tl.constexpr,
                  CONSUMERS: tl.constexpr, peer=0, CTAS: tl.constexpr = 1, KEYS: tl.constexpr = 0,
                  opens_tile=True):  # fmt: skip
@@ -304,8 +322,7 @@ def first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NU
     tile ``t - 1`` (``q ^ 1``) once that tile's output store has read it. ``KEYS``: only the block's first
     ``KEYS`` keys (0: all). ``opens_tile`` false: the consumer skipped the tile's first key block
     (``skip_key_block``), whose turn did the opening."""
-    if not opens_tile or cid > 0 or t > 0:
-        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+    _await_turn(cid, t, opens_tile)
     s = kv % NUM_STAGES
     tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
     keys = k_tiles[s] if KEYS == 0 else _first_rows(k_tiles[s], KEYS)
@@ -313,10 +330,7 @@ def first_scores(q_operand, k_tiles, k_full, k_empty, q_empty, kv, t, q, cid, NU
     tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
     s_ij = tlx.async_dot_wait(0, s_ij)
     _release(k_empty[s], peer, CTAS)
-    if opens_tile:
-        if t > 0:
-            tlx.async_descriptor_store_wait(0)
-            tlx.barrier_arrive(q_empty[q ^ 1])
+    _hand_back_previous_q(q_empty, t, q, opens_tile)
     return s_ij
 
 
@@ -500,8 +514,7 @@ def skip_key_block(k_full, k_empty, v_full, v_empty, q_empty, kv, t, q, cid, OPE
     as a consumer that read them would. ``OPENS_TILE``: the tile's first turn, with ``first_scores``'s duties
     (consumer 0 opens the walk without waiting; the Q buffer of tile ``t - 1`` goes back once its output store
     has read it). Returns the next ring position."""
-    if not OPENS_TILE or cid > 0 or t > 0:
-        tlx.named_barrier_wait(_TURN_BARRIER + cid, 256)
+    _await_turn(cid, t, OPENS_TILE)
     tlx.named_barrier_arrive(_next_turn(cid, CONSUMERS), 256)
     s = kv % NUM_STAGES
     tlx.barrier_wait(k_full[s], (kv // NUM_STAGES) & 1)
@@ -509,10 +522,7 @@ def skip_key_block(k_full, k_empty, v_full, v_empty, q_empty, kv, t, q, cid, OPE
     v = kv % V_STAGES
     tlx.barrier_wait(v_full[v], (kv // V_STAGES) & 1)
     _release(v_empty[v], peer, CTAS)
-    if OPENS_TILE:
-        if t > 0:
-            tlx.async_descriptor_store_wait(0)
-            tlx.barrier_arrive(q_empty[q ^ 1])
+    _hand_back_previous_q(q_empty, t, q, OPENS_TILE)
     return kv + 1
 
 
@@ -948,6 +958,12 @@ CLUSTER_PAIRS = {**TWO_CONSUMERS_Q_IN_REGS, "CTAS": 2, "LAZY_RESCALE": True}
 CAUSAL_CLUSTER_PAIRS = {**TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM, "CTAS": 2, "LAZY_RESCALE": True}
 
 
+def _cluster_rows(cfg: dict) -> int:
+    """Query rows a cluster walks as one: ``BLOCK_M`` per CTA, neighbouring tiles of one head (N must be a
+    multiple of it)."""
+    return cfg.get("CTAS", 1) * cfg["BLOCK_M"]
+
+
 def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
     """The persistent kernel's configuration for a problem, as measured on the H200 (bf16, one process).
     At D=64 three consumers won by 10% non-causal from N = 2048 (tied at 1024) and causal from N = 4096
@@ -966,10 +982,10 @@ def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
     faster than three in the forward walk, 5% faster than two), with the diagonal trimmed through N = 8192
     (H100: 1.9% faster at 8192, 0.5% slower at 16384)."""
     if head_dim == 128:
-        if not causal and n >= 8192 and n % (2 * CLUSTER_PAIRS["BLOCK_M"]) == 0:
+        if not causal and n >= 8192 and n % _cluster_rows(CLUSTER_PAIRS) == 0:
             return CLUSTER_PAIRS
         if causal:
-            pairs = n % (2 * CAUSAL_CLUSTER_PAIRS["BLOCK_M"]) == 0
+            pairs = n % _cluster_rows(CAUSAL_CLUSTER_PAIRS) == 0
             return CAUSAL_CLUSTER_PAIRS if pairs else TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM
         return TWO_CONSUMERS_Q_IN_REGS
     if causal:
@@ -1188,10 +1204,10 @@ def run(
             cfg = TWO_CONSUMERS
         if cfg["CTAS"] not in (1, 2):
             raise ValueError(f"config CTAS must be 1 or 2, got {cfg['CTAS']}")
-        if cfg["CTAS"] == 2 and n % (2 * cfg["BLOCK_M"]):
+        if cfg["CTAS"] == 2 and n % _cluster_rows(cfg):
             raise ValueError(
                 f"cluster pairs (CTAS=2) walk neighbouring tiles of one head: N must be a multiple of "
-                f"{2 * cfg['BLOCK_M']}, got {n}"
+                f"{_cluster_rows(cfg)}, got {n}"
             )
         pair_walk = (cfg["DIAGONAL_FIRST"], cfg["TRIM_DIAGONAL"], cfg["BLOCK_M"] == cfg["BLOCK_N"])
         if cfg["CTAS"] == 2 and causal and not all(pair_walk):
@@ -1224,7 +1240,7 @@ def run(
         tiles = batch * heads * triton.cdiv(n, cfg["BLOCK_M"])
         programs = min(num_sms, tiles) // cfg["CTAS"] * cfg["CTAS"]  # whole clusters
         # A cluster pair walks the plan's tiles of 2 * BLOCK_M rows together.
-        plan_args = (batch * heads, n, programs // cfg["CTAS"], cfg["BLOCK_M"] * cfg["CTAS"], cfg["BLOCK_N"])
+        plan_args = (batch * heads, n, programs // cfg["CTAS"], _cluster_rows(cfg), cfg["BLOCK_N"])
         ws_attention_persistent_kernel[(programs,)](
             q_desc,
             k_desc,
