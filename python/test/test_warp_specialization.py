@@ -693,7 +693,7 @@ def test_lazy_rescale_branches_around_the_accumulator_multiplies(head_dim, causa
 @pytest.mark.parametrize(
     "causal, n, config, window",
     [
-        (False, 4096, "TWO_CONSUMERS_Q_IN_REGS", (0, 8)),
+        (False, 1024, "TWO_CONSUMERS_Q_IN_REGS", (0, 8)),
         (True, 4224, "TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM", (0, 8)),
         (False, 16384, "CLUSTER_PAIRS", (30, 80)),
         (True, 16384, "CAUSAL_CLUSTER_PAIRS", (30, 200)),

@@ -32,11 +32,12 @@ crosses from one block to the next in the input dtype (converted once ``P @ V`` 
 read the previous P), not in float32. With two consumers Q is loaded into registers once per tile and
 ``Q @ K^T`` reads it from there (wgmma with A in registers), which measured 1-3% faster than reading it from
 shared memory (3% at D=64 non-causal), except causal at D=128, which keeps Q in shared memory with 240
-registers per consumer. Non-causal at D=128 from N = 8192, CTAs run in clusters of two (``CLUSTER_PAIRS``): a
-pair walks neighbouring query tiles of one head, so each CTA loads half of every key and value block and
-multicasts it into both, halving what the pair reads from L2 (0.3-0.5% faster there; FlashAttention-3 does
-the same). Causal at D=128 (N a multiple of 256) pairs run too (``CAUSAL_CLUSTER_PAIRS``): query blocks 2a
-and 2a + 1 of one head share the longer tile's stream, whose first block the shorter one's consumers pass.
+registers per consumer. Non-causal at D=128 from N = 2048 (N a multiple of 256), CTAs run in clusters of
+two (``CLUSTER_PAIRS``): a pair walks neighbouring query tiles of one head, so each CTA loads half of every key
+and value block and multicasts it into both, halving what the pair reads from L2 (0.4-1.6% faster there;
+FlashAttention-3 does the same). Causal at D=128 (N a multiple of 256) pairs run too
+(``CAUSAL_CLUSTER_PAIRS``): query blocks 2a and 2a + 1 of one head share the longer tile's stream, whose
+first block the shorter one's consumers pass.
 Cluster pairs, and three consumers when causal, rescale lazily (FlashAttention-4's): a row keeps its
 maximum until a block's exceeds it by more than 8, and a warp none of whose rows changed skips the
 accumulator's rescale (``tlx.scale_rows``, a vote and a branch): 0.5-1.1% faster there (causal pairs:
@@ -948,7 +949,10 @@ TWO_CONSUMERS_DIAGONAL_FIRST_Q_IN_SMEM = {
     "TRIM_DIAGONAL": True,
     "EXTRA_V_STAGES": 1,
 }
-#: Cluster pairs sharing their keys and values by multicast (non-causal, N a multiple of 2 * BLOCK_M).
+#: Cluster pairs sharing their keys and values by multicast (non-causal, N a multiple of 2 * BLOCK_M). Measured
+#: on an H100 (bf16, CUDA graphs, three rounds; 2026-12-07 session 39 results) against two consumers with Q in
+#: registers: +1.0% at N = 2048 and 4096 (fp16 4096 +1.6%), +0.4% at 8192 (single CTA -1.9% there), -0.2% at 1024;
+#: with Q in shared memory and 240 registers (the causal pairs' split) -0.6% to -1.9% instead.
 CLUSTER_PAIRS = {**TWO_CONSUMERS_Q_IN_REGS, "CTAS": 2, "LAZY_RESCALE": True}
 #: Causal cluster pairs (D=128, N a multiple of 256): the CTAs walk query blocks 2a and 2a + 1 of one head from
 #: the diagonal, trimmed, sharing the longer one's key/value stream by multicast; the shorter one's consumers pass
@@ -968,9 +972,9 @@ def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
     """The persistent kernel's configuration for a problem, as measured on the H200 (bf16, one process).
     At D=64 three consumers won by 10% non-causal from N = 2048 (tied at 1024) and causal from N = 4096
     (by 1.9% there, once a head's last tile ended at N); below that, causal lost (by 11% at N = 2048, 32%
-    at N = 1024), where a 192-row tile's diagonal crosses two key blocks. At D=128, Q
-    in registers won by 1-3%; cluster pairs (non-causal) by 0.3% at N = 8192 and 0.5% at 16384, tied at
-    4096 and lost below (0.4% at 2048, 2% at 1024). Re-measured at the power cap (steady clocks, CUDA
+    at N = 1024), where a 192-row tile's diagonal crosses two key blocks. At D=128, Q in registers won by
+    1-3%; cluster pairs (non-causal) by 0.3% at N = 8192 and 0.5% at 16384 (on an H100 with the lazy
+    rescale: 1.0% at 2048 and 4096, tied at 1024). Re-measured at the power cap (steady clocks, CUDA
     graphs): causal N <= 2048 at D=128 is 0-1.2% faster with Q in shared memory; two consumers at D=64
     keep Q in registers too (3% faster non-causal at N = 1024, even causal), and causal ones walk each tile
     from its diagonal (``DIAGONAL_FIRST``, H100: 0.5-2.5% faster). Causal at D=128 from N = 4096 walks from
@@ -982,7 +986,7 @@ def persistent_config(head_dim: int, causal: bool, n: int) -> dict:
     faster than three in the forward walk, 5% faster than two), with the diagonal trimmed through N = 8192
     (H100: 1.9% faster at 8192, 0.5% slower at 16384)."""
     if head_dim == 128:
-        if not causal and n >= 8192 and n % _cluster_rows(CLUSTER_PAIRS) == 0:
+        if not causal and n >= 2048 and n % _cluster_rows(CLUSTER_PAIRS) == 0:
             return CLUSTER_PAIRS
         if causal:
             pairs = n % _cluster_rows(CAUSAL_CLUSTER_PAIRS) == 0
