@@ -2,6 +2,7 @@
 clock limits, summarizing a timing window, a live sampler fed by a stand-in for nvidia-smi, and the
 suite's clock table. No GPU needed."""
 
+import os
 import sys
 import time
 
@@ -109,3 +110,49 @@ def test_runner_records_the_clock_of_each_time_and_the_page_shows_it():
     page = bench.markdown_page(results, [])
     assert "SM clock while each provider was timed (mean MHz, events / graph; board power 660-660 W" in page
     assert "| 1x1x1 | bf16 | - | - | 1600 / 1600 | - | - |" in page
+
+    # The note names the power field the suite read, and warns where it is a 1 s average.
+    results["settings"]["power_field"] = "power.draw.instant"
+    assert "board power 660-660 W (means per timing, nvidia-smi `power.draw.instant`)" in bench.markdown_page(
+        results, []
+    )
+    averaged = bench.clock_table("gemm", [case], "power.draw")[3][0]
+    assert averaged.endswith("nvidia-smi `power.draw`: 1 s averages, so partly the timing before)")
+
+
+def _fake_nvidia_smi(tmp_path, monkeypatch, instant: str, status: int = 0) -> None:
+    """An `nvidia-smi` first on PATH: a query of `power.draw.instant` prints `instant` and exits with `status`;
+    the sampling query prints a sample whose power says which field it was asked for (instant 690, average 400)."""
+    script = tmp_path / "nvidia-smi"
+    script.write_text(
+        f"#!{sys.executable}\n"
+        "import sys, time\n"
+        "query = next(a for a in sys.argv if a.startswith('--query-gpu='))[len('--query-gpu='):].split(',')\n"
+        "if query == ['power.draw.instant']:\n"
+        f"    print({instant!r})\n"
+        f"    sys.exit({status})\n"
+        "watts = '690.0' if 'power.draw.instant' in query else '400.0'\n"
+        "while True:\n"
+        "    print(f'1500, {watts}, 0x4', flush=True)\n"
+        "    time.sleep(0.01)\n"
+    )
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+
+
+@pytest.mark.parametrize(
+    "instant, status, field, watts",
+    [
+        ("689.5", 0, "power.draw.instant", 690.0),
+        ('Field "power.draw.instant" is not a valid field to query.', 2, "power.draw", 400.0),  # driver < 530
+        ("[N/A]", 0, "power.draw", 400.0),  # no instant sensor on this board
+    ],
+)
+def test_sampler_reads_the_instant_power_where_the_driver_has_it(tmp_path, monkeypatch, instant, status, field, watts):
+    _fake_nvidia_smi(tmp_path, monkeypatch, instant, status)
+    assert gpu_clocks.readable_power_field() == field
+    with gpu_clocks.ClockSampler(period_ms=10) as sampler:
+        assert sampler.power_field == field
+        with sampler.window() as summary:
+            time.sleep(0.1)
+    assert summary["watts"] == pytest.approx(watts) and summary["mhz"] == 1500.0

@@ -407,10 +407,13 @@ def _clock_cell(result: dict | None) -> str:
     return " / ".join(values) or "-"
 
 
-def clock_table(section: str, cases: list[dict]) -> tuple[list[str], list[list[str]], int, list[str]] | None:
+def clock_table(
+    section: str, cases: list[dict], power_field: str | None = None
+) -> tuple[list[str], list[list[str]], int, list[str]] | None:
     """(headers, rows, number of key columns, notes) of the SM clocks each provider ran at while it was
-    timed, for one section; None when no clock was sampled. The notes give the board power and the clock
-    limits seen (e.g. 'SW power cap': the GPU lowered its clock to stay within its power limit)."""
+    timed, for one section; None when no clock was sampled. The notes give the board power (and the
+    nvidia-smi field it was read from, `power_field`, where known) and the clock limits seen (e.g. 'SW power
+    cap': the GPU lowered its clock to stay within its power limit)."""
     summaries = [
         summary
         for case in cases
@@ -430,7 +433,11 @@ def clock_table(section: str, cases: list[dict]) -> tuple[list[str], list[list[s
     limits = sorted({limit for summary in summaries for limit in summary.get("limits", [])})
     notes = []
     if watts:
-        notes.append(f"board power {min(watts):.0f}-{max(watts):.0f} W (means per timing)")
+        source = {
+            None: "",
+            "power.draw": ", nvidia-smi `power.draw`: 1 s averages, so partly the timing before",
+        }.get(power_field, f", nvidia-smi `{power_field}`")
+        notes.append(f"board power {min(watts):.0f}-{max(watts):.0f} W (means per timing{source})")
     notes.append("clock limits active: " + (", ".join(limits) if limits else "none"))
     return keys + providers, rows, len(keys), notes
 
@@ -734,7 +741,7 @@ def markdown_page(results: dict, plots: list[str]) -> str:
         if section == "broadcast":
             refs = sorted({case.get("reference", "?") for case in cases})
             lines += [f"Reference: {', '.join(refs)}.", ""]
-        clocks = clock_table(section, cases)
+        clocks = clock_table(section, cases, results.get("settings", {}).get("power_field"))
         if clocks:
             clock_headers, clock_rows, clock_keys, clock_notes = clocks
             lines += [
@@ -875,6 +882,7 @@ def fake_results(quick: bool = False, seed: int = 0) -> dict:
             "rep_ms": 100,
             "tolerance": TOLERANCE,
             "command": "python -m tlx.tools.bench --fake",
+            "power_field": "power.draw.instant",
         },
         "gemm": gemm,
         "attention": attention,
@@ -1891,6 +1899,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         clocks = gpu_clocks.ClockSampler()
         results["settings"]["clock_sampling"] = clocks.start()
+        results["settings"]["power_field"] = clocks.power_field
         runner = Runner(args.warmup, args.rep, timer=args.timer, cases=args.cases, clocks=clocks, rounds=args.rounds)
         try:
             for section in args.sections:

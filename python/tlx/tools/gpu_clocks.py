@@ -10,6 +10,11 @@ the benchmark suite records them for every timed row.
 `ClockSampler` runs one `nvidia-smi --query-gpu=... -lms PERIOD` process beside the benchmark and keeps its
 samples; `ClockSampler.window()` summarizes those taken while a block of code ran. Where nvidia-smi is
 missing the sampler stays off and every window is empty: the suite runs the same, without clock columns.
+
+Power comes from `power.draw.instant` where the driver has it: on Ampere and newer, `power.draw` is NVML's
+average over the last second, longer than one timing (~0.1-0.3 s), so a window read mostly the power of what
+ran before it (an H100 suite of 2026-12-07 printed 373 W for FlashAttention-3's first timing after the
+checks, then 690 W twice at the same clock).
 """
 
 from __future__ import annotations
@@ -23,8 +28,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-#: What `nvidia-smi --query-gpu` reports for each sample.
-FIELDS = ("clocks.sm", "power.draw", "clocks_throttle_reasons.active")
+#: The board power fields of `nvidia-smi --query-gpu`, best first: the reading at the sample (drivers from
+#: 530), else the last second's average.
+POWER_FIELDS = ("power.draw.instant", "power.draw")
+
+
+def query_fields(power_field: str = POWER_FIELDS[-1]) -> tuple[str, str, str]:
+    """What `nvidia-smi --query-gpu` reports for each sample: SM clock, board power, clock-limit reasons."""
+    return ("clocks.sm", power_field, "clocks_throttle_reasons.active")
+
 
 #: NVML's clock-limit reasons (`nvmlClocksEventReasons`), as `clocks_throttle_reasons.active` reports them.
 LIMIT_REASONS = {
@@ -66,9 +78,10 @@ def _number(text: str) -> float | None:
 
 
 def parse_sample(line: str, t: float) -> Sample | None:
-    """One line of `nvidia-smi --format=csv,noheader,nounits` output for FIELDS; None when it holds no clock."""
+    """One line of `nvidia-smi --format=csv,noheader,nounits` output for `query_fields()`; None when it holds
+    no clock."""
     values = [value.strip() for value in line.split(",")]
-    if len(values) != len(FIELDS):
+    if len(values) != len(query_fields()):
         return None
     mhz = _number(values[0])
     if mhz is None:
@@ -99,21 +112,34 @@ def summarize(samples: list[Sample]) -> dict[str, Any] | None:
     }
 
 
-class ClockSampler:
-    """Samples GPU `gpu`'s clock every `period_ms` from a background nvidia-smi (or `command`, which must
-    print FIELDS' CSV lines) until `close()`."""
+def readable_power_field(gpu: int = 0) -> str:
+    """The first of POWER_FIELDS that nvidia-smi reads as a number on GPU `gpu` (the last one where none is:
+    an older driver rejects the query, a board without the sensor says '[N/A]')."""
+    for field in POWER_FIELDS[:-1]:
+        query = ["nvidia-smi", "-i", str(gpu), f"--query-gpu={field}", "--format=csv,noheader,nounits"]
+        try:
+            done = subprocess.run(query, capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if done.returncode == 0 and _number(done.stdout.strip()) is not None:
+            return field
+    return POWER_FIELDS[-1]
 
-    def __init__(self, period_ms: int = 25, gpu: int = 0, command: list[str] | None = None):
+
+class ClockSampler:
+    """Samples GPU `gpu`'s clock every `period_ms` from a background nvidia-smi until `close()`. `command`
+    replaces nvidia-smi (it must print `query_fields()`' CSV lines); `power_field` then names what its power
+    column is."""
+
+    def __init__(
+        self, period_ms: int = 25, gpu: int = 0, command: list[str] | None = None, power_field: str | None = None
+    ):
+        self.period_ms = period_ms
         self.period_s = period_ms / 1000
-        self.command = command or [
-            "nvidia-smi",
-            "-i",
-            str(gpu),
-            f"--query-gpu={','.join(FIELDS)}",
-            "--format=csv,noheader,nounits",
-            "-lms",
-            str(period_ms),
-        ]
+        self.gpu = gpu
+        self.command = command
+        #: The nvidia-smi field the watts come from; chosen by `start()` (`readable_power_field`) unless given.
+        self.power_field = power_field
         self.samples: list[Sample] = []
         self._process: subprocess.Popen | None = None
         self._reader: threading.Thread | None = None
@@ -123,8 +149,19 @@ class ClockSampler:
         """Start sampling; False (and no sampling) where the command cannot run."""
         if self._process is not None:
             return True
-        if shutil.which(self.command[0]) is None:
+        if shutil.which(self.command[0] if self.command else "nvidia-smi") is None:
             return False
+        if self.command is None:
+            self.power_field = self.power_field or readable_power_field(self.gpu)
+            self.command = [
+                "nvidia-smi",
+                "-i",
+                str(self.gpu),
+                f"--query-gpu={','.join(query_fields(self.power_field))}",
+                "--format=csv,noheader,nounits",
+                "-lms",
+                str(self.period_ms),
+            ]
         try:
             self._process = subprocess.Popen(
                 self.command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
