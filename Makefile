@@ -62,7 +62,8 @@ gpu-bundle: $(DEPS_STAMP)
 		-DMLIR_DIR=$(SITE)/mlir/lib/cmake/mlir -DLLVM_DIR=$(SITE)/llvm/lib/cmake/llvm \
 		-DPython3_EXECUTABLE=$(abspath $(BIN)/python) -Dpybind11_DIR=$$($(BIN)/python -m pybind11 --cmakedir) > /dev/null
 	$(BIN)/ninja -C build/cmake tlx_core
-	mkdir -p .gpu && cp build/cmake/python/libtlx_core.so .gpu/
+	@# Unneeded symbols stripped (31 MB -> 19 MB): the bundle travels to the GPU machine under a size cap.
+	mkdir -p .gpu && cp build/cmake/python/libtlx_core.so .gpu/ && strip --strip-unneeded .gpu/libtlx_core.so
 
 clean:
 	rm -rf build $(DUMP_DIR) python/tlx/_C*.so python/tlx/bin
