@@ -720,6 +720,42 @@ def test_a_stock_parser_error_is_captured_and_located(tmp_path, capfd):
     assert 'x && "no F32 transpose"' in str(error)
     fatal = stock_failure("k", "lowering to LLVM", "LLVM ERROR: Failed to find a valid layout\n", f"{source}:1")
     assert "made of kernel `k`: Failed to find a valid layout" in str(fatal)
+    # A pass that failed without a diagnostic: the note naming it is all there is.
+    printed = (
+        "k.py:6:0: error: Failures have been detected while processing an MLIR pass pipeline\n"
+        "k.py:6:0: note: Pipeline failed while executing [`TritonGPUCoalesce` on 'builtin.module' operation]\n"
+    )
+    silent = stock_failure("k", "TTGIR passes", printed, f"{source}:1")
+    assert str(silent).startswith(f"{source}:1: error: stock Triton's TTGIR passes failed on kernel `k` in pass")
+    assert "`TritonGPUCoalesce` without naming a line" in str(silent)
+    assert stock_failure("k", "TTGIR passes", printed, defined_at=None) is None
+
+
+@triton.jit
+def divides_by_its_replica_id(out, n):
+    bars = tlx.alloc_barriers(1)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.barrier_arrive(bars[0])
+        with tlx.async_task(num_warps=4, replicate=2):
+            cid: tl.constexpr = tlx.async_task_replica_id()
+            for i in range(n):
+                tl.store(out + i % cid, i)  # replica 0 divides by 0
+
+
+def test_a_stock_pass_failing_without_a_line_is_reported_at_the_kernel_with_the_pass(tmp_path):
+    """Stock Triton 3.6 fails a pass without a diagnostic on `i % 0` (here replica 0's id): the error names the
+    kernel's definition and the pass, not a bare RuntimeError (found by tlx.testing.kernel_fuzz)."""
+    source = ASTSource(divides_by_its_replica_id, {"out": "*i32", "n": "i32"}, {})
+    with pytest.raises(TLXCompilationError) as caught:
+        triton.compile(source, target=GPUTarget("cuda", 90, 32))
+    defined_at = inspect.getsourcelines(divides_by_its_replica_id.fn)[1] + 1  # the `def` after @triton.jit
+    message = str(caught.value)
+    assert message.startswith(f"{__file__}:{defined_at}: error: stock Triton's"), message
+    assert re.search(r"failed on kernel `divides_by_its_replica_id` in pass `\w+` without naming a line", message)
+    assert "a replica id of 0" in message
+    kept = Path(message.rsplit("reproducer: ", 1)[1].strip())
+    assert "Pipeline failed while executing" in kept.read_text()
 
 
 def test_stderr_capture_takes_what_is_written_to_fd_2_and_restores_it(capfd):

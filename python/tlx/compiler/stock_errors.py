@@ -30,6 +30,8 @@ _DIAGNOSTIC = re.compile(
 _FATAL = re.compile(r"Assertion `(.*)' failed\.|LLVM ERROR: (.*)")
 # What MLIR says about every failing pipeline, not about the kernel.
 _GENERIC = ("Failures have been detected while processing an MLIR pass pipeline", "failed to legalize operation")
+# The note MLIR adds to that: which pass failed.
+_FAILED_PASS = re.compile(r"Pipeline failed while executing \[`([^`]+)`")
 
 _ADVICE = (
     (
@@ -98,16 +100,28 @@ def stock_failure(kernel: str, stage: str, printed: str, defined_at: str | None)
     None when no error there names a kernel line (the caller's own error stands)."""
     errors = _kernel_errors(printed)
     fatal = _FATAL.search(printed)
-    if not errors and not (fatal and defined_at):
+    failed_pass = _FAILED_PASS.search(printed)
+    if not errors and not ((fatal or failed_pass) and defined_at):
         return None
     fd, kept = tempfile.mkstemp(prefix=f"tlx-{kernel}-", suffix=".stock-error.txt")
     with os.fdopen(fd, "w") as f:
         f.write(printed)
-    if not errors:  # the kernel's definition stands for the line
+    if not errors and fatal:  # the kernel's definition stands for the line
         text = (
             f"{defined_at}: error: stock Triton's {stage} failed on what TLX made of kernel `{kernel}`: "
             f"{fatal.group(1) or fatal.group(2)}\n(a check TLX should make itself: please report it with the "
             f"kernel)\nStock Triton's output, with its reproducer: {kept}"
+        )
+        return TLXCompilationError(text, kernel=kernel)
+    if not errors:
+        # Stock Triton 3.6 fails so on plain Triton code too (measured): `i // D` or `i % D` where D is a
+        # constexpr 0 or a loop counter starting at 0 fails Coalesce or ConvertTritonGPUToLLVM without a line.
+        text = (
+            f"{defined_at}: error: stock Triton's {stage} failed on kernel `{kernel}` in pass "
+            f"`{failed_pass.group(1)}` without naming a line\n(stock Triton 3.6 fails this way on an integer "
+            "division or remainder whose divisor is 0 or may be by the range the compiler knows: a constexpr 0, "
+            "a replica id of 0, a loop counter starting at 0; otherwise please report it with the kernel)\n"
+            f"Stock Triton's output, with its reproducer: {kept}"
         )
         return TLXCompilationError(text, kernel=kernel)
     file, line, column, message = errors[0]
