@@ -159,6 +159,40 @@ def dot_use_acc_tensor(n):
 
 
 @triton.jit
+def dot_use_acc_list(n):
+    a = tlx.local_alloc((64, 16), tl.float16, 1)
+    b = tlx.local_alloc((16, 64), tl.float16, 1)
+    tlx.async_dot(a[0], b[0], use_acc=[])  # misuse
+
+
+@triton.jit
+def dot_scalar_a(n):
+    b = tlx.local_alloc((16, 64), tl.float16, 1)
+    tlx.async_dot(n, b[0])  # misuse
+
+
+@triton.jit
+def view_with_slices(n):
+    bufs = tlx.local_alloc((64, 1), tl.float32, 2)
+    tlx.local_store(bufs[0], bufs[:, None])  # misuse
+
+
+@triton.jit
+def descriptor_of_an_int(n):
+    tlx.make_tensor_descriptor(None, n, [n, 64], [64, 1], [64, 64])  # misuse
+
+
+@triton.jit
+def stock_descriptor_of_a_pointer_shape(X, n):
+    tlx.make_tensor_descriptor(None, X, [n, X], [64, 1], [64, 64])  # misuse
+
+
+@triton.jit
+def store_wait_beyond_i32(n):
+    tlx.async_descriptor_store_wait(2**31)  # misuse
+
+
+@triton.jit
 def dot_int_accumulator(n):
     a = tlx.local_alloc((64, 16), tl.float16, 1)
     b = tlx.local_alloc((16, 64), tl.float16, 1)
@@ -1175,6 +1209,13 @@ CASES = [
     (dot_into_float16, N, SM90, "tlx.async_dot: only float32 accumulators are supported, got fp16"),
     (dot_use_acc_tensor, N, SM90, "tlx.async_dot: `use_acc` must be a scalar boolean, got a runtime tensor"),
     (dot_int_accumulator, N, SM90, "tlx.async_dot: `acc` must be a float32 tensor, got a runtime tensor"),
+    # found by tlx.testing.kernel_fuzz: each was an internal Python error or a message from inside stock Triton
+    (dot_use_acc_list, N, SM90, "tlx.async_dot: `use_acc` must be a scalar boolean, got ()"),
+    (dot_scalar_a, N, SM90, "tlx.async_dot: `a` must be a buffer or a 2-D tensor in registers, got a runtime"),
+    (view_with_slices, N, SM90, "tlx.local_view: `index` must be a scalar integer, got (a slice, None)"),
+    (descriptor_of_an_int, N, SM90, "tlx.make_tensor_descriptor: `base` must be a pointer to the tensor's first"),
+    (stock_descriptor_of_a_pointer_shape, PTR, SM90, "tlx.make_tensor_descriptor: `shape[1]` must be a scalar integer"),
+    (store_wait_beyond_i32, N, SM90, "tlx.async_descriptor_store_wait: `pendings` = 2147483648 does not fit in 32"),
     (dot_unknown_precision, N, SM90, "tlx.async_dot: `input_precision` must be one of ['ieee', 'tf32', 'tf32x3']"),
     (dot_with_mbarriers_on_hopper, N, SM90, "tlx.async_dot: tcgen05.mma (async_dot with mBarriers= or a tensor-memory"),
     (dot_two_ctas_on_hopper, N, SM90, "tlx.async_dot: `two_ctas` is the Blackwell cta_group::2 form"),

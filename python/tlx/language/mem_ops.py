@@ -471,11 +471,10 @@ def make_tensor_descriptor(
     Hardware: ``tensormap.replace`` into shared memory, ``tensormap.cp_fenceproxy`` to the slot,
     ``fence.proxy.tensormap::generic.acquire``.
     """
+    tlx_semantic = TLXSemantic(_semantic, _generator)
     if _unwrap(desc_ptr) is None:
-        return tlc.make_tensor_descriptor(base, shape, strides, block_shape, padding_option, _semantic=_semantic)
-    return TLXSemantic(_semantic, _generator).make_tensor_descriptor(
-        desc_ptr, base, shape, strides, block_shape, padding_option
-    )
+        return tlx_semantic.stock_tensor_descriptor(base, shape, strides, block_shape, padding_option)
+    return tlx_semantic.make_tensor_descriptor(desc_ptr, base, shape, strides, block_shape, padding_option)
 
 
 @builtin

@@ -82,10 +82,18 @@ class Linked:
 
 
 def _unwrap(value: Any) -> Any:
+    """``value`` without constexpr wrappers; a ``tl.tuple`` becomes a Python tuple (stock's unwrap rebuilds a
+    ``tl.tuple``, which fails on elements that have no type: ``buf[:, None]`` indexes with a slice and None)."""
+    if isinstance(value, tlc.tuple):
+        return tuple(_unwrap(element) for element in value.values)
     return tlc._unwrap_if_constexpr(value)
 
 
 def _describe(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_describe(element) for element in value) + ")"
+    if isinstance(value, tlc.slice):
+        return "a slice"
     if isinstance(value, tlc.tensor):
         return f"a runtime tensor of type {value.type}"
     if isinstance(value, tlc.base_value):
@@ -147,8 +155,6 @@ class TLXSemantic:
     ) -> int:
         """A compile-time integer argument (Python int or ``tl.constexpr``); without bounds, any value a carrier
         can encode (``i32``): what it must be beyond that is the op verifier's to check."""
-        if minimum is None and maximum is None:
-            minimum, maximum = -(2**31), 2**31 - 1
         value = _unwrap(value)
         if isinstance(value, tlc.base_value):
             raise self.error(
@@ -164,6 +170,9 @@ class TLXSemantic:
             else:
                 bounds = f"in {minimum}..{maximum}"
             raise self.error(op, f"`{name}` must be {bounds}, got {value}")
+        # A bound the op leaves open is the carrier's: its integer attributes are i32.
+        if minimum is None and value < -(2**31) or maximum is None and value > 2**31 - 1:
+            raise self.error(op, f"`{name}` = {value} does not fit in 32 bits")
         return value
 
     def const_bool(self, op: str, name: str, value: Any) -> bool:
@@ -183,8 +192,6 @@ class TLXSemantic:
     def const_ints(self, op: str, name: str, value: Any, *, minimum: int | None = None) -> tuple[int, ...]:
         """A non-empty tuple/list of compile-time integers (``shape``, ``offsets``, ``dims``)."""
         value = _unwrap(value)
-        if isinstance(value, tlc.tuple):
-            value = value.values
         if not isinstance(value, (tuple, list)) or not value:
             raise self.error(op, f"`{name}` must be a non-empty tuple of ints, got {_describe(value)}")
         return tuple(self.const_int(op, f"{name}[{i}]", d, minimum=minimum) for i, d in enumerate(value))
@@ -980,8 +987,6 @@ class TLXSemantic:
             raise self.error(op, f"`desc` must be a tensor descriptor, got {_describe(desc)}")
         # The block's match with the buffer, and one offset per dimension, are the op verifier's to check.
         offsets = _unwrap(offsets)
-        if isinstance(offsets, tlc.tuple):
-            offsets = offsets.values
         if not isinstance(offsets, (tuple, list)):
             offsets = [offsets]
         return [self.i32(op, f"offsets[{i}]", o) for i, o in enumerate(offsets)]
@@ -1009,8 +1014,6 @@ class TLXSemantic:
         if pair:
             self.require_capability(op, 100, "two_ctas (a TMA load completing on the CTA pair's mbarrier)")
         targets = _unwrap(multicast_targets)
-        if isinstance(targets, tlc.tuple):
-            targets = targets.values
         if targets is None:
             targets = []
         if not isinstance(targets, (tuple, list)):
@@ -1090,13 +1093,13 @@ class TLXSemantic:
         result._slot = slot
         return result
 
-    def make_tensor_descriptor(
-        self, desc_ptr: Any, base: Any, shape: Any, strides: Any, block_shape: Any, padding_option: Any
-    ) -> tlc.tensor_descriptor:
-        """The descriptor written into slot ``desc_ptr``, and read back from it."""
+    def descriptor_arguments(
+        self, base: Any, shape: Any, strides: Any, block_shape: Any, padding_option: Any
+    ) -> tuple[tlc.tensor, list[tlc.tensor], list[tlc.tensor], tuple[int, ...], str]:
+        """``make_tensor_descriptor`` 's arguments checked, with a slot or without (stock Triton's own checks, on
+        the path without, include bare asserts): the base pointer, the shape as ``i32`` and the strides as
+        ``i64`` scalars, the block shape and the padding."""
         op = "make_tensor_descriptor"
-        self.require_capability(op, 90, "TMA descriptors")
-        slot = self.descriptor_ptr(op, "desc_ptr", desc_ptr)
         base = _unwrap(base)
         if not isinstance(base, tlc.tensor) or base.type.is_block() or not base.dtype.is_ptr():
             raise self.error(op, f"`base` must be a pointer to the tensor's first element, got {_describe(base)}")
@@ -1116,6 +1119,27 @@ class TLXSemantic:
             raise self.error(op, f"`padding_option` must be 'zero' or 'nan', got {padding!r}")
         dims = [tlc.tensor(self.i32(op, f"shape[{i}]", d).value, tlc.int32) for i, d in enumerate(sizes)]
         strides64 = [self._i64(op, f"strides[{i}]", d) for i, d in enumerate(steps)]
+        return base, dims, strides64, block, padding
+
+    def stock_tensor_descriptor(
+        self, base: Any, shape: Any, strides: Any, block_shape: Any, padding_option: Any
+    ) -> tlc.tensor_descriptor:
+        """``make_tensor_descriptor(None, ...)``: Triton's own ``tl.make_tensor_descriptor``, on checked
+        arguments."""
+        base, dims, _, block, padding = self.descriptor_arguments(base, shape, strides, block_shape, padding_option)
+        # The strides as given: stock reads the last one as a Python int.
+        return self.semantic.make_tensor_descriptor(base, dims, strides, list(block), padding)
+
+    def make_tensor_descriptor(
+        self, desc_ptr: Any, base: Any, shape: Any, strides: Any, block_shape: Any, padding_option: Any
+    ) -> tlc.tensor_descriptor:
+        """The descriptor written into slot ``desc_ptr``, and read back from it."""
+        op = "make_tensor_descriptor"
+        self.require_capability(op, 90, "TMA descriptors")
+        slot = self.descriptor_ptr(op, "desc_ptr", desc_ptr)
+        base, dims, strides64, block, padding = self.descriptor_arguments(
+            base, shape, strides, block_shape, padding_option
+        )
         self.emit(
             op,
             {
@@ -1145,8 +1169,6 @@ class TLXSemantic:
 
     def _sequence(self, op: str, name: str, value: Any) -> list[Any]:
         value = _unwrap(value)
-        if isinstance(value, tlc.tuple):
-            value = value.values
         if not isinstance(value, (tuple, list)) or not value:
             raise self.error(op, f"`{name}` must be a non-empty list, got {_describe(value)}")
         return list(value)
@@ -1304,8 +1326,6 @@ class TLXSemantic:
     def async_load_commit_group(self, tokens: Any) -> None:
         op = "async_load_commit_group"
         tokens = _unwrap(tokens)
-        if isinstance(tokens, tlc.tuple):
-            tokens = tokens.values
         if tokens is not None and not isinstance(tokens, (tuple, list, async_token)):
             raise self.error(op, f"`tokens` must be async tokens from tlx.async_load, got {_describe(tokens)}")
         self.emit(op)
@@ -1371,6 +1391,8 @@ class TLXSemantic:
         a_in_registers = isinstance(a, tlc.tensor)
         if not a_in_registers:
             a = self.one_buffer(op, "a", a, shared=True)
+        elif not a.type.is_block():
+            raise self.error(op, f"`a` must be a buffer or a 2-D tensor in registers, got {_describe(a)}")
         b = self.one_buffer(op, "b", b, shared=True)
         if _unwrap(pred) is not None and _unwrap(pred) is not True:
             # The public compiler drops `pred` on this path and issues the MMA anyway: refuse what it would ignore.
@@ -1397,11 +1419,11 @@ class TLXSemantic:
         if precision not in precisions:
             raise self.error(op, f"`input_precision` must be one of {sorted(p for p in precisions if p)}")
         attrs: dict[str, Attr] = {"inputPrecision": precisions[precision]}
-        use = _unwrap(use_acc)
+        use = given = _unwrap(use_acc)
         if use is not None:
-            use = self.semantic.to_tensor(use)
-            if use.type.is_block() or use.dtype != tlc.int1:
-                raise self.error(op, f"`use_acc` must be a scalar boolean, got {_describe(use)}")
+            use = self.semantic.to_tensor(use) if isinstance(use, (bool, tlc.tensor)) else None
+            if use is None or use.type.is_block() or use.dtype != tlc.int1:
+                raise self.error(op, f"`use_acc` must be a scalar boolean, got {_describe(given)}")
         # `a` from registers has its own shape (MxK, not MxN): it rides a linked carrier.
         operands = {"a": Linked(a) if a_in_registers else a, "b": b, "acc": acc, "useAcc": use}
         return tlc.tensor(self.emit(op, operands, attrs, result=acc.type), acc.type)
@@ -1460,8 +1482,6 @@ class TLXSemantic:
         barriers = _unwrap(barriers)
         if barriers is None:
             barriers = ()
-        if isinstance(barriers, tlc.tuple):
-            barriers = barriers.values
         if isinstance(barriers, mbarrier):
             barriers = (barriers,)
         if not isinstance(barriers, (tuple, list)):
