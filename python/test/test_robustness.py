@@ -297,3 +297,111 @@ print(rss() - before)
     growth = int(child.stdout.strip().splitlines()[-1])
     print(f"RSS growth over 102 failed TLX compiles: {growth / 1024:.0f} KB")
     assert growth < 2 << 20, growth
+
+
+# ------------------------------------------------------------------------------ misuse of tlx ops, fuzzed
+
+KERNEL_CHANGES = 300
+
+
+def test_random_changes_to_tlx_calls_in_the_tutorials_fail_at_a_kernel_line():
+    """One argument of one tlx.* call changed (tlx.testing.kernel_fuzz): a valid kernel or a compile error at a
+    line, never an internal Python error, a bare RuntimeError or a dead compiler."""
+    from tlx.testing.kernel_fuzz import BUGS
+
+    seed = int(os.environ.get("TLX_FUZZ_SEED", random.SystemRandom().randrange(2**31)))
+    child = subprocess.run(
+        [sys.executable, "-m", "tlx.testing.kernel_fuzz", "--count", str(KERNEL_CHANGES), "--seed", str(seed)],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert child.returncode == 0, f"seed {seed}: exit {child.returncode}\n{child.stderr[-4000:]}"
+    report = json.loads(child.stdout.strip().splitlines()[-1])
+    outcomes = report["outcomes"]
+    print(f"seed {seed}: {outcomes}")
+    bugs = [finding for finding in report["findings"] if finding["outcome"] in BUGS]
+    assert not bugs, f"seed {seed} (reproduce with TLX_FUZZ_SEED): {json.dumps(bugs, indent=1)}"
+    assert sum(outcomes.values()) == KERNEL_CHANGES
+    assert outcomes.get("reported", 0) > KERNEL_CHANGES // 2 and outcomes.get("compiled", 0) > 0, outcomes
+
+
+def test_kernel_fuzz_changes_one_tlx_call_of_the_kernel():
+    import ast
+
+    from tlx.testing import kernel_fuzz
+    from tlx.tutorials import ws_gemm
+
+    source = Path(ws_gemm.__file__).read_text()
+    lines = source.splitlines()
+    rng = random.Random(5)
+    for _ in range(60):
+        mutation = kernel_fuzz.mutate(rng, source, ws_gemm.SPEC["kernel"].fn.__name__)
+        ast.parse(mutation.source)
+        changed = mutation.source.splitlines()
+        assert changed[: mutation.line - 1] == lines[: mutation.line - 1]
+        assert mutation.before.startswith("tlx.") and mutation.after.startswith("tlx.")
+        assert mutation.before != mutation.after and mutation.after in changed[mutation.line - 1]
+        assert mutation.before in ast.unparse(ast.parse(source))
+
+
+def test_kernel_fuzz_tells_internal_errors_from_reported_ones():
+    import triton
+    from triton.compiler.errors import CompilationError
+
+    from tlx.compiler import TLXCompilationError
+    from tlx.testing import kernel_fuzz
+
+    def raised_in(path, code, namespace=None):
+        try:
+            exec(compile(code, str(path), "exec"), {} if namespace is None else namespace)
+        except Exception as error:
+            wrapper = CompilationError("src", None, repr(error))
+            wrapper.__cause__ = error
+            return wrapper
+
+    def raised_under(*paths):
+        """The first path's function calls the next one's ..., the last one's asserts."""
+        namespace = {}
+        exec(compile("def f0():\n    assert False\n", str(paths[-1]), "exec"), namespace)
+        for depth, path in enumerate(reversed(paths[:-1]), 1):
+            exec(compile(f"def f{depth}():\n    f{depth - 1}()\n", str(path), "exec"), namespace)
+        return raised_in(paths[0], f"f{len(paths) - 1}()", namespace)
+
+    inside = kernel_fuzz.PACKAGE_DIR / "language" / "semantic.py"
+    stock = Path(triton.__file__).parent / "language" / "semantic.py"
+    generator = Path(triton.__file__).parent / "compiler" / "code_generator.py"
+    assert kernel_fuzz.classify(raised_in(inside, "None.type"))[0] == "internal"
+    # stock's bare assert reached through a tlx op is TLX's to check; reached from the kernel's own code, stock's
+    assert kernel_fuzz.classify(raised_under(inside, stock))[0] == "internal"
+    assert kernel_fuzz.classify(raised_under(inside, generator, stock))[0] == "reported"
+    assert kernel_fuzz.classify(raised_in(inside, "raise ValueError('bad shape')"))[0] == "reported"
+    binding = "raise TypeError('get_int32_attr(): incompatible function arguments. The following ...')"
+    assert kernel_fuzz.classify(raised_in(inside, binding))[0] == "internal"
+    assert kernel_fuzz.classify(raised_in(kernel_fuzz.TUTORIALS_DIR / "ws_gemm.py", "None.type"))[0] == "reported"
+    assert kernel_fuzz.classify(None) == ("compiled", "")
+    assert kernel_fuzz.classify(TLXCompilationError("k.py:3: error: stock Triton's TTGIR passes failed"))[0] == "late"
+    assert kernel_fuzz.classify(TLXCompilationError("k.py:3: tlx.local_view: bad"))[0] == "reported"
+    assert kernel_fuzz.classify(RuntimeError("PassManager::run failed"))[0] == "escaped"
+    stock = "k.py:9:29: error: 'arith.cmpi' op requires all operands to have the same type\n"
+    detail = "RuntimeError: error encountered during parsing"
+    assert kernel_fuzz._stock_frontend(stock, detail)[0] == "stock-frontend"
+    assert kernel_fuzz._stock_frontend("k.py:9:29: error: 'tt.call' op bad\n", detail)[0] == "escaped"
+
+
+@pytest.mark.parametrize(
+    "source, timeout, outcome",
+    [("import os\nos._exit(3)\n", 120, "crashed"), ("import time\ntime.sleep(60)\n", 5, "hung")],
+)
+def test_kernel_fuzz_counts_a_dead_or_stuck_compiler(tmp_path, source, timeout, outcome):
+    from tlx.testing.kernel_fuzz import _Worker
+    from tlx.tutorials import ws_gemm
+
+    worker = _Worker(tmp_path)
+    try:
+        job = {"source": source, "module": "ws_gemm", "spec": "SPEC", "arch": 90}
+        assert worker.run(job, timeout)[0] == outcome
+        # a fresh worker takes over
+        assert worker.run({**job, "source": Path(ws_gemm.__file__).read_text()}, 300) == ("compiled", "")
+    finally:
+        worker.close()
