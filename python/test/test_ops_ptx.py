@@ -1,5 +1,7 @@
 """Each tlx op compiled to cubin on the CPU shows the instruction it promises in the PTX.
 
+The `SPEC_*` dicts (a tutorial's SPEC form) are also seeds of `tlx.testing.kernel_fuzz --seed-module`.
+
 The tutorials cover buffers, TMA, cp.async, mbarrier waits, fences and wgmma (test_tutorials.py); this
 covers the rest: mbarrier arrive, special registers, the buffer views, and (for sm_100a) block-scaled MMA
 and stochastic rounding.
@@ -15,6 +17,7 @@ from triton.backends.compiler import GPUTarget
 from triton.compiler.compiler import ASTSource
 
 import tlx
+from tlx.tutorials import compile_tutorial
 
 
 @triton.jit
@@ -56,8 +59,16 @@ def compile_sm90(kernel, signature, constexprs):
     return compile_for(kernel, signature, constexprs)
 
 
+SPEC_ARRIVE_AND_REGISTERS = {
+    "kernel": arrive_and_registers,
+    "signature": {"out": "*i32", "BLOCK": "constexpr"},
+    "constexprs": {"BLOCK": 128},
+    "num_warps": 4,
+}
+
+
 def test_barrier_arrive_and_special_registers():
-    compiled = compile_sm90(arrive_and_registers, {"out": "*i32", "BLOCK": "constexpr"}, {"BLOCK": 128})
+    compiled = compile_tutorial(SPEC_ARRIVE_AND_REGISTERS)
     ptx = compiled.asm["ptx"]
     assert re.search(r"mbarrier\.init\.shared(::cta)?\.b64 \[[^\]]+\], 128;", ptx), "arrive count 128"
     assert "mbarrier.arrive" in ptx
@@ -67,12 +78,16 @@ def test_barrier_arrive_and_special_registers():
     assert tlx.__name__ == "tlx"
 
 
+SPEC_VIEWS = {
+    "kernel": views,
+    "signature": {"desc": "tensordesc<fp16[64, 128]>", "out_desc": "tensordesc<fp16[64, 64]>", "BLOCK": "constexpr"},
+    "constexprs": {"BLOCK": 64},
+    "num_warps": 4,
+}
+
+
 def test_views_read_the_slices_they_name():
-    compiled = compile_sm90(
-        views,
-        {"desc": "tensordesc<fp16[64, 128]>", "out_desc": "tensordesc<fp16[64, 64]>", "BLOCK": "constexpr"},
-        {"BLOCK": 64},
-    )
+    compiled = compile_tutorial(SPEC_VIEWS)
     ttgir = compiled.asm["ttgir"]
     assert "ttg.memdesc_subslice" in ttgir and "ttg.memdesc_trans" in ttgir
     ptx = compiled.asm["ptx"]
@@ -90,8 +105,16 @@ def named_barriers(out, bar: tl.int32, BLOCK: tl.constexpr):
     tl.store(out + offs, offs)
 
 
+SPEC_NAMED_BARRIERS = {
+    "kernel": named_barriers,
+    "signature": {"out": "*i32", "bar": "i32", "BLOCK": "constexpr"},
+    "constexprs": {"BLOCK": 128},
+    "num_warps": 4,
+}
+
+
 def test_named_barriers():
-    compiled = compile_sm90(named_barriers, {"out": "*i32", "bar": "i32", "BLOCK": "constexpr"}, {"BLOCK": 128})
+    compiled = compile_tutorial(SPEC_NAMED_BARRIERS)
     ptx = compiled.asm["ptx"]
     assert re.search(r"bar\.sync\s+1, 128;", ptx), "named barrier wait"
     assert re.search(r"bar\.arrive\s+%r\d+, 256;", ptx), "named barrier arrive with a runtime id"
@@ -128,8 +151,16 @@ def cluster_ops(out, BLOCK: tl.constexpr):
     tl.store(out + tl.arange(0, BLOCK), tl.zeros((BLOCK,), tl.int32) + rank * size)
 
 
+SPEC_CLUSTER_OPS = {
+    "kernel": cluster_ops,
+    "signature": {"out": "*i32", "BLOCK": "constexpr"},
+    "constexprs": {"BLOCK": 128},
+    "num_warps": 4,
+}
+
+
 def test_cluster_rank_barrier_and_mbarrier_init_fence():
-    ptx = compile_sm90(cluster_ops, {"out": "*i32", "BLOCK": "constexpr"}, {"BLOCK": 128}).asm["ptx"]
+    ptx = compile_tutorial(SPEC_CLUSTER_OPS).asm["ptx"]
     assert "%cluster_ctarank" in ptx and "%cluster_nctarank" in ptx
     assert "fence.mbarrier_init.release.cluster" in ptx
     arrive = re.search(r"barrier\.cluster\.arrive(\.aligned)?;", ptx)
@@ -146,8 +177,11 @@ def fp8_dot(out):
     tl.store(out + rows * 64 + cols, acc)
 
 
+SPEC_FP8_DOT = {"kernel": fp8_dot, "signature": {"out": "*fp32"}, "constexprs": {}, "num_warps": 4}
+
+
 def test_fp8_async_dot_is_an_e4m3_wgmma():
-    ptx = compile_sm90(fp8_dot, {"out": "*fp32"}, {}).asm["ptx"]
+    ptx = compile_tutorial(SPEC_FP8_DOT).asm["ptx"]
     assert re.search(r"wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.e4m3\.e4m3", ptx), ptx[-2000:]
 
 
@@ -202,8 +236,11 @@ def tf32_dot(out):
     tl.store(out + rows * 64 + cols, acc)
 
 
+SPEC_TF32_DOT = {"kernel": tf32_dot, "signature": {"out": "*fp32"}, "constexprs": {}, "num_warps": 4}
+
+
 def test_float32_async_dot_is_a_tf32_wgmma():
-    ptx = compile_sm90(tf32_dot, {"out": "*fp32"}, {}).asm["ptx"]
+    ptx = compile_tutorial(SPEC_TF32_DOT).asm["ptx"]
     assert len(re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n64k8\.f32\.tf32\.tf32", ptx)) == 2, ptx[-2000:]
 
 
@@ -244,12 +281,17 @@ def cluster_memory(desc, out, N: tl.constexpr):
     tl.store(out + tl.arange(0, N), tlx.local_load(vec[0]))
 
 
+SPEC_CLUSTER_MEMORY = {
+    "kernel": cluster_memory,
+    "signature": {"desc": "tensordesc<fp16[64, 64]>", "out": "*fp32", "N": "constexpr"},
+    "constexprs": {"N": 128},
+    "num_warps": 4,
+    "options": {"ctas_per_cga": (2, 1, 1)},
+}
+
+
 def test_cluster_memory_maps_the_peer_and_multicasts():
-    compiled = triton.compile(
-        ASTSource(cluster_memory, {"desc": "tensordesc<fp16[64, 64]>", "out": "*fp32", "N": "constexpr"}, {(2,): 128}),
-        target=GPUTarget("cuda", 90, 32),
-        options={"ctas_per_cga": (2, 1, 1)},
-    )
+    compiled = compile_tutorial(SPEC_CLUSTER_MEMORY)
     ptx = compiled.asm["ptx"]
     assert compiled.metadata.ctas_per_cga == (2, 1, 1)
     # One multicast load per branch, each to the CTAs of mask 0b11.
@@ -311,8 +353,11 @@ def warp_barrier(out):
     tl.store(out + tl.arange(0, 128), tl.arange(0, 128))
 
 
+SPEC_WARP_BARRIER = {"kernel": warp_barrier, "signature": {"out": "*i32"}, "constexprs": {}, "num_warps": 4}
+
+
 def test_warp_barrier_has_every_thread_arrive():
-    ptx = compile_sm90(warp_barrier, {"out": "*i32"}, {}).asm["ptx"]
+    ptx = compile_tutorial(SPEC_WARP_BARRIER).asm["ptx"]
     assert re.search(r"mbarrier\.init\.shared(::cta)?\.b64 \[[^\]]+\], 256;", ptx), "4 warps x 32 threads x 2"
     arrives = re.findall(r"^\s*(@%p\d+ )?mbarrier\.arrive\.shared::cta\.b64 _, \[%r\d+\];", ptx, re.M)  # count 1
     assert len(arrives) == 2, ptx
@@ -333,9 +378,16 @@ def fences_prefetch_bulk_store(desc, out):
     tlx.async_descriptor_store_wait(0)
 
 
+SPEC_FENCES_PREFETCH_BULK_STORE = {
+    "kernel": fences_prefetch_bulk_store,
+    "signature": {"desc": "tensordesc<fp16[64, 128]>", "out": "*fp16"},
+    "constexprs": {},
+    "num_warps": 4,
+}
+
+
 def test_fences_tma_prefetch_and_bulk_store():
-    signature = {"desc": "tensordesc<fp16[64, 128]>", "out": "*fp16"}
-    ptx = compile_sm90(fences_prefetch_bulk_store, signature, {}).asm["ptx"]
+    ptx = compile_tutorial(SPEC_FENCES_PREFETCH_BULK_STORE).asm["ptx"]
     assert "fence.acq_rel.gpu;" in ptx and "fence.acq_rel.sys;" in ptx
     assert "fence.proxy.async.shared::cta" in ptx
     # A 64x128 fp16 block is two 64-column boxes of the 128-byte swizzle: two prefetches.
@@ -356,9 +408,16 @@ def gather_scatter(table, idx, vals, out, N: tl.constexpr, M: tl.constexpr):
     tl.store(out + N + tl.arange(0, N * M), tlx.local_load(buf[0]))
 
 
+SPEC_GATHER_SCATTER = {
+    "kernel": gather_scatter,
+    "signature": {"table": "*fp32", "idx": "*i32", "vals": "*fp32", "out": "*fp32", "N": "constexpr", "M": "constexpr"},
+    "constexprs": {"N": 32, "M": 32},
+    "num_warps": 4,
+}
+
+
 def test_gather_and_scatter_are_shared_loads_and_stores_at_indexed_addresses():
-    signature = {"table": "*fp32", "idx": "*i32", "vals": "*fp32", "out": "*fp32", "N": "constexpr", "M": "constexpr"}
-    ptx = compile_sm90(gather_scatter, signature, {"N": 32, "M": 32}).asm["ptx"]
+    ptx = compile_tutorial(SPEC_GATHER_SCATTER).asm["ptx"]
     assert re.search(r"ld\.shared\.b32 %r\d+, \[%r\d+\];", ptx)
     assert re.search(r"st\.shared\.b32 \[%r\d+\], %r\d+;", ptx)
 
@@ -377,8 +436,16 @@ def reshaped_views(out, M: tl.constexpr, N: tl.constexpr):
     tl.store(out + M * N + tl.arange(0, M // 2)[:, None] * N + cols, top)
 
 
+SPEC_RESHAPED_VIEWS = {
+    "kernel": reshaped_views,
+    "signature": {"out": "*fp32", "M": "constexpr", "N": "constexpr"},
+    "constexprs": {"M": 64, "N": 64},
+    "num_warps": 4,
+}
+
+
 def test_local_reshape_compiles_to_memdesc_reshape_views():
-    compiled = compile_sm90(reshaped_views, {"out": "*fp32", "M": "constexpr", "N": "constexpr"}, {"M": 64, "N": 64})
+    compiled = compile_tutorial(SPEC_RESHAPED_VIEWS)
     assert compiled.asm["ttgir"].count("ttg.memdesc_reshape") == 2
     assert re.search(r"ld\.shared|ldmatrix", compiled.asm["ptx"])
 
@@ -396,9 +463,16 @@ def device_descriptor_copy(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
     tlx.async_descriptor_store_wait(0)
 
 
+SPEC_DEVICE_DESCRIPTOR_COPY = {
+    "kernel": device_descriptor_copy,
+    "signature": {"x": "*fp16", "y": "*fp16", "M": "i32", "N": "i32", "BM": "constexpr", "BN": "constexpr"},
+    "constexprs": {"BM": 64, "BN": 64},
+    "num_warps": 4,
+}
+
+
 def test_device_made_descriptors_take_their_buffers_layout():
-    signature = {"x": "*fp16", "y": "*fp16", "M": "i32", "N": "i32", "BM": "constexpr", "BN": "constexpr"}
-    ptx = compile_sm90(device_descriptor_copy, signature, {"BM": 64, "BN": 64}).asm["ptx"]
+    ptx = compile_tutorial(SPEC_DEVICE_DESCRIPTOR_COPY).asm["ptx"]
     assert "tensormap.replace" in ptx
     assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
     assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
@@ -641,13 +715,20 @@ def cache_hints_and_reductions(desc, out_desc, sum_desc):
     tlx.async_descriptor_store_wait(0)
 
 
-def test_cache_hints_and_tma_reductions():
-    signature = {
+SPEC_CACHE_HINTS_AND_REDUCTIONS = {
+    "kernel": cache_hints_and_reductions,
+    "signature": {
         "desc": "tensordesc<fp16[64, 128]>",
         "out_desc": "tensordesc<fp16[64, 128]>",
         "sum_desc": "tensordesc<fp32[64, 64]>",
-    }
-    compiled = compile_sm90(cache_hints_and_reductions, signature, {})
+    },
+    "constexprs": {},
+    "num_warps": 4,
+}
+
+
+def test_cache_hints_and_tma_reductions():
+    compiled = compile_tutorial(SPEC_CACHE_HINTS_AND_REDUCTIONS)
     ptx = compiled.asm["ptx"]
     assert "createpolicy.fractional.L2::evict_first.b64" in ptx
     assert "createpolicy.fractional.L2::evict_last.b64" in ptx
@@ -682,8 +763,16 @@ def bulk_copy_in(x, out, N: tl.constexpr):
     tl.store(out + tl.arange(0, N), tlx.local_load(bufs[0]))
 
 
+SPEC_BULK_COPY_IN = {
+    "kernel": bulk_copy_in,
+    "signature": {"x": "*fp32", "out": "*fp32", "N": "constexpr"},
+    "constexprs": {"N": 256},
+    "num_warps": 4,
+}
+
+
 def test_bulk_async_load_is_one_bulk_copy_completing_on_the_mbarrier():
-    compiled = compile_sm90(bulk_copy_in, {"x": "*fp32", "out": "*fp32", "N": "constexpr"}, {"N": 256})
+    compiled = compile_tutorial(SPEC_BULK_COPY_IN)
     ptx = compiled.asm["ptx"]
     bulk = (
         r"cp\.async\.bulk\.shared::cluster\.global\.mbarrier::complete_tx::bytes "
@@ -789,8 +878,16 @@ def _tensormap_fields(ttgir: str) -> list[tuple[str, ...]]:
     return sorted(_TENSORMAP.findall(ttgir))
 
 
+SPEC_DESCRIPTOR_SLOTS_COPY = {
+    "kernel": descriptor_slots_copy,
+    "signature": _COPY_SIGNATURE,
+    "constexprs": {"BM": 64, "BN": 64},
+    "num_warps": 4,
+}
+
+
 def test_descriptor_slots_are_filled_on_the_device_and_read_back():
-    compiled = compile_sm90(descriptor_slots_copy, _COPY_SIGNATURE, {"BM": 64, "BN": 64})
+    compiled = compile_tutorial(SPEC_DESCRIPTOR_SLOTS_COPY)
     ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
     # One allocation of two 128-byte slots, the launcher's global scratch.
     assert ttgir.count("ttg.global_scratch_alloc") == 1 and "nbytes = 256 : i32" in ttgir

@@ -311,7 +311,10 @@ def test_random_changes_to_tlx_calls_in_the_tutorials_fail_at_a_kernel_line():
 
     seed = int(os.environ.get("TLX_FUZZ_SEED", random.SystemRandom().randrange(2**31)))
     child = subprocess.run(
-        [sys.executable, "-m", "tlx.testing.kernel_fuzz", "--count", str(KERNEL_CHANGES), "--seed", str(seed)],
+        [
+            *(sys.executable, "-m", "tlx.testing.kernel_fuzz", "--count", str(KERNEL_CHANGES), "--seed", str(seed)),
+            *("--seed-module", str(Path(__file__).parent / "test_ops_ptx.py")),  # the ops no tutorial calls
+        ],
         capture_output=True,
         text=True,
         timeout=1200,
@@ -324,6 +327,17 @@ def test_random_changes_to_tlx_calls_in_the_tutorials_fail_at_a_kernel_line():
     assert not bugs, f"seed {seed} (reproduce with TLX_FUZZ_SEED): {json.dumps(bugs, indent=1)}"
     assert sum(outcomes.values()) == KERNEL_CHANGES
     assert outcomes.get("reported", 0) > KERNEL_CHANGES // 2 and outcomes.get("compiled", 0) > 0, outcomes
+
+
+def test_kernel_fuzz_seeds_are_the_tutorials_and_the_modules_given():
+    from tlx.testing import kernel_fuzz
+
+    tutorials = kernel_fuzz.seeds()
+    both = kernel_fuzz.seeds(modules=[Path(__file__).parent / "test_ops_ptx.py"])
+    names = {(seed.module, seed.spec, seed.arch) for seed in tutorials}
+    assert {("ws_gemm", "SPEC", 90), ("blackwell_gemm", "SPEC", 100), ("cluster_gemm", "SPEC", 90)} <= names
+    added = {(seed.spec, seed.kernel) for seed in both} - {(seed.spec, seed.kernel) for seed in tutorials}
+    assert ("SPEC_CLUSTER_MEMORY", "cluster_memory") in added and ("SPEC_GATHER_SCATTER", "gather_scatter") in added
 
 
 def test_kernel_fuzz_changes_one_tlx_call_of_the_kernel():
@@ -399,7 +413,7 @@ def test_kernel_fuzz_counts_a_dead_or_stuck_compiler(tmp_path, source, timeout, 
 
     worker = _Worker(tmp_path)
     try:
-        job = {"source": source, "module": "ws_gemm", "spec": "SPEC", "arch": 90}
+        job = {"source": source, "module": "ws_gemm", "beside": ".", "spec": "SPEC", "arch": 90}
         assert worker.run(job, timeout)[0] == outcome
         # a fresh worker takes over
         assert worker.run({**job, "source": Path(ws_gemm.__file__).read_text()}, 300) == ("compiled", "")

@@ -3,12 +3,14 @@ the CPU, must compile or fail with a compile error at a kernel line, never with 
 process.
 
     python -m tlx.testing.kernel_fuzz --count 200 --seed 1234 [--only ws_gemm] [--keep DIR]
+        [--seed-module python/test/test_ops_ptx.py]
 
-Each input takes one tutorial module and one of its ``SPEC`` s (Hopper tutorials for sm_90, ``blackwell_*``
-for sm_100), picks one ``tlx.*`` call in a ``@triton.jit`` function the spec's kernel reaches, changes one
-thing in its arguments (an integer, a dtype, a tuple's length, an argument dropped, swapped, replaced by
-another name of the function or by a value of the wrong kind, a keyword of the op's signature added), and
-compiles the changed module's spec in a worker process. Outcomes:
+Each input takes one tutorial module (or a ``--seed-module``: any module of ``SPEC*`` dicts in a tutorial's
+form) and one of its ``SPEC`` s (``blackwell_*`` modules' for sm_100, the others' for sm_90), picks one
+``tlx.*`` call in a ``@triton.jit`` function the spec's kernel reaches, changes one thing in its arguments
+(an integer, a dtype, a tuple's length, an argument dropped, swapped, replaced by another name of the
+function or by a value of the wrong kind, a keyword of the op's signature added), and compiles the changed
+module's spec in a worker process. Outcomes:
 
 * ``compiled``: the change was still a valid kernel (or sat in a branch the trace does not take);
 * ``reported``: a ``CompilationError`` at a line of the kernel (Triton's frontend or TLX's own checks);
@@ -48,7 +50,8 @@ import subprocess
 import sys
 import tempfile
 import traceback
-from collections.abc import Callable, Iterator
+import types
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import tlx
@@ -99,29 +102,41 @@ NOT_THE_COMPILER = (TUTORIALS_DIR, Path(__file__).resolve().parent)
 
 @dataclasses.dataclass(frozen=True)
 class Seed:
-    """A tutorial spec to mutate: ``tlx.tutorials.<module>.<spec>``, compiled for ``arch``."""
+    """A spec to mutate: ``<module>.<spec>`` of the module at ``path``, whose kernel is ``kernel``, compiled
+    for ``arch``."""
 
     module: str
+    path: Path
     spec: str
+    kernel: str
     arch: int
 
-    @property
-    def kernel_name(self) -> str:
-        spec = getattr(importlib.import_module(f"tlx.tutorials.{self.module}"), self.spec)
-        return spec["kernel"].fn.__name__
+
+def _load(path: Path) -> types.ModuleType:
+    """The module at ``path``, its folder on ``sys.path`` (for what it imports beside it)."""
+    if str(path.parent) not in sys.path:
+        sys.path.insert(0, str(path.parent))
+    spec = importlib.util.spec_from_file_location(f"tlx_fuzz_seed_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def seeds(only: str | None = None) -> list[Seed]:
-    """Every ``SPEC*`` dict of every tutorial module (``only``: of the modules whose name contains it)."""
+def seeds(only: str | None = None, modules: Sequence[Path] = ()) -> list[Seed]:
+    """Every ``SPEC*`` dict of every tutorial module and of ``modules`` (``only``: of the modules whose name
+    contains it). A ``blackwell_*`` module's specs compile for sm_100, the others' for sm_90."""
     found = []
-    for info in pkgutil.iter_modules([str(TUTORIALS_DIR)]):
-        if only and only not in info.name:
-            continue
-        module = importlib.import_module(f"tlx.tutorials.{info.name}")
-        arch = 100 if info.name.startswith("blackwell_") else 90
-        for name, value in vars(module).items():
-            if name.startswith("SPEC") and isinstance(value, dict) and "kernel" in value:
-                found.append(Seed(info.name, name, arch))
+    tutorials = [
+        (info.name, TUTORIALS_DIR / f"{info.name}.py", importlib.import_module(f"tlx.tutorials.{info.name}"))
+        for info in pkgutil.iter_modules([str(TUTORIALS_DIR)])
+        if not only or only in info.name
+    ]
+    others = [(path.stem, path.resolve(), _load(path.resolve())) for path in modules if not only or only in path.stem]
+    for name, path, module in tutorials + others:
+        arch = 100 if name.startswith("blackwell_") else 90
+        for spec_name, value in vars(module).items():
+            if spec_name.startswith("SPEC") and isinstance(value, dict) and "kernel" in value:
+                found.append(Seed(name, path, spec_name, value["kernel"].fn.__name__, arch))
     return found
 
 
@@ -393,6 +408,8 @@ def classify(error: BaseException | None) -> tuple[str, str]:
 def _compile(job: dict, directory: Path, index: int) -> tuple[str, str]:
     from tlx.tutorials import compile_tutorial
 
+    if job["beside"] not in sys.path:
+        sys.path.insert(0, job["beside"])
     name = f"tlx_fuzz_{job['module']}_{index}"
     path = directory / f"{name}.py"
     path.write_text(job["source"])
@@ -506,29 +523,41 @@ class _Worker:
             self.stderr.close()
 
 
-def jobs(count: int, seed: int, only: str | None) -> Iterator[tuple[Seed, Mutation]]:
+def jobs(count: int, seed: int, only: str | None, modules: Sequence[Path] = ()) -> Iterator[tuple[Seed, Mutation]]:
     """``count`` mutations, the same for the same ``seed``."""
     rng = random.Random(seed)
-    candidates = seeds(only)
-    sources = {s.module: (TUTORIALS_DIR / f"{s.module}.py").read_text() for s in candidates}
-    kernels = {s: s.kernel_name for s in candidates}
+    candidates = seeds(only, modules)
+    sources = {s.path: s.path.read_text() for s in candidates}
     made = 0
     while made < count:
         target = rng.choice(candidates)
-        mutation = mutate(rng, sources[target.module], kernels[target])
+        mutation = mutate(rng, sources[target.path], target.kernel)
         if mutation is not None:
             made += 1
             yield target, mutation
 
 
-def run(count: int, seed: int, only: str | None = None, keep: Path | None = None, timeout: float = 300) -> dict:
+def run(
+    count: int,
+    seed: int,
+    only: str | None = None,
+    keep: Path | None = None,
+    timeout: float = 300,
+    modules: Sequence[Path] = (),
+) -> dict:
     outcomes: collections.Counter[str] = collections.Counter()
     findings = []
     with tempfile.TemporaryDirectory(prefix="tlx-kernel-fuzz-") as directory:
         worker_process = _Worker(Path(directory))
         try:
-            for index, (target, mutation) in enumerate(jobs(count, seed, only)):
-                job = {"source": mutation.source, "module": target.module, "spec": target.spec, "arch": target.arch}
+            for index, (target, mutation) in enumerate(jobs(count, seed, only, modules)):
+                job = {
+                    "source": mutation.source,
+                    "module": target.module,
+                    "beside": str(target.path.parent),
+                    "spec": target.spec,
+                    "arch": target.arch,
+                }
                 outcome, detail = worker_process.run(job, timeout)
                 outcomes[outcome] += 1
                 if (index + 1) % 100 == 0:
@@ -557,17 +586,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--only", help="tutorial modules whose name contains this")
+    parser.add_argument("--only", help="seed modules whose name contains this")
+    parser.add_argument(
+        "--seed-module", type=Path, action="append", default=[], help="a module of SPEC dicts to mutate too"
+    )
     parser.add_argument("--keep", type=Path, help="write each finding's changed module here")
     parser.add_argument("--timeout", type=float, default=300, help="seconds one compile may take")
-    parser.add_argument("--replay", type=Path, help="compile one module --keep wrote and show its error")
+    parser.add_argument(
+        "--replay",
+        type=Path,
+        help="compile one module --keep wrote and show its error (a --seed-module's folder on PYTHONPATH)",
+    )
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         return worker(args.worker)
     if args.replay:
         return replay(args.replay)
-    print(json.dumps(run(args.count, args.seed, args.only, args.keep, args.timeout)))
+    print(json.dumps(run(args.count, args.seed, args.only, args.keep, args.timeout, args.seed_module)))
     return 0
 
 
