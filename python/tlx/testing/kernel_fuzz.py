@@ -9,8 +9,9 @@ Each input takes one tutorial module (or a ``--seed-module``: any module of ``SP
 form) and one of its ``SPEC`` s (``blackwell_*`` modules' for sm_100, the others' for sm_90), picks one
 ``tlx.*`` call in a ``@triton.jit`` function the spec's kernel reaches, changes one thing in its arguments
 (an integer, a dtype, a tuple's length, an argument dropped, swapped, replaced by another name of the
-function or by a value of the wrong kind, a keyword of the op's signature added), and compiles the changed
-module's spec in a worker process. Outcomes:
+function or by a value of the wrong kind, a keyword of the op's signature added), or calls another tlx op
+with them, or drops the call (``None`` in its place), and compiles the changed module's spec in a worker
+process. Outcomes:
 
 * ``compiled``: the change was still a valid kernel (or sat in a branch the trace does not take);
 * ``reported``: a ``CompilationError`` at a line of the kernel (Triton's frontend or TLX's own checks);
@@ -297,6 +298,18 @@ def _extra_keyword(rng: random.Random, call: ast.Call, names: list[str]) -> bool
     return True
 
 
+def _device_ops() -> list[str]:
+    """The tlx names a kernel calls: the builtins, and ``reuse_group`` (host helpers such as ``run_pipeline``
+    and the value classes are left out: stock Triton rejects a call of a plain Python function itself)."""
+    return [name for name in tlx.__all__ if getattr(getattr(tlx, name), "__triton_builtin__", False)] + ["reuse_group"]
+
+
+def _other_op(rng: random.Random, call: ast.Call, _: list[str]) -> bool:
+    """Another tlx op with the same arguments (``barrier_arrive`` for ``barrier_wait``, ...)."""
+    call.func.attr = rng.choice([op for op in _device_ops() if op != call.func.attr])
+    return True
+
+
 MUTATORS: tuple[Callable[[random.Random, ast.Call, list[str]], bool], ...] = (
     _int_literal,
     _int_literal,
@@ -309,6 +322,7 @@ MUTATORS: tuple[Callable[[random.Random, ast.Call, list[str]], bool], ...] = (
     _other_name,
     _foreign_value,
     _extra_keyword,
+    _other_op,
 )
 
 
@@ -340,7 +354,9 @@ def mutate(rng: random.Random, source: str, kernel_name: str) -> Mutation | None
     for _ in range(20):
         function, call = rng.choice(sites)
         changed = copy.deepcopy(call)
-        if not rng.choice(MUTATORS)(rng, changed, _names_of(function)):
+        if rng.random() < 0.05:  # the call gone: its statement does nothing, its value is None
+            changed = ast.Constant(None)
+        elif not rng.choice(MUTATORS)(rng, changed, _names_of(function)):
             continue
         before, after = ast.unparse(call), ast.unparse(changed)
         if before == after:
