@@ -1633,3 +1633,19 @@ def test_launch_options_the_compiler_rejects_at_the_kernel_line(kernel, options,
         pipeline.run(text, kernel=kernel.__name__, source_name=f"{kernel.__name__}.ttgir-converted.mlir")
     error = str(info.value)
     assert message in error and f"{HERE}:{misuse_line(kernel)}:" in error, error
+
+
+@triton.jit
+def constructs_a_descriptor_pointer(n):
+    slots = tlx.tensor_descriptor_ptr((64, 64), tl.float16, 2)  # misuse
+    tlx.reinterpret_tensor_descriptor(slots[0], [64, 64], tl.float16)
+
+
+def test_a_kernel_constructing_a_tlx_value_class_fails_at_the_line():
+    """Found by tlx.testing.kernel_fuzz: the object reached an IR builder, which refused it (pybind11)."""
+    with pytest.raises(CompilationError) as info:
+        frontend_ir(constructs_a_descriptor_pointer, N, stage="ttir", target=SM90)
+    text = str(info.value)
+    line = misuse_line(constructs_a_descriptor_pointer)
+    assert SOURCE[line - 1] in text
+    assert "tlx.tensor_descriptor_ptr is what tlx ops return, not something a kernel constructs" in text, text

@@ -42,6 +42,16 @@ __all__ = [
 ]
 
 
+def _made_by_an_op(value: tlc.base_value, handle: Any) -> Any:
+    """``handle``, the IR value a tlx op made; a kernel that constructs ``value`` 's class itself gets an
+    error at its line instead of a failure in an IR builder later."""
+    if not isinstance(handle, ir.value):
+        raise TypeError(
+            f"tlx.{type(value).__name__} is what tlx ops return, not something a kernel constructs (got {handle!r})"
+        )
+    return handle
+
+
 class storage_kind(enum.Enum):
     """Where TLX buffers live.
 
@@ -144,7 +154,7 @@ class buffered_tensor(tlc.base_value):
     """
 
     def __init__(self, handle: ir.value, type: buffered_tensor_type) -> None:
-        self.handle = handle
+        self.handle = _made_by_an_op(self, handle)
         self.type = type
 
     @property
@@ -231,7 +241,7 @@ class mbarrier(tlc.base_value):
     """
 
     def __init__(self, handle: ir.value, type: mbarrier_type, remote_cta_rank: Any = None) -> None:
-        self.handle = handle
+        self.handle = _made_by_an_op(self, handle)
         self.type = type
         self.remote_cta_rank = remote_cta_rank
 
@@ -301,7 +311,7 @@ class clc_response(tlc.base_value):
     or one (``tlx.local_view(responses, k)``). Made by ``tlx.clc_create_context``."""
 
     def __init__(self, handle: ir.value, num: int | None, layout: Any) -> None:
-        self.handle = handle
+        self.handle = _made_by_an_op(self, handle)
         self.num = num
         self.type = clc_response_type(num, layout)
 
@@ -475,7 +485,7 @@ class reuse_group_value(tlc.base_value):
     """A reuse group lowered to IR (internal: what ``set_buffer_overlap`` builds from a :class:`reuse_group`)."""
 
     def __init__(self, handle: ir.value, type: reuse_group_ir_type) -> None:
-        self.handle = handle
+        self.handle = _made_by_an_op(self, handle)
         self.type = type
 
     def _flatten_ir(self, handles: list[ir.value]) -> None:
@@ -540,7 +550,7 @@ class storage_alias_spec_type_class(tlc.base_value):
     def __init__(self, handle: ir.value, storage: storage_kind, buffer_size_bytes: int | None = None) -> None:
         if storage == storage_kind.smemCluster:
             raise ValueError("smemCluster storage is not supported for storage_alias_spec")
-        self._handle = handle
+        self._handle = _made_by_an_op(self, handle)
         self._storage = storage
         self._buffer_size_bytes = buffer_size_bytes
         self.type = storage_alias_spec_type(storage, buffer_size_bytes)
@@ -621,7 +631,7 @@ class tensor_descriptor_ptr(tlc.base_value):
     """
 
     def __init__(self, handle: ir.value, num: int, descriptor_size: int) -> None:
-        self.handle = handle
+        self.handle = _made_by_an_op(self, handle)
         self.type = tensor_descriptor_ptr_type(num, descriptor_size)
         # The slot this pointer is at when tracing knows it (constant indices from the allocation), else None.
         self._slot: int | None = None
