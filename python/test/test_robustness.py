@@ -349,14 +349,24 @@ def test_kernel_fuzz_changes_one_tlx_call_of_the_kernel():
     source = Path(ws_gemm.__file__).read_text()
     lines = source.splitlines()
     rng = random.Random(5)
-    for _ in range(60):
+    swaps = 0
+    for _ in range(100):
         mutation = kernel_fuzz.mutate(rng, source, ws_gemm.SPEC["kernel"].fn.__name__)
         ast.parse(mutation.source)
         changed = mutation.source.splitlines()
-        assert changed[: mutation.line - 1] == lines[: mutation.line - 1]
+        line = mutation.line
+        assert changed[: line - 1] == lines[: line - 1]
+        if mutation.after == "swapped":  # two neighbouring one-line statements, one calling a tlx op
+            swaps += 1
+            assert (
+                changed[line - 1 : line + 1] == lines[line : line - 2 : -1] and changed[line + 1 :] == lines[line + 1 :]
+            )
+            assert "tlx." in lines[line - 1] + lines[line]
+            continue
         assert mutation.before.startswith("tlx.") and (mutation.after.startswith("tlx.") or mutation.after == "None")
-        assert mutation.before != mutation.after and mutation.after in changed[mutation.line - 1]
+        assert mutation.before != mutation.after and mutation.after in changed[line - 1]
         assert mutation.before in ast.unparse(ast.parse(source))
+    assert swaps > 0
 
 
 def test_kernel_fuzz_tells_internal_errors_from_reported_ones():

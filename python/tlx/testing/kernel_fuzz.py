@@ -10,8 +10,8 @@ form) and one of its ``SPEC`` s (``blackwell_*`` modules' for sm_100, the others
 ``tlx.*`` call in a ``@triton.jit`` function the spec's kernel reaches, changes one thing in its arguments
 (an integer, a dtype, a tuple's length, an argument dropped, swapped, replaced by another name of the
 function or by a value of the wrong kind, a keyword of the op's signature added), or calls another tlx op
-with them, or drops the call (``None`` in its place), and compiles the changed module's spec in a worker
-process. Outcomes:
+with them, or drops the call (``None`` in its place), or swaps a one-line statement calling a tlx op with
+its neighbour, and compiles the changed module's spec in a worker process. Outcomes:
 
 * ``compiled``: the change was still a valid kernel (or sat in a branch the trace does not take);
 * ``reported``: a ``CompilationError`` at a line of the kernel (Triton's frontend or TLX's own checks);
@@ -338,6 +338,29 @@ def _offset(lines: list[bytes], line: int, column: int) -> int:
     return sum(len(text.decode()) for text in lines[: line - 1]) + len(lines[line - 1][:column].decode())
 
 
+def _swap_statements(rng: random.Random, source: str, functions: list[ast.FunctionDef]) -> Mutation | None:
+    """A one-line statement calling a tlx op traded places with the one-line statement before or after it (a
+    barrier wait after the load it guards, an arrive before the store it publishes)."""
+    pairs = []
+    for function in functions:
+        for block in ast.walk(function):
+            body = getattr(block, "body", None)
+            if not isinstance(body, list):
+                continue
+            for first, second in zip(body, body[1:], strict=False):
+                one_line = first.lineno == first.end_lineno and second.lineno == second.end_lineno
+                calls_tlx = any(isinstance(n, ast.Call) and _tlx_op(n) for s in (first, second) for n in ast.walk(s))
+                if one_line and calls_tlx and second.lineno == first.lineno + 1:
+                    pairs.append(first.lineno)
+    if not pairs:
+        return None
+    line = rng.choice(pairs)
+    lines = source.splitlines(keepends=True)
+    before, after = lines[line - 1], lines[line]
+    lines[line - 1], lines[line] = after, before
+    return Mutation("".join(lines), line, before.strip() + " / " + after.strip(), "swapped")
+
+
 def mutate(rng: random.Random, source: str, kernel_name: str) -> Mutation | None:
     """One change to one ``tlx.*`` call reachable from ``kernel_name`` in ``source``; None when the module
     has no such call."""
@@ -351,6 +374,10 @@ def mutate(rng: random.Random, source: str, kernel_name: str) -> Mutation | None
     ]
     if not sites:
         return None
+    if rng.random() < 0.1:
+        swapped = _swap_statements(rng, source, [function for function in _reachable(functions, kernel_name)])
+        if swapped is not None:
+            return swapped
     for _ in range(20):
         function, call = rng.choice(sites)
         changed = copy.deepcopy(call)
