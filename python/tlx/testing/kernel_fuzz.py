@@ -58,6 +58,8 @@ from pathlib import Path
 import tlx
 import tlx.tutorials
 
+from .structured_fuzz import INTERESTING_INTS
+
 #: Outcomes that are not findings.
 EXPECTED = ("compiled", "reported")
 #: Findings that are bugs (in TLX, or in how TLX reports stock Triton's failures).
@@ -65,7 +67,6 @@ BUGS = ("internal", "escaped", "crashed", "hung")
 #: What stock Triton's frontend raises when the module it built does not verify.
 STOCK_FRONTEND_FAILURE = "RuntimeError: error encountered during parsing"
 
-INTERESTING_INTS = (-(2**31), -1, 0, 1, 2, 3, 5, 7, 16, 24, 96, 127, 256, 1024, 65536, 2**31, 2**40)
 DTYPES = (
     "int1",
     "int8",
@@ -97,7 +98,7 @@ INTERNAL_TYPES = (
 
 PACKAGE_DIR = Path(tlx.__file__).resolve().parent
 TUTORIALS_DIR = Path(tlx.tutorials.__file__).resolve().parent
-#: TLX's own code for the classification: the package without its tutorials (user code) and this fuzzer.
+#: In TLX's package but not the compiler: the tutorials (user code) and the testing helpers.
 NOT_THE_COMPILER = (TUTORIALS_DIR, Path(__file__).resolve().parent)
 
 
