@@ -378,7 +378,7 @@ def mutate(rng: random.Random, source: str, kernel_name: str) -> Mutation | None
     if not sites:
         return None
     if rng.random() < 0.1:
-        swapped = _swap_statements(rng, source, [function for function in _reachable(functions, kernel_name)])
+        swapped = _swap_statements(rng, source, _reachable(functions, kernel_name))
         if swapped is not None:
             return swapped
     for _ in range(20):
