@@ -114,12 +114,19 @@ class Seed:
     arch: int
 
 
-def _load(path: Path) -> types.ModuleType:
-    """The module at ``path``, its folder on ``sys.path`` (for what it imports beside it)."""
-    if str(path.parent) not in sys.path:
-        sys.path.insert(0, str(path.parent))
-    spec = importlib.util.spec_from_file_location(f"tlx_fuzz_seed_{path.stem}", path)
+def _arch(module_name: str) -> int:
+    """The target of a seed module's specs: sm_100 for a ``blackwell_*`` module, else sm_90."""
+    return 100 if module_name.startswith("blackwell_") else 90
+
+
+def _load(path: Path, name: str, beside: Path) -> types.ModuleType:
+    """The module at ``path``, run as ``sys.modules[name]`` with ``beside`` on ``sys.path`` (the seed module's
+    folder, for what it imports from there)."""
+    if str(beside) not in sys.path:
+        sys.path.insert(0, str(beside))
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -133,12 +140,15 @@ def seeds(only: str | None = None, modules: Sequence[Path] = ()) -> list[Seed]:
         for info in pkgutil.iter_modules([str(TUTORIALS_DIR)])
         if not only or only in info.name
     ]
-    others = [(path.stem, path.resolve(), _load(path.resolve())) for path in modules if not only or only in path.stem]
+    others = [
+        (path.stem, path.resolve(), _load(path.resolve(), f"tlx_fuzz_seed_{path.stem}", path.resolve().parent))
+        for path in modules
+        if not only or only in path.stem
+    ]
     for name, path, module in tutorials + others:
-        arch = 100 if name.startswith("blackwell_") else 90
         for spec_name, value in vars(module).items():
             if spec_name.startswith("SPEC") and isinstance(value, dict) and "kernel" in value:
-                found.append(Seed(name, path, spec_name, value["kernel"].fn.__name__, arch))
+                found.append(Seed(name, path, spec_name, value["kernel"].fn.__name__, _arch(name)))
     return found
 
 
@@ -454,22 +464,17 @@ def classify(error: BaseException | None) -> tuple[str, str]:
 def _compile(job: dict, directory: Path, index: int) -> tuple[str, str]:
     from tlx.tutorials import compile_tutorial
 
-    if job["beside"] not in sys.path:
-        sys.path.insert(0, job["beside"])
     name = f"tlx_fuzz_{job['module']}_{index}"
     path = directory / f"{name}.py"
     path.write_text(job["source"])
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        module = _load(path, name, Path(job["beside"]))
         compile_tutorial(getattr(module, job["spec"]), job["arch"])
         error = None
     except Exception as caught:  # the classification is the point: every exception is an outcome
         error = caught
     finally:
-        del sys.modules[name]
+        sys.modules.pop(name, None)
     return classify(error)
 
 
@@ -492,13 +497,9 @@ def replay(path: Path) -> int:
     from tlx.tutorials import compile_tutorial
 
     module_name, spec_name = path.stem.split("-", 2)[2].split(".")
-    arch = 100 if module_name.startswith("blackwell_") else 90
-    spec = importlib.util.spec_from_file_location(f"tlx_fuzz_replay_{module_name}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    module = _load(path, f"tlx_fuzz_replay_{module_name}", path.parent)
     try:
-        compile_tutorial(getattr(module, spec_name), arch)
+        compile_tutorial(getattr(module, spec_name), _arch(module_name))
     except Exception as error:  # shown, then classified as the fuzzer does
         traceback.print_exception(error)
         print(classify(error))
