@@ -112,13 +112,17 @@ def summarize(samples: list[Sample]) -> dict[str, Any] | None:
     }
 
 
+def _query(gpu: int, fields: tuple[str, ...] | list[str]) -> list[str]:
+    """The nvidia-smi command line reading `fields` of GPU `gpu` as bare CSV numbers."""
+    return ["nvidia-smi", "-i", str(gpu), f"--query-gpu={','.join(fields)}", "--format=csv,noheader,nounits"]
+
+
 def readable_power_field(gpu: int = 0) -> str:
     """The first of POWER_FIELDS that nvidia-smi reads as a number on GPU `gpu` (the last one where none is:
     an older driver rejects the query, a board without the sensor says '[N/A]')."""
     for field in POWER_FIELDS[:-1]:
-        query = ["nvidia-smi", "-i", str(gpu), f"--query-gpu={field}", "--format=csv,noheader,nounits"]
         try:
-            done = subprocess.run(query, capture_output=True, text=True, timeout=10)
+            done = subprocess.run(_query(gpu, [field]), capture_output=True, text=True, timeout=10)
         except (OSError, subprocess.SubprocessError):
             continue
         if done.returncode == 0 and _number(done.stdout.strip()) is not None:
@@ -153,15 +157,7 @@ class ClockSampler:
             return False
         if self.command is None:
             self.power_field = self.power_field or readable_power_field(self.gpu)
-            self.command = [
-                "nvidia-smi",
-                "-i",
-                str(self.gpu),
-                f"--query-gpu={','.join(query_fields(self.power_field))}",
-                "--format=csv,noheader,nounits",
-                "-lms",
-                str(self.period_ms),
-            ]
+            self.command = [*_query(self.gpu, query_fields(self.power_field)), "-lms", str(self.period_ms)]
         try:
             self._process = subprocess.Popen(
                 self.command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
