@@ -612,6 +612,21 @@ def expect_too_many_bytes(n):
 
 
 @triton.jit
+def barriers_too_many_arrivals(n):
+    tlx.alloc_barriers(1, arrive_count=1 << 20)  # misuse
+
+
+@triton.jit
+def warp_barrier_too_many_arrivals(n):
+    tlx.alloc_warp_barrier(1, num_warps=4, num_arrivals=8192)  # misuse
+
+
+@triton.jit
+def warp_barrier_arrivals_beyond_i32(n):
+    tlx.alloc_warp_barrier(1, num_warps=4, num_arrivals=2**31 - 1)  # misuse
+
+
+@triton.jit
 def expect_on_buffer(n):
     bufs = tlx.local_alloc((64,), tl.float16, 1)
     tlx.barrier_expect_bytes(bufs[0], 128)  # misuse
@@ -1216,6 +1231,12 @@ CASES = [
     (descriptor_of_an_int, N, SM90, "tlx.make_tensor_descriptor: `base` must be a pointer to the tensor's first"),
     (stock_descriptor_of_a_pointer_shape, PTR, SM90, "tlx.make_tensor_descriptor: `shape[1]` must be a scalar integer"),
     (store_wait_beyond_i32, N, SM90, "tlx.async_descriptor_store_wait: `pendings` = 2147483648 does not fit in 32"),
+    (
+        warp_barrier_arrivals_beyond_i32,
+        N,
+        SM90,
+        "tlx.alloc_warp_barrier: `num_warps * 32 * num_arrivals` = 274877906816 does not fit in 32 bits",
+    ),
     (dot_unknown_precision, N, SM90, "tlx.async_dot: `input_precision` must be one of ['ieee', 'tf32', 'tf32x3']"),
     (dot_with_mbarriers_on_hopper, N, SM90, "tlx.async_dot: tcgen05.mma (async_dot with mBarriers= or a tensor-memory"),
     (dot_two_ctas_on_hopper, N, SM90, "tlx.async_dot: `two_ctas` is the Blackwell cta_group::2 form"),
@@ -1318,6 +1339,20 @@ COMPILER_CASES = [
         SM90,
         "'tlx.alloc_barriers' op attribute 'arrive_count' failed to satisfy constraint: 32-bit signless integer "
         "attribute whose value is positive",
+    ),
+    (
+        barriers_too_many_arrivals,
+        N,
+        SM90,
+        "'tlx.alloc_barriers' op attribute 'arrive_count' failed to satisfy constraint: 32-bit signless integer "
+        "attribute whose value is positive whose maximum value is 1048575",
+    ),
+    (
+        warp_barrier_too_many_arrivals,  # 4 warps x 32 threads x 8192 = 2^20
+        N,
+        SM90,
+        "'tlx.alloc_barriers' op attribute 'arrive_count' failed to satisfy constraint: 32-bit signless integer "
+        "attribute whose value is positive whose maximum value is 1048575",
     ),
     (wait_phase_two, N, SM90, "'tlx.barrier_wait' op waits on phase 2; an mbarrier phase parity is 0 or 1"),
     (

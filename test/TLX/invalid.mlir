@@ -58,6 +58,15 @@ func.func @zero_arrivals() {
 
 // -----
 
+// An mbarrier counts at most 2^20 - 1 arrivals per phase.
+func.func @too_many_arrivals() {
+  // expected-error @+1 {{attribute 'arrive_count' failed to satisfy constraint: 32-bit signless integer attribute whose value is positive whose maximum value is 1048575}}
+  %b = tlx.alloc_barriers arrive_count = 1048576 : !tlx.mbarriers<2>
+  return
+}
+
+// -----
+
 func.func @too_many_bytes(%m: !tlx.mbarrier) {
   // expected-error @+1 {{attribute 'bytes' failed to satisfy constraint: 32-bit signless integer attribute whose value is positive whose maximum value is 1048575}}
   tlx.barrier_expect_bytes %m, 1048576 : !tlx.mbarrier
@@ -69,6 +78,14 @@ func.func @too_many_bytes(%m: !tlx.mbarrier) {
 func.func @zero_arrive(%m: !tlx.mbarrier) {
   // expected-error @+1 {{'tlx.barrier_arrive' op attribute 'count' failed to satisfy constraint}}
   tlx.barrier_arrive %m, 0 : !tlx.mbarrier
+  return
+}
+
+// -----
+
+func.func @arrive_too_many(%m: !tlx.mbarrier) {
+  // expected-error @+1 {{'tlx.barrier_arrive' op attribute 'count' failed to satisfy constraint: 32-bit signless integer attribute whose value is positive whose maximum value is 1048575}}
+  tlx.barrier_arrive %m, 1048576 : !tlx.mbarrier
   return
 }
 

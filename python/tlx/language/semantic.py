@@ -809,7 +809,8 @@ class TLXSemantic:
         arrivals = self.const_int(op, "num_arrivals", num_arrivals, minimum=1)
         type_ = mbarrier_type(num, per_thread=True)
         # One mbarrier set; its arrive count is every thread of `num_warps` warps, `num_arrivals` times.
-        handle = self.emit("alloc_barriers", attrs={"arrive_count": warps * 32 * arrivals}, result=type_)
+        count = self.const_int(op, "num_warps * 32 * num_arrivals", warps * 32 * arrivals)
+        handle = self.emit("alloc_barriers", attrs={"arrive_count": count}, result=type_)
         return mbarrier(handle, type_)
 
     def barrier_expect_bytes(self, bar: Any, size: Any, pred: Any) -> None:

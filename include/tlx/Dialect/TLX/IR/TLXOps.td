@@ -211,14 +211,16 @@ def TLX_AllocBarriersOp : TLX_Op<"alloc_barriers",
   let description = [{
     `tlx.alloc_barriers(num_barriers, arrive_count)` in Python. Each mbarrier
     is initialized (`mbarrier.init.shared::cta.b64`) to expect
-    `arrive_count` arrivals per phase, and the initialization is fenced
-    (`fence.mbarrier_init`) before any other use.
+    `arrive_count` arrivals per phase (at most 2^20 - 1, the mbarrier's
+    count), and the initialization is fenced (`fence.mbarrier_init`) before
+    any other use.
 
     ```mlir
     %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
     ```
   }];
-  let arguments = (ins ConfinedAttr<I32Attr, [IntPositive]>:$arrive_count);
+  let arguments = (ins ConfinedAttr<I32Attr, [IntPositive,
+                                              IntMaxValue<1048575>]>:$arrive_count);
   let results = (outs TLX_MBarriersType:$result);
   let assemblyFormat = [{
     `arrive_count` `=` $arrive_count attr-dict `:` qualified(type($result))
@@ -266,7 +268,8 @@ def TLX_BarrierArriveOp : TLX_Op<"barrier_arrive", [TLX_TaskSynchronized, AttrSi
   let summary = "arrive on an mbarrier, this CTA's or another's of the cluster";
   let description = [{
     `tlx.barrier_arrive(bar, arrive_count, remote_cta_rank, pred)` in Python:
-    one thread of the task arrives, counting `count` arrivals, with
+    one thread of the task arrives, counting `count` arrivals (at most
+    2^20 - 1), with
     `mbarrier.arrive.shared::cta.b64`; with `remoteCTARank`, on the mbarrier
     at the same place in that CTA of the cluster (`mapa` then
     `mbarrier.arrive.shared::cluster.b64`, release at CTA scope). With
@@ -282,7 +285,8 @@ def TLX_BarrierArriveOp : TLX_Op<"barrier_arrive", [TLX_TaskSynchronized, AttrSi
     ```
   }];
   let arguments = (ins TLX_MBarrierType:$barrier,
-                       ConfinedAttr<I32Attr, [IntPositive]>:$count,
+                       ConfinedAttr<I32Attr, [IntPositive,
+                                              IntMaxValue<1048575>]>:$count,
                        Optional<I32>:$remoteCTARank, Optional<I1>:$pred,
                        UnitAttr:$perThread);
   let assemblyFormat = [{
