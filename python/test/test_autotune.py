@@ -25,11 +25,11 @@ import pytest
 import triton
 import triton.language as tl
 from triton.backends.compiler import GPUTarget
-from triton.compiler import ASTSource
 from triton.runtime.driver import driver
 from triton.tools.tensor_descriptor import TensorDescriptor
 
 import tlx
+from tlx.tutorials import compile_kernel
 
 SM90 = GPUTarget("cuda", 90, 32)
 SM100 = GPUTarget("cuda", 100, 32)
@@ -232,9 +232,10 @@ def check_tlx_compiled(kernel, num_stages, num_warps):
 def test_each_autotune_config_compiles_through_tlx_to_its_own_cubin(fresh):
     kernels = []
     for config in ring.configs:
-        source = ASTSource(ring.fn, SIGNATURE, {(3,): config.kwargs["NUM_STAGES"]})
-        options = {"num_warps": config.num_warps, "num_stages": config.num_stages}
-        kernel = triton.compile(source, target=SM90, options=options)
+        stages = config.kwargs["NUM_STAGES"]
+        kernel = compile_kernel(
+            ring.fn, SIGNATURE, {"NUM_STAGES": stages}, num_warps=config.num_warps, num_stages=config.num_stages
+        )
         check_tlx_compiled(kernel, config.kwargs["NUM_STAGES"], config.num_warps)
         kernels.append(kernel)
     assert len({k.hash for k in kernels}) == len({k.asm["cubin"] for k in kernels}) == 2

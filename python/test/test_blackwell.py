@@ -11,17 +11,10 @@ import pytest
 import triton
 import triton.language as tl
 from triton.backends.compiler import GPUTarget
-from triton.compiler.compiler import ASTSource
 
 import tlx
 from tlx.compiler import TLXCompilationError, frontend_ir, pipeline
-from tlx.tutorials import blackwell_gemm, compile_tutorial
-
-
-def compile_sm100(kernel, signature, constexprs, **options):
-    names = list(signature)
-    constants = {(names.index(name),): value for name, value in constexprs.items()}
-    return triton.compile(ASTSource(kernel, signature, constants), target=GPUTarget("cuda", 100, 32), options=options)
+from tlx.tutorials import blackwell_gemm, compile_kernel, compile_tutorial
 
 
 def tcgen05_instructions(ptx: str) -> set[str]:
@@ -43,7 +36,7 @@ def tmem_round_trip(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
 @pytest.mark.parametrize("rows", [64, 128])
 def test_tensor_memory_store_and_load_are_tcgen05_st_and_ld(rows, num_warps):
     signature = {"x_ptr": "*fp32", "out_ptr": "*fp32", "M": "constexpr", "N": "constexpr"}
-    compiled = compile_sm100(tmem_round_trip, signature, {"M": rows, "N": 64}, num_warps=num_warps)
+    compiled = compile_kernel(tmem_round_trip, signature, {"M": rows, "N": 64}, num_warps=num_warps, arch=100)
     ttgir = compiled.asm["ttgir"]
     assert "ttng.tmem_alloc" in ttgir and "ttng.tmem_subslice" in ttgir
     assert f"#ttng.tensor_memory_encoding<blockM = {rows}, blockN = 64, colStride = 1>" in ttgir
@@ -85,7 +78,7 @@ def test_async_dot_into_tensor_memory_is_tcgen05_mma_with_commits():
         "N": "constexpr",
         "K": "constexpr",
     }
-    compiled = compile_sm100(tcgen05_dot, signature, {"M": 128, "N": 128, "K": 64})
+    compiled = compile_kernel(tcgen05_dot, signature, {"M": 128, "N": 128, "K": 64}, arch=100)
     ttgir = compiled.asm["ttgir"]
     assert re.search(r"ttng\.tc_gen5_mma .*\{is_async\}", ttgir), ttgir
     found = tcgen05_instructions(compiled.asm["ptx"])
@@ -121,7 +114,7 @@ def test_tcgen05_reads_a_from_tensor_memory():
         "N": "constexpr",
         "K": "constexpr",
     }
-    compiled = compile_sm100(tcgen05_a_from_tensor_memory, signature, {"M": 128, "N": 128, "K": 64})
+    compiled = compile_kernel(tcgen05_a_from_tensor_memory, signature, {"M": 128, "N": 128, "K": 64}, arch=100)
     ptx = compiled.asm["ptx"]
     # Packed fp16 in tensor memory: 64 halves are 32 columns (tcgen05.st .x32).
     assert "tcgen05.st.sync.aligned.32x32b.x32.b32" in ptx
@@ -168,7 +161,7 @@ def tmem_copy_kernel(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
 @pytest.mark.parametrize("columns", [8, 64, 128])
 def test_tmem_copy_is_tcgen05_cp(columns):
     signature = {"x_ptr": "*fp32", "out_ptr": "*fp32", "M": "constexpr", "N": "constexpr"}
-    compiled = compile_sm100(tmem_copy_kernel, signature, {"M": 128, "N": columns})
+    compiled = compile_kernel(tmem_copy_kernel, signature, {"M": 128, "N": columns}, arch=100)
     assert "ttng.tmem_copy" in compiled.asm["ttgir"]
     found = tcgen05_instructions(compiled.asm["ptx"])
     assert "tcgen05.cp.cta_group::1.128x256b" in found, found
@@ -205,7 +198,7 @@ def test_two_ctas_is_tcgen05_cta_group_2():
         "N": "constexpr",
         "K": "constexpr",
     }
-    compiled = compile_sm100(two_cta_dot, signature, {"M": 128, "N": 128, "K": 64}, ctas_per_cga=(2, 1, 1))
+    compiled = compile_kernel(two_cta_dot, signature, {"M": 128, "N": 128, "K": 64}, ctas_per_cga=(2, 1, 1), arch=100)
     ttgir = compiled.asm["ttgir"]
     assert re.search(r"ttng\.tc_gen5_mma .*\{is_async, two_ctas\}", ttgir), ttgir
     # Each CTA's buffers seen as its half of the pair's operands, Triton 3.6's two-CTA form.
@@ -242,12 +235,12 @@ def test_two_cta_mmas_without_mbarriers(sync):
     constexprs = {"M": 128, "N": 128, "K": 64, "SYNC": sync}
     if sync:  # Triton 3.6 would wait for it behind a cluster barrier the other task never reaches
         with pytest.raises(TLXCompilationError, match="without mBarriers must be asynchronous") as info:
-            compile_sm100(two_cta_slices_then_commit, signature, constexprs, ctas_per_cga=(2, 1, 1))
+            compile_kernel(two_cta_slices_then_commit, signature, constexprs, ctas_per_cga=(2, 1, 1), arch=100)
         lines, start = inspect.getsourcelines(two_cta_slices_then_commit.fn)
         line = start + next(i for i, text in enumerate(lines) if "# slice" in text)
         assert f":{line}:" in str(info.value), str(info.value)
         return
-    compiled = compile_sm100(two_cta_slices_then_commit, signature, constexprs, ctas_per_cga=(2, 1, 1))
+    compiled = compile_kernel(two_cta_slices_then_commit, signature, constexprs, ctas_per_cga=(2, 1, 1), arch=100)
     ptx = compiled.asm["ptx"]
     mmas = re.findall(r"tcgen05\.mma\.cta_group::2\S* \[[^]]*\], \[", ptx)  # `a` from tensor memory
     assert len(mmas) >= 2, ptx

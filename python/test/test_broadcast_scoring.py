@@ -8,10 +8,8 @@ import re
 import gpus
 import pytest
 import triton
-from triton.backends.compiler import GPUTarget
-from triton.compiler.compiler import ASTSource
 
-from tlx.tutorials import broadcast_scoring, compile_tutorial
+from tlx.tutorials import broadcast_scoring, compile_kernel, compile_tutorial
 
 BLOCK_M = broadcast_scoring.CONFIG["BLOCK_M"]
 
@@ -35,11 +33,7 @@ def _compile_plain(spec, dtype="fp16", divisible_by_16=()):
     (pointers from PyTorch, sizes that are multiples of 16)."""
     kernel, signature, constexprs, options = spec
     signature = {name: kind.replace("fp16", dtype) for name, kind in signature.items()}
-    names = list(signature)
-    constants = {(names.index(name),): value for name, value in constexprs.items()}
-    attrs = {(names.index(name),): [["tt.divisibility", 16]] for name in divisible_by_16}
-    source = ASTSource(kernel, signature, constants, attrs)
-    return triton.compile(source, target=GPUTarget("cuda", 90, 32), options=options)
+    return compile_kernel(kernel, signature, constexprs, divisible_by_16=divisible_by_16, **options)
 
 
 def _check_tlx_kernel(spec: dict, dtype: str, item_dim: int, n_sub: int, num_stages: int, y_bufs: int = 1) -> None:

@@ -11,11 +11,9 @@ import random
 import re
 
 import pytest
-import triton
-from triton.backends.compiler import GPUTarget
-from triton.compiler.compiler import ASTSource
 
 from tlx.compiler import TLXCompilationError
+from tlx.tutorials import compile_kernel
 
 _HEADER = "import triton\nimport triton.language as tl\nimport tlx\n\n\n@triton.jit\ndef kernel(out, n):\n"
 
@@ -90,11 +88,7 @@ def test_every_warp_passes_the_cluster_barriers_of_a_warp_specialized_kernel(tmp
         label = f"seed {seed}, case {case}: tasks {tasks}, own barriers {own_barriers}\n{source}"
         idle = -sum(w * r for w, r, _ in tasks) % 4
         try:
-            compiled = triton.compile(
-                ASTSource(kernel, {"out": "*i32", "n": "i32"}, {}),
-                target=GPUTarget("cuda", 90, 32),
-                options={"ctas_per_cga": (2, 1, 1), "num_warps": 4},
-            )
+            compiled = compile_kernel(kernel, {"out": "*i32", "n": "i32"}, ctas_per_cga=(2, 1, 1), num_warps=4)
         except TLXCompilationError as error:
             assert own_barriers == "loop" and idle, (label, str(error))
             assert f"the {idle} idle warps cannot pass barriers in a loop" in str(error), (label, str(error))

@@ -5,10 +5,10 @@ import triton
 import triton.language as tl
 from triton.backends.compiler import GPUTarget
 from triton.backends.nvidia import compiler as nvidia_compiler
-from triton.compiler.compiler import ASTSource
 
 import tlx
 from tlx.compiler import clusters
+from tlx.tutorials import compile_kernel
 
 BACKEND = nvidia_compiler.CUDABackend(GPUTarget("cuda", 90, 32))
 
@@ -24,11 +24,7 @@ def test_the_option_enters_options_hash_and_metadata():
     assert not hasattr(plain, "ctas_per_cga")  # kernels without it keep stock options
     assert clustered.ctas_per_cga == (2, 1, 1) and clustered.num_ctas == 1
     assert clustered.hash() != plain.hash()
-    compiled = triton.compile(
-        ASTSource(rank_kernel, {"out": "*i32"}, {}),
-        target=GPUTarget("cuda", 90, 32),
-        options={"ctas_per_cga": (2, 1, 1)},
-    )
+    compiled = compile_kernel(rank_kernel, {"out": "*i32"}, ctas_per_cga=(2, 1, 1))
     assert compiled.metadata.ctas_per_cga == (2, 1, 1)
     assert '"ttg.cluster-dim-x" = 2 : i32' in compiled.asm["ttgir"]
     # The stock launcher gets clusters of 2 along x: num_ctas=2 in the packed metadata.
@@ -40,11 +36,7 @@ def test_a_launch_naming_no_cluster_is_accepted_and_compiles_without_one():
     # refuses a keyword its options lack ("Keyword argument ... specified but unrecognised").
     options = BACKEND.parse_options({"ctas_per_cga": None})
     assert "ctas_per_cga" in options.__dict__ and options.ctas_per_cga is None
-    compiled = triton.compile(
-        ASTSource(rank_kernel, {"out": "*i32"}, {}),
-        target=GPUTarget("cuda", 90, 32),
-        options={"ctas_per_cga": None},
-    )
+    compiled = compile_kernel(rank_kernel, {"out": "*i32"}, ctas_per_cga=None)
     assert compiled.metadata.ctas_per_cga is None
     assert "ttg.cluster-dim-x" not in compiled.asm["ttgir"]
     assert BACKEND.pack_metadata(compiled.metadata)[:2] == (4, 1)
@@ -70,11 +62,7 @@ def test_the_launcher_divides_grid_x_by_the_cluster():
 
 
 def test_a_three_dimensional_cluster_compiles_with_its_shape_on_the_module():
-    compiled = triton.compile(
-        ASTSource(rank_kernel, {"out": "*i32"}, {}),
-        target=GPUTarget("cuda", 90, 32),
-        options={"ctas_per_cga": (2, 2, 2)},
-    )
+    compiled = compile_kernel(rank_kernel, {"out": "*i32"}, ctas_per_cga=(2, 2, 2))
     assert compiled.metadata.ctas_per_cga == (2, 2, 2)
     for axis in "xyz":
         assert f'"ttg.cluster-dim-{axis}" = 2 : i32' in compiled.asm["ttgir"]

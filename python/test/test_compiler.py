@@ -30,6 +30,7 @@ import tlx.compiler.hook as hook
 import tlx.compiler.pipeline as pipeline
 from tlx.compiler import TLXCompilationError, frontend_ir
 from tlx.tools.tlx_opt import binary_path
+from tlx.tutorials import compile_kernel
 
 HERE = Path(__file__).resolve()
 SM90 = GPUTarget("cuda", 90, 32)
@@ -69,10 +70,6 @@ def source(kernel, signature, constexprs=None):
     names = list(signature) + [k for k in (constexprs or {}) if k not in signature]
     signature = dict(signature, **{k: "constexpr" for k in constexprs or {}})
     return ASTSource(kernel, signature, {(names.index(k),): v for k, v in (constexprs or {}).items()})
-
-
-def compile_sm90(kernel, signature, constexprs=None, **options):
-    return triton.compile(source(kernel, signature, constexprs), target=SM90, options=options)
 
 
 @pytest.fixture
@@ -214,7 +211,7 @@ def test_a_hook_installed_before_tlx_keeps_running(monkeypatch, fresh_cache):
     monkeypatch.setattr(hook, "_previous_hook", None)
     tlx.compiler.install()
     assert triton.knobs.runtime.add_stages_inspection_hook is hook.stages_hook
-    compile_sm90(plain_add, {"X": "*fp32", "Y": "*fp32"}, {"BLOCK": 128})
+    compile_kernel(plain_add, {"X": "*fp32", "Y": "*fp32"}, {"BLOCK": 128})
     assert seen == [["cubin", "llir", "ptx", "ttgir", "ttir"]]
 
 
@@ -233,7 +230,7 @@ def test_ttgir_pass_list_is_stock_minus_the_dropped_passes():
 
 def test_a_missing_pass_is_a_compilation_error_naming_the_kernel(missing_pass, fresh_cache):
     with pytest.raises(TLXCompilationError) as info:
-        compile_sm90(*TLX_COPY, {"BLOCK": 128})
+        compile_kernel(*TLX_COPY, {"BLOCK": 128})
     error = info.value
     assert isinstance(error, CompilationError)
     text = str(error)
@@ -262,7 +259,7 @@ def test_every_pipeline_pass_is_registered_and_the_split_covers_it():
 def test_dumps_up_to_the_failure(missing_pass, fresh_cache, tmp_path, monkeypatch):
     monkeypatch.setenv("TLX_DUMP_DIR", str(tmp_path / "dumps"))
     with pytest.raises(TLXCompilationError):
-        compile_sm90(*TLX_COPY, {"BLOCK": 128})
+        compile_kernel(*TLX_COPY, {"BLOCK": 128})
     directory = tmp_path / "dumps" / "tlx_copy"
     assert "tlx.op" in (directory / "01-ttir.mlir").read_text()
     converted = (directory / "02-ttgir-converted.mlir").read_text()
@@ -349,7 +346,7 @@ PROMISED_PTX = [
 
 @pytest.mark.needs_tlx_passes
 def test_a_tlx_kernel_compiles_to_cubin(fresh_cache):
-    compiled = compile_sm90(*TLX_COPY, {"BLOCK": 128})
+    compiled = compile_kernel(*TLX_COPY, {"BLOCK": 128})
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     assert "tlx." not in compiled.asm["ttgir"], "a carrier or TLX op survived into the final TTGIR"
     missing = [marker for marker in PROMISED_PTX if marker not in compiled.asm["ptx"]]
@@ -366,7 +363,7 @@ def constant_out_of_range(Y, n):
 @pytest.mark.needs_tlx_passes
 def test_cpp_diagnostics_name_the_user_line(fresh_cache):
     with pytest.raises(TLXCompilationError) as info:
-        compile_sm90(constant_out_of_range, {"Y": "*fp32", "n": "i32"})
+        compile_kernel(constant_out_of_range, {"Y": "*fp32", "n": "i32"})
     line = next(i + 1 for i, t in enumerate(HERE.read_text().splitlines()) if t.endswith("# @oob"))
     text = str(info.value)
     assert "TLX could not compile kernel `constant_out_of_range`" in text
@@ -383,8 +380,8 @@ def test_a_rebuilt_tlx_compiler_misses_the_cache(fresh_cache, monkeypatch):
 
     def compile_both():
         tlx_copy.hash = plain_add.hash = None
-        compile_sm90(*TLX_COPY, {"BLOCK": 128})
-        compile_sm90(plain_add, {"X": "*fp32", "Y": "*fp32"}, {"BLOCK": 128})
+        compile_kernel(*TLX_COPY, {"BLOCK": 128})
+        compile_kernel(plain_add, {"X": "*fp32", "Y": "*fp32"}, {"BLOCK": 128})
 
     compile_both()
     compile_both()
@@ -417,7 +414,7 @@ def test_the_sass_dump_of_a_kernel_past_64_kib_of_code_is_whole(fresh_cache, tmp
 @pytest.mark.needs_tlx_passes
 def test_dumps_of_every_stage(fresh_cache, tmp_path, monkeypatch):
     monkeypatch.setenv("TLX_DUMP_DIR", str(tmp_path / "dumps"))
-    compile_sm90(*TLX_COPY, {"BLOCK": 128})
+    compile_kernel(*TLX_COPY, {"BLOCK": 128})
     directory = tmp_path / "dumps" / "tlx_copy"
     files = sorted(p.name for p in directory.iterdir())
     expected = [
@@ -459,9 +456,9 @@ def test_dumps_of_every_stage(fresh_cache, tmp_path, monkeypatch):
 def test_dump_dir_survives_a_second_compile(fresh_cache, tmp_path, monkeypatch):
     monkeypatch.setenv("TLX_DUMP_DIR", str(tmp_path / "dumps"))
     monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")  # not the knob: restoring it would pin it, env or not
-    compile_sm90(*TLX_COPY, {"BLOCK": 128})
+    compile_kernel(*TLX_COPY, {"BLOCK": 128})
     shutil.rmtree(tmp_path / "dumps")
-    compile_sm90(*TLX_COPY, {"BLOCK": 256})
+    compile_kernel(*TLX_COPY, {"BLOCK": 256})
     assert (tmp_path / "dumps" / "tlx_copy" / "07-kernel.ptx").exists()
 
 
@@ -488,7 +485,7 @@ TLX_VIEWS = (tlx_views, {"desc": "tensordesc<fp16[64, 128]>", "Y": "*fp16"})
 
 @pytest.mark.needs_tlx_passes("local_slice", "local_trans")
 def test_slice_and_transpose_views_compile_to_cubin(fresh_cache):
-    compiled = compile_sm90(*TLX_VIEWS)
+    compiled = compile_kernel(*TLX_VIEWS)
     ttgir = compiled.asm["ttgir"]
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     assert "tlx." not in ttgir, "a carrier or TLX op survived into the final TTGIR"
@@ -533,7 +530,7 @@ def tlx_views_everywhere(desc, X, Y, Z):
 @pytest.mark.needs_tlx_passes("local_slice", "local_trans", "local_reinterpret")
 def test_views_feed_tma_cp_async_and_other_views(fresh_cache):
     signature = {"desc": "tensordesc<fp16[64, 64]>", "X": "*fp32", "Y": "*fp32", "Z": "*fp16"}
-    compiled = compile_sm90(tlx_views_everywhere, signature)
+    compiled = compile_kernel(tlx_views_everywhere, signature)
     ttgir = compiled.asm["ttgir"]
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     assert "tlx." not in ttgir
@@ -572,7 +569,7 @@ def test_an_unwritable_dump_dir_warns_and_the_kernel_compiles(fresh_cache, tmp_p
     not_a_directory.write_text("")
     monkeypatch.setenv("TLX_DUMP_DIR", str(not_a_directory))
     with pytest.warns(RuntimeWarning, match=r"TLX_DUMP_DIR=.*cannot write the IR dumps of kernel `tlx_copy`"):
-        compiled = compile_sm90(*TLX_COPY, {"BLOCK": 128})
+        compiled = compile_kernel(*TLX_COPY, {"BLOCK": 128})
     assert "cp.async.bulk.tensor" in compiled.asm["ptx"]
 
 
@@ -593,7 +590,7 @@ def tlx_buffers_plus_triton_scratch(out, n):
 
 def test_shared_memory_with_tritons_scratch_is_checked_at_compile_time(fresh_cache):
     with pytest.raises(TLXCompilationError) as info:
-        compile_sm90(tlx_buffers_plus_triton_scratch, {"out": "*fp32", "n": "fp32"})
+        compile_kernel(tlx_buffers_plus_triton_scratch, {"out": "*fp32", "n": "fp32"})
     text = str(info.value)
     line = tlx_buffers_plus_triton_scratch.starting_line_number
     assert f"{HERE}:{line + 1}: TLX kernel `tlx_buffers_plus_triton_scratch` needs 245760 bytes" in text, text
@@ -625,7 +622,7 @@ def test_ptxas_rejecting_an_instruction_names_the_kernel_line(fresh_cache, capsy
     the configuration)."""
     kernel = wide_dot_in_sixteen_warps
     with pytest.raises(TLXCompilationError) as info:
-        compile_sm90(kernel, {"out": "*fp32"})
+        compile_kernel(kernel, {"out": "*fp32"})
     assert isinstance(info.value, PTXASError)
     text = str(info.value)
     line = kernel.starting_line_number + next(i for i, s in enumerate(kernel.raw_src) if s.rstrip().endswith("# ptxas"))
@@ -640,7 +637,7 @@ def test_ptxas_rejecting_an_instruction_names_the_kernel_line(fresh_cache, capsy
 def test_a_ptxas_error_without_line_info_names_the_kernel(fresh_cache, monkeypatch):
     monkeypatch.setattr(triton.knobs.compilation, "disable_line_info", True)  # no .loc in the PTX
     with pytest.raises(TLXCompilationError) as info:
-        compile_sm90(wide_dot_in_sixteen_warps, {"out": "*fp32"})
+        compile_kernel(wide_dot_in_sixteen_warps, {"out": "*fp32"})
     text = str(info.value)
     assert text.startswith("kernel `wide_dot_in_sixteen_warps`: error: ptxas rejected the PTX"), text
     assert "Insufficient registers (128)" in text and "Repro command: " in text, text
@@ -668,7 +665,7 @@ def test_stock_triton_rejecting_the_lowered_kernel_names_the_kernel_line(fresh_c
     RuntimeError; a TLX kernel gets an error at the line stock names, with what to do, and a quiet stderr."""
     kernel = async_load_of_single_bytes
     with pytest.raises(TLXCompilationError) as info:
-        compile_sm90(kernel, {"x": "*i8", "out": "*i8"})
+        compile_kernel(kernel, {"x": "*i8", "out": "*i8"})
     text = str(info.value)
     line = kernel.starting_line_number + next(i for i, s in enumerate(kernel.raw_src) if s.rstrip().endswith("# stock"))
     assert re.match(rf"{re.escape(str(HERE))}:{line}:\d+: error: stock Triton's lowering to LLVM rejects", text), text
@@ -746,9 +743,8 @@ def divides_by_its_replica_id(out, n):
 def test_a_stock_pass_failing_without_a_line_is_reported_at_the_kernel_with_the_pass(tmp_path):
     """Stock Triton 3.6 fails a pass without a diagnostic on `i % 0` (here replica 0's id): the error names the
     kernel's definition and the pass, not a bare RuntimeError (found by tlx.testing.kernel_fuzz)."""
-    source = ASTSource(divides_by_its_replica_id, {"out": "*i32", "n": "i32"}, {})
     with pytest.raises(TLXCompilationError) as caught:
-        triton.compile(source, target=GPUTarget("cuda", 90, 32))
+        compile_kernel(divides_by_its_replica_id, {"out": "*i32", "n": "i32"})
     defined_at = inspect.getsourcelines(divides_by_its_replica_id.fn)[1] + 1  # the `def` after @triton.jit
     message = str(caught.value)
     assert message.startswith(f"{__file__}:{defined_at}: error: stock Triton's"), message
@@ -773,7 +769,7 @@ def test_stderr_capture_takes_what_is_written_to_fd_2_and_restores_it(capfd):
 
 
 def test_a_slice_of_fewer_than_eight_rows_gets_an_unswizzled_buffer(fresh_cache):
-    ttgir = compile_sm90(slice_of_two_rows, {"out": "*fp16"}).asm["ttgir"]
+    ttgir = compile_kernel(slice_of_two_rows, {"out": "*fp16"}).asm["ttgir"]
     assert "swizzlingByteWidth = 0" in ttgir and "swizzlingByteWidth = 128" not in ttgir, ttgir[:1500]
 
 

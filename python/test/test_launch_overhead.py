@@ -3,11 +3,9 @@ each compiles on the CPU for sm_90, and the TLX one of each pair takes the TLX p
 mbarrier; a shared-memory stage) while the stock one does not."""
 
 import pytest
-import triton
-from triton.backends.compiler import GPUTarget
-from triton.compiler.compiler import ASTSource
 
 from tlx.tools import launch_overhead
+from tlx.tutorials import compile_kernel
 
 DESCRIPTOR = f"tensordesc<fp16[{launch_overhead.BLOCK_M}, {launch_overhead.BLOCK_N}]>"
 SIGNATURES = {
@@ -30,9 +28,7 @@ SIGNATURES = {
 
 def _compile(kernel, pair):
     signature, constexprs = SIGNATURES[pair]
-    names = list(signature)
-    constants = {(names.index(name),): value for name, value in constexprs.items()}
-    return triton.compile(ASTSource(kernel, signature, constants), target=GPUTarget("cuda", 90, 32))
+    return compile_kernel(kernel, signature, constexprs)
 
 
 @pytest.mark.parametrize("pair", sorted(launch_overhead.PAIRS))

@@ -13,11 +13,9 @@ import gpus
 import pytest
 import triton
 import triton.language as tl
-from triton.backends.compiler import GPUTarget
-from triton.compiler.compiler import ASTSource
 
 import tlx
-from tlx.tutorials import compile_tutorial
+from tlx.tutorials import compile_kernel, compile_tutorial
 
 
 @triton.jit
@@ -46,17 +44,6 @@ def views(desc, out_desc, BLOCK: tl.constexpr):
     tlx.fence_async_shared()
     tlx.async_descriptor_store(out_desc, out[0], [0, 0])
     tlx.async_descriptor_store_wait(0)
-
-
-def compile_for(kernel, signature, constexprs, capability=90, **options):
-    names = list(signature)
-    constants = {(names.index(name),): value for name, value in constexprs.items()}
-    source = ASTSource(kernel, signature, constants)
-    return triton.compile(source, target=GPUTarget("cuda", capability, 32), options=options or None)
-
-
-def compile_sm90(kernel, signature, constexprs):
-    return compile_for(kernel, signature, constexprs)
 
 
 SPEC_ARRIVE_AND_REGISTERS = {
@@ -134,7 +121,7 @@ def test_named_barrier_misuse_names_the_line():
         tlx.named_barrier_wait(16, 128)
 
     with pytest.raises(CompilationError) as info:
-        compile_sm90(bad, {"out": "*i32", "BLOCK": "constexpr"}, {"BLOCK": 128})
+        compile_kernel(bad, {"out": "*i32", "BLOCK": "constexpr"}, {"BLOCK": 128})
     line = inspect.getsourcelines(bad.fn)[1] + 2
     text = str(info.value) + str(info.value.__cause__)
     assert f"{__file__}:{line}" in text and "uses barrier 16; named barriers are 0..15" in text, text
@@ -199,7 +186,7 @@ def fp8_registers_dot(p_ptr, v_t_ptr, out, FP8: tl.constexpr):
 @pytest.mark.parametrize("fp8, name", [(tl.float8e4nv, "e4m3"), (tl.float8e5, "e5m2")])
 def test_fp8_async_dot_takes_a_from_registers(fp8, name):
     signature = {"p_ptr": "*fp32", "v_t_ptr": "*fp32", "out": "*fp32", "FP8": "constexpr"}
-    ptx = compile_sm90(fp8_registers_dot, signature, {"FP8": fp8}).asm["ptx"]
+    ptx = compile_kernel(fp8_registers_dot, signature, {"FP8": fp8}).asm["ptx"]
     # A as 4 registers of 4 fp8 values each (the thread's share of 64 x 32), B by descriptor.
     found = re.findall(
         rf"wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.{name}\.{name} \{{[^}}]*\}}, \{{(%r\d+,?){{4}}\}}, %rd", ptx
@@ -252,7 +239,7 @@ def only_the_default_task(out):
 
 
 def test_async_tasks_with_only_the_default_task_run_it_in_place():
-    compiled = compile_sm90(only_the_default_task, {"out": "*i32"}, {})
+    compiled = compile_kernel(only_the_default_task, {"out": "*i32"}, {})
     assert "ttg.warp_specialize" not in compiled.asm["ttgir"] and "st.global" in compiled.asm["ptx"]
 
 
@@ -334,7 +321,7 @@ def multicast_row_halves(desc):
 def test_multicast_into_row_halves_writes_each_swizzle_column_of_the_tile():
     """A 128x128 bf16 tile is two 128-byte swizzle columns of 16 KB; rows 64..127 of each start 8 KB in. Each
     CTA's half goes out as two 64-column boxes: the second lands a whole column (16 KB) after the first."""
-    compiled = compile_for(multicast_row_halves, {"desc": "tensordesc<bf16[64, 128]>"}, {}, ctas_per_cga=(2, 1, 1))
+    compiled = compile_kernel(multicast_row_halves, {"desc": "tensordesc<bf16[64, 128]>"}, {}, ctas_per_cga=(2, 1, 1))
     ptx = compiled.asm["ptx"]
     offsets = {register: int(offset) for register, offset in re.findall(r"add\.s32 \t(%r\d+), %r\d+, (\d+);", ptx)}
     destinations = re.findall(r"\.multicast::cluster \[(%r\d+)\]", ptx)
@@ -494,7 +481,7 @@ def test_dump_layout_reports_at_the_line_and_emits_nothing(capsys, monkeypatch):
 
     monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")  # a kernel served from the cache reports nothing
 
-    compiled = compile_sm90(layout_report, {"x": "*fp16", "BLOCK": "constexpr"}, {"BLOCK": 64})
+    compiled = compile_kernel(layout_report, {"x": "*fp16", "BLOCK": "constexpr"}, {"BLOCK": 64})
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     report = capsys.readouterr().err
     lines, first = inspect.getsourcelines(layout_report.fn)
@@ -523,8 +510,7 @@ def clc_tiles(out, BLOCK: tl.constexpr):
 
 
 def _compile_clc(**options):
-    source = ASTSource(clc_tiles, {"out": "*i32", "BLOCK": "constexpr"}, {(1,): 128})
-    return triton.compile(source, target=GPUTarget("cuda", 100, 32), options=options)
+    return compile_kernel(clc_tiles, {"out": "*i32"}, {"BLOCK": 128}, 100, **options)
 
 
 _TRY_CANCEL = r"clusterlaunchcontrol\.try_cancel\.async\.shared::cta\.mbarrier::complete_tx::bytes"
@@ -620,7 +606,7 @@ def compile_block_scaled(a_format, b_format, scales_in_tmem, M=128, N=128, K=256
         **dict.fromkeys(["A_FORMAT", "B_FORMAT", "SCALES_IN_TMEM", "M", "N", "K"], "constexpr"),
     }
     constexprs = {"A_FORMAT": a_format, "B_FORMAT": b_format, "SCALES_IN_TMEM": scales_in_tmem, "M": M, "N": N, "K": K}
-    return compile_for(block_scaled_dot, signature, constexprs, capability=100)
+    return compile_kernel(block_scaled_dot, signature, constexprs, arch=100)
 
 
 def test_async_dot_scaled_mxfp8_is_a_block_scaled_tcgen05_mma_with_scales_copied_to_tensor_memory():
@@ -668,7 +654,7 @@ def test_stoch_round_is_cvt_rs_over_packs_of_a_thread():
         "f16_ptr": "*fp16",
         "BLOCK": "constexpr",
     }
-    compiled = compile_for(stochastic_rounding, signature, {"BLOCK": 1024}, capability=100)
+    compiled = compile_kernel(stochastic_rounding, signature, {"BLOCK": 1024}, arch=100)
     ptx = compiled.asm["ptx"]
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     # 1024 values on 128 threads: 8 a thread, in 2 packs of 4 (fp8) or 4 packs of 2 (16-bit).
@@ -797,7 +783,7 @@ def two_cta_load(desc, out):
 
 def test_two_cta_tma_load_completes_on_the_even_ctas_mbarrier():
     signature = {"desc": "tensordesc<fp16[64, 64]>", "out": "*i32"}
-    compiled = compile_for(two_cta_load, signature, {}, capability=100, ctas_per_cga=(2, 1, 1))
+    compiled = compile_kernel(two_cta_load, signature, {}, arch=100, ctas_per_cga=(2, 1, 1))
     ptx = compiled.asm["ptx"]
     load = (
         r"cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes\.cta_group::2 "
@@ -822,10 +808,10 @@ def suspending_waits(out, EXCLUSIVE: tl.constexpr):
 def test_suspend_time_hint_on_blackwell_only():
     signature = {"out": "*fp32", "EXCLUSIVE": "constexpr"}
     four_operands = r"mbarrier\.try_wait\.parity\.shared::cta\.b64 complete, \[%r\d+\], %r\d+, %r\d+;"
-    blackwell = compile_for(suspending_waits, signature, {"EXCLUSIVE": True}, capability=100).asm["ptx"]
+    blackwell = compile_kernel(suspending_waits, signature, {"EXCLUSIVE": True}, arch=100).asm["ptx"]
     assert re.search(four_operands, blackwell), blackwell
     assert re.search(r"mov\.(b|u)32\s+%r\d+, 50000;", blackwell), blackwell
-    hopper = compile_sm90(suspending_waits, signature, {"EXCLUSIVE": False}).asm["ptx"]
+    hopper = compile_kernel(suspending_waits, signature, {"EXCLUSIVE": False}).asm["ptx"]
     assert "mbarrier.try_wait" in hopper and not re.search(four_operands, hopper)
 
 
@@ -842,7 +828,7 @@ def test_a_copy_of_inline_ptx_waits_for_the_ctas_writes_of_its_buffer():
     # Triton's membar analysis orders its own TMA store after every thread's st.shared; it cannot see the
     # buffer read of inline PTX, so the lowering puts the barrier there itself.
     signature = {"desc": "tensordesc<fp16[64, 64]>", "x": "*fp16"}
-    ptx = compile_sm90(hinted_store_of_register_writes, signature, {}).asm["ptx"]
+    ptx = compile_kernel(hinted_store_of_register_writes, signature, {}).asm["ptx"]
     store = ptx.index("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint")
     last_write = ptx.rindex("st.shared", 0, store)
     assert re.search(r"bar\.sync\s+0;", ptx[last_write:store]), ptx[last_write:store]
@@ -902,8 +888,8 @@ def test_descriptor_slots_are_filled_on_the_device_and_read_back():
 def test_descriptor_slots_hold_what_triton_writes_for_its_own_descriptors():
     """The same two descriptors made in slots of the kernel's own and by tl.make_tensor_descriptor (Triton's
     lowering): the same tensor map fields (element type, box, sizes, swizzle, fill)."""
-    ours = compile_sm90(descriptor_slots_copy, _COPY_SIGNATURE, {"BM": 64, "BN": 32}).asm["ttgir"]
-    stocks = compile_sm90(device_descriptor_copy, _COPY_SIGNATURE, {"BM": 64, "BN": 32}).asm["ttgir"]
+    ours = compile_kernel(descriptor_slots_copy, _COPY_SIGNATURE, {"BM": 64, "BN": 32}).asm["ttgir"]
+    stocks = compile_kernel(device_descriptor_copy, _COPY_SIGNATURE, {"BM": 64, "BN": 32}).asm["ttgir"]
     fields = _tensormap_fields(ours)
     assert len(fields) == 2 and fields == _tensormap_fields(stocks)
     # 64-byte rows of f16: a box of 32 x 64, 64-byte swizzle (mode 2).
@@ -931,12 +917,12 @@ _LINEAR = "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4]], lane = [[1, 0], [2,
 
 def test_a_pinned_layout_holds_through_the_layout_optimizations():
     signature = {"x": "*fp32", "y": "*fp32", "LAYOUT": "constexpr", "PIN": "constexpr"}
-    pinned = compile_sm90(pinned_layout, signature, {"LAYOUT": ROWS_LAYOUT, "PIN": True}).asm["ttgir"]
+    pinned = compile_kernel(pinned_layout, signature, {"LAYOUT": ROWS_LAYOUT, "PIN": True}).asm["ttgir"]
     assert _LINEAR in pinned
     # The elementwise users of the pinned value are computed in its layout, then converted for the store.
     assert re.search(r"arith\.addf .* : tensor<32x32xf32, #linear>", pinned), pinned
     assert "tlx.layout_marker" not in pinned
-    flexible = compile_sm90(pinned_layout, signature, {"LAYOUT": ROWS_LAYOUT, "PIN": False}).asm["ttgir"]
+    flexible = compile_kernel(pinned_layout, signature, {"LAYOUT": ROWS_LAYOUT, "PIN": False}).asm["ttgir"]
     assert "#ttg.linear" not in flexible  # Triton's optimizations undo an unpinned requirement here
 
 
@@ -952,7 +938,7 @@ def load_in_layout(x, y, LAYOUT: tl.constexpr):
 
 def test_local_load_in_a_given_layout():
     signature = {"x": "*fp32", "y": "*fp32", "LAYOUT": "constexpr"}
-    compiled = compile_sm90(load_in_layout, signature, {"LAYOUT": ROWS_LAYOUT})
+    compiled = compile_kernel(load_in_layout, signature, {"LAYOUT": ROWS_LAYOUT})
     ttgir = compiled.asm["ttgir"]
     assert re.search(r"ttg\.local_load .* -> tensor<32x32xf32, #linear>", ttgir), ttgir
     assert "tlx.layout_marker" not in ttgir and compiled.asm["cubin"][:4] == b"\x7fELF"
@@ -969,7 +955,7 @@ def load_in_a_global_layout(x, y):
 def test_a_layout_kept_in_a_module_global_is_read_by_the_kernel():
     # As the public attention backward keeps `_QK_SEPARABLE_LAYOUT = tlx.layout(...)`: Triton reads a global
     # that is no constexpr only if its value comes from a `triton.language` module.
-    compiled = compile_sm90(load_in_a_global_layout, {"x": "*fp32", "y": "*fp32"}, {})
+    compiled = compile_kernel(load_in_a_global_layout, {"x": "*fp32", "y": "*fp32"}, {})
     assert re.search(r"ttg\.local_load .* -> tensor<32x32xf32, #linear>", compiled.asm["ttgir"])
     assert type(ROWS_LAYOUT).__module__.startswith("triton.language.extra.tlx")
 
@@ -989,7 +975,7 @@ def test_assert_same_layout_fails_at_the_line_when_the_final_layouts_differ():
     from tlx.compiler import TLXCompilationError
 
     try:
-        compile_sm90(layouts_that_differ, {"x": "*fp32", "y": "*fp32"}, {})
+        compile_kernel(layouts_that_differ, {"x": "*fp32", "y": "*fp32"}, {})
     except TLXCompilationError as error:
         message = str(error)
     else:
@@ -1008,7 +994,7 @@ def released_layout(x, y):
 
 
 def test_a_released_layout_ends_the_pin():
-    ttgir = compile_sm90(released_layout, {"x": "*fp32", "y": "*fp32"}, {}).asm["ttgir"]
+    ttgir = compile_kernel(released_layout, {"x": "*fp32", "y": "*fp32"}, {}).asm["ttgir"]
     assert re.search(r"arith\.addf .* : tensor<32x32xf32, #linear>", ttgir), ttgir  # before the release
     assert re.search(r"arith\.mulf .* : tensor<32x32xf32, #blocked\d*>", ttgir), ttgir  # after it: Triton's layout
     assert "tlx.layout_marker" not in ttgir
@@ -1048,7 +1034,7 @@ def _skipped_multiplies(ptx: str) -> list[int]:
 
 @pytest.mark.parametrize("capability", [90, 100])
 def test_scale_rows_branches_around_its_multiplies_on_the_warps_ballot(capability):
-    compiled = compile_for(scaled_rows, SCALED_ROWS, {"M": 64, "N": 32}, capability=capability)
+    compiled = compile_kernel(scaled_rows, SCALED_ROWS, {"M": 64, "N": 32}, arch=capability)
     ptx = compiled.asm["ptx"]
     assert ptx.count("vote.sync.ballot.b32") == 1, ptx
     assert _skipped_multiplies(ptx) == [64 * 32 // 128], ptx  # every element a thread holds, once
@@ -1056,7 +1042,7 @@ def test_scale_rows_branches_around_its_multiplies_on_the_warps_ballot(capabilit
 
 
 def test_scale_rows_of_a_wgmma_accumulator_votes_over_the_two_rows_a_thread_holds():
-    compiled = compile_for(scaled_accumulator, {"OUT": "*fp32", "SCALE": "*fp32"}, {})
+    compiled = compile_kernel(scaled_accumulator, {"OUT": "*fp32", "SCALE": "*fp32"}, {})
     ptx = compiled.asm["ptx"]
     assert ptx.count("vote.sync.ballot.b32") == 1 and "or.b32 any, any," in ptx, ptx
     assert _skipped_multiplies(ptx) == [64 * 128 // 128], ptx

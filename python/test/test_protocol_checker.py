@@ -11,10 +11,10 @@ import pytest
 import triton
 import triton.language as tl
 from triton.backends.compiler import GPUTarget
-from triton.compiler.compiler import ASTSource
 
 import tlx
 from tlx.compiler import TLXCompilationError, TLXWarning
+from tlx.tutorials import compile_kernel
 
 DESC = "tensordesc<fp16[64, 64]>"
 
@@ -348,10 +348,8 @@ def _bug_line(kernel) -> int:
 
 def _compile(kernel, signature):
     """Compile for sm_90; an int in `signature` is the value of a constexpr argument."""
-    names = list(signature)
-    constants = {(names.index(k),): v for k, v in signature.items() if isinstance(v, int)}
-    types = {k: "constexpr" if isinstance(v, int) else v for k, v in signature.items()}
-    return triton.compile(ASTSource(kernel, types, constants), target=GPUTarget("cuda", 90, 32))
+    types = {k: v for k, v in signature.items() if not isinstance(v, int)}
+    return compile_kernel(kernel, types, {k: v for k, v in signature.items() if isinstance(v, int)})
 
 
 @pytest.mark.parametrize(

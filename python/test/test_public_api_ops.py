@@ -11,19 +11,10 @@ import gpus
 import pytest
 import triton
 import triton.language as tl
-from triton.backends.compiler import GPUTarget
-from triton.compiler.compiler import ASTSource
 
 import tlx
 from tlx.compiler import frontend_ir
-
-
-def compile_for(kernel, signature, constexprs, capability=90, **options):
-    names = list(signature)
-    constants = {(names.index(name),): value for name, value in constexprs.items()}
-    source = ASTSource(kernel, signature, constants)
-    return triton.compile(source, target=GPUTarget("cuda", capability, 32), options=options or None)
-
+from tlx.tutorials import compile_kernel
 
 gpu = gpus.cuda
 
@@ -149,7 +140,7 @@ LAYOUTS = {
 @pytest.mark.parametrize("name", LAYOUTS)
 def test_local_alloc_takes_a_layout_object(name):
     layout = LAYOUTS[name]
-    compiled = compile_for(
+    compiled = compile_kernel(
         through_a_laid_out_buffer, {"X": "*fp16", "Y": "*fp16", "LAYOUT": "constexpr"}, {"LAYOUT": layout}
     )
     assert f"#shared = {layout.to_ir_text((64, 64))}" in compiled.asm["ttgir"]
@@ -179,7 +170,7 @@ def no_op_hints(X, Y, BLOCK: tl.constexpr):
 
 
 def test_assume_uniform_and_zeros_are_stock_triton():
-    compiled = compile_for(no_op_hints, {"X": "*fp32", "Y": "*fp32", "BLOCK": "constexpr"}, {"BLOCK": 128})
+    compiled = compile_kernel(no_op_hints, {"X": "*fp32", "Y": "*fp32", "BLOCK": "constexpr"}, {"BLOCK": 128})
     assert "tlx." not in compiled.asm["ttir"] and compiled.asm["cubin"][:4] == b"\x7fELF"
 
 
@@ -197,7 +188,7 @@ def scaled_dot(A, B, A_SCALE, B_SCALE, C, M: tl.constexpr, N: tl.constexpr, K: t
 def test_dot_scaled_is_tritons_on_hopper():
     signature = {"A": "*fp8e4nv", "B": "*fp8e4nv", "A_SCALE": "*u8", "B_SCALE": "*u8", "C": "*fp32"}
     signature |= {"M": "constexpr", "N": "constexpr", "K": "constexpr"}
-    compiled = compile_for(scaled_dot, signature, {"M": 64, "N": 64, "K": 64})
+    compiled = compile_kernel(scaled_dot, signature, {"M": 64, "N": 64, "K": 64})
     assert "tt.dot_scaled" in compiled.asm["ttir"] and compiled.asm["cubin"][:4] == b"\x7fELF"
 
 
@@ -217,7 +208,7 @@ BALLOT = {"out": "*i32", "seed": "i32", "BLOCK": "constexpr"}
 
 
 def test_vote_ballot_sync_is_a_vote_sync():
-    ptx = compile_for(ballot, BALLOT, {"BLOCK": 128}).asm["ptx"]
+    ptx = compile_kernel(ballot, BALLOT, {"BLOCK": 128}).asm["ptx"]
     assert re.search(r"vote\.sync\.ballot\.b32 %r\d+, p, 0xffffffff;", ptx), ptx
 
 
@@ -252,7 +243,7 @@ BALLOT_OF_PAIRS = {"X": "*fp32", "OUT": "*i32", "MASK": "constexpr", "LAYOUT": "
 @pytest.mark.parametrize("capability", [90, 100])
 def test_a_tensor_ballot_votes_once_per_thread_over_the_elements_it_holds(capability):
     mask = 0xFFFFFFFF
-    compiled = compile_for(ballot_of_pairs, BALLOT_OF_PAIRS, {"MASK": mask, "LAYOUT": PAIRS}, capability=capability)
+    compiled = compile_kernel(ballot_of_pairs, BALLOT_OF_PAIRS, {"MASK": mask, "LAYOUT": PAIRS}, arch=capability)
     ptx = compiled.asm["ptx"]
     votes = re.findall(
         r"or\.b32 any, any, %r\d+; setp\.ne\.b32 p, any, 0; vote\.sync\.ballot\.b32 (%r\d+), p, (0x[0-9a-f]+);", ptx
@@ -263,7 +254,7 @@ def test_a_tensor_ballot_votes_once_per_thread_over_the_elements_it_holds(capabi
 
 
 def test_a_ballot_of_accumulator_rows_votes_over_the_two_rows_a_thread_holds():
-    compiled = compile_for(ballot_of_row_maxima, {"OUT": "*fp32"}, {})
+    compiled = compile_kernel(ballot_of_row_maxima, {"OUT": "*fp32"}, {})
     ptx = compiled.asm["ptx"]
     assert ptx.count("vote.sync.ballot.b32") == 1 and "or.b32 any, any," in ptx, ptx
     assert re.search(
@@ -284,7 +275,7 @@ def ballot_after_a_named_barrier(X, OUT, LAYOUT: tl.constexpr):
 @pytest.mark.parametrize("capability", [90, 100])
 def test_a_named_barrier_wait_survives_the_final_ttgir_stage(capability):
     signature = {"X": "*fp32", "OUT": "*i32", "LAYOUT": "constexpr"}
-    compiled = compile_for(ballot_after_a_named_barrier, signature, {"LAYOUT": PAIRS}, capability=capability)
+    compiled = compile_kernel(ballot_after_a_named_barrier, signature, {"LAYOUT": PAIRS}, arch=capability)
     ptx = compiled.asm["ptx"]
     assert re.search(r"bar\.sync\s+1, 128;", ptx), "the named barrier wait"
     assert ptx.count("vote.sync.ballot.b32") == 1, ptx
@@ -304,7 +295,7 @@ OPS = ("max", "min", "abs_max", "abs_min")
 
 @pytest.mark.parametrize("op", OPS)
 def test_warp_redux_on_hopper_is_a_shuffle_butterfly(op):
-    compiled = compile_for(reduce_in_warps, REDUX, {"OP": op, "BLOCK": 128})
+    compiled = compile_kernel(reduce_in_warps, REDUX, {"OP": op, "BLOCK": 128})
     ptx = compiled.asm["ptx"]
     minmax = op.removeprefix("abs_")
     for lane in (16, 8, 4, 2, 1):
@@ -315,7 +306,7 @@ def test_warp_redux_on_hopper_is_a_shuffle_butterfly(op):
 
 @pytest.mark.parametrize("op", OPS)
 def test_warp_redux_on_blackwell_is_redux_sync(op):
-    compiled = compile_for(reduce_in_warps, REDUX, {"OP": op, "BLOCK": 128}, capability=100)
+    compiled = compile_kernel(reduce_in_warps, REDUX, {"OP": op, "BLOCK": 128}, arch=100)
     assert f"redux.sync.{op.removeprefix('abs_')}.f32 v, v, 0xFFFFFFFF;" in compiled.asm["ptx"]
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
 
@@ -333,7 +324,7 @@ PREFETCH = {"X": "*fp32", "Y": "*fp32", "n": "i32", "BLOCK": "constexpr"}
 
 
 def test_prefetch_is_prefetch_global():
-    ptx = compile_for(prefetch_then_load, PREFETCH, {"BLOCK": 128}).asm["ptx"]
+    ptx = compile_kernel(prefetch_then_load, PREFETCH, {"BLOCK": 128}).asm["ptx"]
     assert re.search(r"@p prefetch\.global\.L2 \[%rd\d+\];", ptx), "masked prefetch into L2"
     assert re.search(r"\{ prefetch\.global\.L1 \[%rd\d+\];", ptx), "unmasked prefetch into L1"
     assert re.search(r"\{ prefetch\.global\.L2 \[%rd\d+\];", ptx), "the scalar pointer"

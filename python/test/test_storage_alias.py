@@ -15,20 +15,14 @@ import pytest
 import triton
 import triton.language as tl
 from triton.backends.compiler import GPUTarget
-from triton.compiler.compiler import ASTSource
 from triton.compiler.errors import CompilationError
 
 import tlx
 from tlx.compiler import TLXCompilationError, TLXOutOfResources, frontend_ir, pipeline
+from tlx.tutorials import compile_kernel
 
 HERE = Path(__file__).resolve()
 SM90, SM100 = GPUTarget("cuda", 90, 32), GPUTarget("cuda", 100, 32)
-
-
-def compile_sm90(kernel, signature, constexprs):
-    names = list(signature)
-    constants = {(names.index(name),): value for name, value in constexprs.items()}
-    return triton.compile(ASTSource(kernel, signature, constants), target=SM90)
 
 
 @triton.jit
@@ -67,8 +61,8 @@ SIGNATURE = {"out": "*fp32", "N": "constexpr", "ALIAS": "constexpr"}
 
 
 def test_buffer_sets_of_a_spec_are_views_of_one_allocation():
-    aliased = compile_sm90(attention_like, SIGNATURE, {"N": 4, "ALIAS": True})
-    separate = compile_sm90(attention_like, SIGNATURE, {"N": 4, "ALIAS": False})
+    aliased = compile_kernel(attention_like, SIGNATURE, {"N": 4, "ALIAS": True})
+    separate = compile_kernel(attention_like, SIGNATURE, {"N": 4, "ALIAS": False})
     ttgir = aliased.asm["ttgir"]
     # One allocation of bytes, aligned for any swizzle; each buffer set a view of it, counted in its own
     # buffers: QK 2 x 16 KB per 16 KB index (stride 1), P 8 x 4 KB, alpha 128 x 256 B.
@@ -98,18 +92,12 @@ def reuse_other_buffers(out):
 
 
 def test_reuse_of_buffers_and_a_sized_spec():
-    compiled = compile_sm90(reuse_other_buffers, {"out": "*fp32"}, {})
+    compiled = compile_kernel(reuse_other_buffers, {"out": "*fp32"}, {})
     ttgir = compiled.asm["ttgir"]
     # b is a view of a's 16 KB; the sized spec has its 8 KB although c needs 1 KB.
     assert re.search(r"ttg\.memdesc_reinterpret %\w+ : !ttg\.memdesc<1x64x64xf32.* -> !ttg\.memdesc<2x64x64xf16", ttgir)
     assert "!ttg.memdesc<8192xi8" in ttgir
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
-
-
-def compile_sm100(kernel, signature, constexprs):
-    names = list(signature)
-    constants = {(names.index(name),): value for name, value in constexprs.items()}
-    return triton.compile(ASTSource(kernel, signature, constants), target=SM100)
 
 
 @triton.jit
@@ -128,7 +116,7 @@ def tensor_memory_buffers_reused(out):
 
 
 def test_tensor_memory_buffers_can_reuse_other_buffers_columns():
-    compiled = compile_sm100(tensor_memory_buffers_reused, {"out": "*fp32"}, {})
+    compiled = compile_kernel(tensor_memory_buffers_reused, {"out": "*fp32"}, {}, arch=100)
     ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
     assert len(re.findall(r"ttng\.tmem_alloc ", ttgir)) == 1
     views = re.findall(

@@ -25,12 +25,11 @@ from pathlib import Path
 import pytest
 import triton
 import triton.language as tl
-from triton.backends.compiler import GPUTarget
-from triton.compiler.compiler import ASTSource
 
 import tlx
 from tlx.compiler import TLXWarning
 from tlx.compiler.errors import TLXCompilationError
+from tlx.tutorials import compile_kernel
 
 HERE = Path(__file__).resolve()
 SOURCE = HERE.read_text().splitlines()
@@ -48,18 +47,11 @@ def line_of(marker: str) -> int:
     return hits[0]
 
 
-def compile_for(kernel, signature, constexprs, arch, num_warps=4):
-    names = list(signature)
-    constants = {(names.index(name),): value for name, value in constexprs.items()}
-    source = ASTSource(kernel, signature, constants)
-    return triton.compile(source, target=GPUTarget("cuda", arch, 32), options={"num_warps": num_warps})
-
-
 def compile_quietly(*args, **kwargs):
     """Compile with every TLXWarning an error: the budgets are honoured exactly."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", TLXWarning)
-        return compile_for(*args, **kwargs)
+        return compile_kernel(*args, **kwargs)
 
 
 def setmaxnreg(ptx: str) -> set[int]:
@@ -227,7 +219,7 @@ def test_one_warp_tasks_of_24_registers_on_sm90():
 def test_unequal_budgets_in_one_warp_group_take_the_largest_with_a_warning():
     constexprs = {"BLOCK": 64, "LOAD_REGS": 24, "RELAY_REGS": 56}
     with pytest.warns(TLXWarning) as record:
-        compiled = compile_for(one_warp_tasks, ONE_WARP_SIGNATURE, constexprs, arch=90)
+        compiled = compile_kernel(one_warp_tasks, ONE_WARP_SIGNATURE, constexprs, arch=90)
     texts = [str(w.message) for w in record if issubclass(w.category, TLXWarning)]
     assert len(texts) == 1, texts
     assert f"{HERE}:{line_of('load')}:" in texts[0], texts[0]
@@ -312,7 +304,7 @@ def budgets_that_do_not_fit(out_ptr, n):
 
 def test_budgets_that_do_not_fit_are_dropped_with_a_warning():
     with pytest.warns(TLXWarning, match="register budgets do not fit") as record:
-        compiled = compile_for(budgets_that_do_not_fit, {"out_ptr": "*fp32", "n": "i32"}, {}, arch=90)
+        compiled = compile_kernel(budgets_that_do_not_fit, {"out_ptr": "*fp32", "n": "i32"}, {}, arch=90)
     text = next(str(w.message) for w in record if "do not fit" in str(w.message))
     assert f"{HERE}:{line_of('unfit')}:" in text, text
     assert "Compiled without register budgets (no setmaxnreg)" in text, text
@@ -335,7 +327,7 @@ def tasks_in_a_two_warp_kernel(out_ptr, n):
 def test_warp_specialization_needs_whole_warp_groups_for_the_default_task():
     # Stock Triton's ttg.warp_specialize verifier refuses it too (and so does the public TLX).
     with pytest.raises(TLXCompilationError) as info:
-        compile_for(tasks_in_a_two_warp_kernel, {"out_ptr": "*fp32", "n": "i32"}, {}, arch=90, num_warps=2)
+        compile_kernel(tasks_in_a_two_warp_kernel, {"out_ptr": "*fp32", "n": "i32"}, {}, arch=90, num_warps=2)
     text = str(info.value)
     assert "warp specialization needs the kernel's num_warps to be a multiple of 4" in text, text
     assert re.search(rf"{re.escape(str(HERE))}:{line_of('two_warps')}:\d+: error:", text), text

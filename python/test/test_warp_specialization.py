@@ -13,12 +13,12 @@ import triton
 import triton.language as tl
 from corpus.kernels import soft_clip_pair
 from triton.backends.compiler import GPUTarget
-from triton.compiler.compiler import ASTSource
 from triton.compiler.errors import CompilationError
 
 import tlx
 from tlx.compiler import frontend_ir
 from tlx.compiler.errors import TLXCompilationError
+from tlx.tutorials import compile_kernel
 
 HERE = Path(__file__).resolve()
 SOURCE = HERE.read_text().splitlines()
@@ -29,12 +29,6 @@ def line_of(marker: str) -> int:
     hits = [i + 1 for i, text in enumerate(SOURCE) if text.rstrip().endswith(f"# @{marker}")]
     assert len(hits) == 1, (marker, hits)
     return hits[0]
-
-
-def compile_sm90(kernel, signature, constexprs=None, num_warps=4):
-    names = list(signature)
-    constants = {(names.index(name),): value for name, value in (constexprs or {}).items()}
-    return triton.compile(ASTSource(kernel, signature, constants), target=SM90, options={"num_warps": num_warps})
 
 
 @triton.jit
@@ -85,7 +79,7 @@ def test_task_carriers_are_scf_if_on_opaque_calls_at_the_user_lines():
 
 @pytest.mark.needs_tlx_passes
 def test_tasks_lower_to_warp_specialize_with_register_budgets():
-    compiled = compile_sm90(producer_consumers, PRODUCER_CONSUMERS, {"BLOCK": 128, "REGISTERS": 152})
+    compiled = compile_kernel(producer_consumers, PRODUCER_CONSUMERS, {"BLOCK": 128, "REGISTERS": 152})
     ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
     assert "tlx." not in ttgir
     ws = re.search(r"ttg\.warp_specialize\((.*)\) attributes \{(.*)\}", ttgir)
@@ -127,7 +121,7 @@ def default_asks_for_registers(out_ptr, n, BLOCK: tl.constexpr):
 
 @pytest.mark.needs_tlx_passes
 def test_a_default_task_budget_sets_the_launch_cap():
-    compiled = compile_sm90(
+    compiled = compile_kernel(
         default_asks_for_registers, {"out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"}, {"BLOCK": 128}
     )
     ptx = compiled.asm["ptx"]
@@ -154,7 +148,7 @@ def scalar_only_producer(desc, out_ptr, n, BLOCK: tl.constexpr):
 
 @pytest.mark.needs_tlx_passes
 def test_a_one_warp_task_of_scalars_and_tma():
-    compiled = compile_sm90(
+    compiled = compile_kernel(
         scalar_only_producer,
         {"desc": "tensordesc<fp16[64, 64]>", "out_ptr": "*fp16", "n": "i32", "BLOCK": "constexpr"},
         {"BLOCK": 64},
@@ -183,9 +177,7 @@ def one_if_per_task(out_ptr, BLOCK: tl.constexpr):
 @pytest.mark.needs_tlx_passes
 @pytest.mark.parametrize("capability", [90, 100])
 def test_a_task_whose_body_is_one_run_time_if(capability):
-    signature = {"out_ptr": "*i32", "BLOCK": "constexpr"}
-    source = ASTSource(one_if_per_task, signature, {(1,): 128})
-    compiled = triton.compile(source, target=GPUTarget("cuda", capability, 32), options={"num_warps": 4})
+    compiled = compile_kernel(one_if_per_task, {"out_ptr": "*i32"}, {"BLOCK": 128}, capability, num_warps=4)
     ttgir = compiled.asm["ttgir"]
     partition = ttgir[ttgir.index("partition0(") :]
     assert "scf.if" in partition and "tt.store" in partition, partition
@@ -207,7 +199,7 @@ def constant_tensor_in_a_four_warp_task(out_ptr):
 def test_a_constant_tensor_goes_only_to_the_task_that_uses_it():
     # The frontend hoists the constant out of the tasks; a copy in the 1-warp task would carry the 4-warp
     # task's layout, which no 1-warp partition can hold.
-    compiled = compile_sm90(constant_tensor_in_a_four_warp_task, {"out_ptr": "*fp32"}, {})
+    compiled = compile_kernel(constant_tensor_in_a_four_warp_task, {"out_ptr": "*fp32"}, {})
     assert re.search(r"partition1\(.*\) num_warps\(1\)", compiled.asm["ttgir"])
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
 
@@ -258,7 +250,7 @@ def test_a_register_operand_rides_a_linked_carrier():
 
 @pytest.mark.needs_tlx_passes
 def test_wgmma_reads_a_from_registers():
-    compiled = compile_sm90(dot_a_from_registers, REG_A, {"BLOCK": 128})
+    compiled = compile_kernel(dot_a_from_registers, REG_A, {"BLOCK": 128})
     assert re.search(
         r"ttng\.warp_group_dot %\S+, .*: tensor<64x128xf16, #ttg\.dot_op<\{opIdx = 0", compiled.asm["ttgir"]
     )
@@ -305,7 +297,7 @@ def test_a_task_of_two_warp_groups_meets_after_each_dot_wait(task_warps):
         "out_ptr": "*fp32",
         "TASK_WARPS": "constexpr",
     }
-    ptx = compile_sm90(dot_then_wait_in_a_task, signature, {"TASK_WARPS": task_warps}).asm["ptx"]
+    ptx = compile_kernel(dot_then_wait_in_a_task, signature, {"TASK_WARPS": task_warps}).asm["ptx"]
     lines = [line.strip() for line in ptx.splitlines()]
     waits = [i for i, line in enumerate(lines) if line.startswith("wgmma.wait_group")]
     assert waits, ptx
@@ -926,7 +918,7 @@ CPP_CASES = [
 @pytest.mark.parametrize("kernel, message", CPP_CASES, ids=[c[0].__name__ for c in CPP_CASES])
 def test_task_lowering_errors_name_the_kernel_line(kernel, message):
     with pytest.raises(TLXCompilationError) as info:
-        compile_sm90(kernel, {name: "*fp32" if name == "x_ptr" else "i32" for name in kernel.arg_names})
+        compile_kernel(kernel, {name: "*fp32" if name == "x_ptr" else "i32" for name in kernel.arg_names})
     text = str(info.value)
     assert message in text, text
     assert re.search(rf"{re.escape(str(HERE))}:{misuse_line(kernel)}:\d+: error:", text), text
@@ -951,7 +943,7 @@ def tensors_in_tasks_of_fewer_warps(x_ptr, out_ptr):
 
 @pytest.mark.needs_tlx_passes
 def test_tasks_of_fewer_warps_lay_their_tensors_out_over_their_own_warps():
-    compiled = compile_sm90(tensors_in_tasks_of_fewer_warps, {"x_ptr": "*fp32", "out_ptr": "*fp32"}, num_warps=8)
+    compiled = compile_kernel(tensors_in_tasks_of_fewer_warps, {"x_ptr": "*fp32", "out_ptr": "*fp32"}, num_warps=8)
     ttgir = compiled.asm["ttgir"]
     partitions = re.findall(r"partition(\d+)\(.*?num_warps\((\d+)\)", ttgir)
     assert sorted(int(w) for _, w in partitions) == [1, 4], partitions
@@ -1000,7 +992,7 @@ def _soft_clip(x, t):
 
 @pytest.mark.needs_tlx_passes
 def test_map_elementwise_with_control_flow_in_tasks():
-    compiled = compile_sm90(mapped_elementwise_in_tasks, {"x_ptr": "*fp32", "t_ptr": "*fp32", "out_ptr": "*fp32"})
+    compiled = compile_kernel(mapped_elementwise_in_tasks, {"x_ptr": "*fp32", "t_ptr": "*fp32", "out_ptr": "*fp32"})
     ttgir = compiled.asm["ttgir"]
     assert ttgir.count('"tt.map_elementwise"') == 2 and "cf.cond_br" in ttgir
     assert re.search(r"partition\d+\(.*?num_warps\(1\)", ttgir)
@@ -1039,7 +1031,7 @@ def tasks_in_a_loop_through_helpers(x_ptr, n):
 
 @pytest.mark.needs_tlx_passes
 def test_tasks_inside_a_loop_and_calling_jit_helpers():
-    compiled = compile_sm90(tasks_in_a_loop_through_helpers, {"x_ptr": "*fp32", "n": "i32"})
+    compiled = compile_kernel(tasks_in_a_loop_through_helpers, {"x_ptr": "*fp32", "n": "i32"})
     ttgir = compiled.asm["ttgir"]
     loop = ttgir.index("scf.for")
     ws = ttgir.index("ttg.warp_specialize")
@@ -1070,7 +1062,7 @@ def replica_branches(out_ptr, n, NUM_STAGES: tl.constexpr):
 
 @pytest.mark.needs_tlx_passes
 def test_the_replica_id_is_a_constexpr_of_each_replica():
-    compiled = compile_sm90(
+    compiled = compile_kernel(
         replica_branches, {"out_ptr": "*fp32", "n": "i32", "NUM_STAGES": "constexpr"}, {"NUM_STAGES": 3}
     )
     ttgir = compiled.asm["ttgir"]

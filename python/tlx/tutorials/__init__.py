@@ -7,18 +7,22 @@ compile it on the CPU (no GPU needed) in the test suite and the showcase.
 import inspect
 
 
-def compile_tutorial(spec: dict, arch: int = 90):
-    """Compile a tutorial's kernel on the CPU for `arch` from its SPEC (no GPU needed).
+def compile_kernel(kernel, signature: dict, constexprs: dict | None = None, arch: int = 90, *,
+                   divisible_by_16=(), **options):  # fmt: skip
+    """Compile a ``@triton.jit`` kernel on the CPU for sm_``arch`` (no GPU needed), as a launch would.
 
-    A SPEC may add `divisible_by_16` (argument names Triton would specialize as multiples of 16 at launch),
-    `num_stages` and other launch `options` (`ctas_per_cga`)."""
+    ``signature`` maps arguments to Triton types (``"*fp16"``, ``"i32"``, ``"tensordesc<...>"``);
+    ``constexprs`` gives the values of constexpr arguments (they need not be in ``signature`` too); a
+    constexpr argument given neither takes its default. ``divisible_by_16`` names the arguments Triton would
+    specialize as multiples of 16 at launch; ``options`` are ``triton.compile``'s (``num_warps``,
+    ``num_stages``, ``ctas_per_cga``, ...)."""
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler.compiler import ASTSource
 
-    signature, constexprs = dict(spec["signature"]), dict(spec["constexprs"])
-    params = getattr(spec["kernel"], "params", ())
-    # A constexpr parameter the SPEC leaves out takes its default, as a launch binds it.
+    signature, constexprs = dict(signature), dict(constexprs or {})
+    signature.update((name, "constexpr") for name in constexprs)
+    params = getattr(kernel, "params", ())
     for param in params:
         if param.name not in signature and param.is_constexpr and param.default is not inspect.Parameter.empty:
             signature[param.name] = "constexpr"
@@ -26,10 +30,24 @@ def compile_tutorial(spec: dict, arch: int = 90):
     names = [param.name for param in params if param.name in signature] or list(signature)
     signature = {name: signature[name] for name in names}
     constants = {(names.index(name),): value for name, value in constexprs.items()}
-    attrs = {(names.index(name),): [["tt.divisibility", 16]] for name in spec.get("divisible_by_16", ())}
-    source = ASTSource(spec["kernel"], signature, constants, attrs)
+    attrs = {(names.index(name),): [["tt.divisibility", 16]] for name in divisible_by_16}
+    source = ASTSource(kernel, signature, constants, attrs)
+    return triton.compile(source, target=GPUTarget("cuda", arch, 32), options=options)
+
+
+def compile_tutorial(spec: dict, arch: int = 90):
+    """Compile a tutorial's kernel on the CPU for ``arch`` from its SPEC (``compile_kernel``'s arguments as a
+    dict: ``kernel``, ``signature``, ``constexprs``, ``num_warps``; optional ``divisible_by_16``,
+    ``num_stages`` and other launch ``options``, e.g. ``ctas_per_cga``)."""
     options = {"num_warps": spec["num_warps"]}
     if "num_stages" in spec:
         options["num_stages"] = spec["num_stages"]
     options.update(spec.get("options", {}))
-    return triton.compile(source, target=GPUTarget("cuda", arch, 32), options=options)
+    return compile_kernel(
+        spec["kernel"],
+        spec["signature"],
+        spec["constexprs"],
+        arch,
+        divisible_by_16=spec.get("divisible_by_16", ()),
+        **options,
+    )
