@@ -42,12 +42,11 @@ The protocol, per shared-memory stage ``s`` (NUM_STAGES of them), and what guara
 MMAs into one accumulator complete in issue order, so as in ``blackwell_gemm`` the loop waits for an
 MMA only to reuse its stage.
 
-What the compiler adds: stock Triton 3.6 lowers every ``cta_group::2`` MMA after a full cluster barrier
-(``barrier.cluster.arrive/wait.aligned``, every thread of both CTAs). Today that barrier alone would order
-the peer's TMA before the MMA, at the price of a cluster-wide sync per k-step; step 3 is what makes the
-protocol correct by itself (and stays correct once that barrier goes). It is also why this kernel is not
-warp-specialized: in a 1-warp MMA task the other warps never reach that cluster barrier, a deadlock
-(``python/test/test_blackwell_idiom.py`` keeps that as a strict xfail).
+What the compiler changes: stock Triton 3.6 lowers every ``cta_group::2`` MMA after a full cluster barrier
+(``barrier.cluster.arrive/wait.aligned``, every thread of both CTAs): a cluster-wide sync per k-step, and a
+deadlock in a 1-warp MMA task, whose kernel's other warps never reach it. TLX drops that barrier
+(``tlx.compiler.llir``; ``python/test/test_blackwell_idiom.py`` checks a plain and a warp-specialized 2-CTA
+kernel), so step 3 alone orders the peer's TMA before the MMA.
 """
 
 import triton
