@@ -9,7 +9,8 @@ ring-buffer helper, ``tlx.async_task(num_warps=1, num_regs=24)`` loaders and MMA
 public API's argument names (``arrive_count=``, ``remote_cta_rank=``, ``phase=``, ``pred=``). No fences or
 cluster syncs beyond the ones the public tutorials write themselves.
 
-``python/test/test_blackwell_idiom.py`` compiles each to an sm_100a cubin and checks its PTX.
+``python/test/test_blackwell_idiom.py`` compiles each ``SPEC_*`` (a tutorial's SPEC form) to an sm_100a cubin
+and checks its PTX; the specs are also seeds of ``tlx.testing.kernel_fuzz --seed-module``.
 """
 
 import triton
@@ -118,6 +119,32 @@ def idiom_tmem_gemm(
     tlx.fence_async_shared()
     tlx.async_descriptor_store(desc_c, c_smem, [pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N])
     tlx.async_descriptor_store_wait(0)
+
+
+SPEC_TMEM_GEMM = {
+    "kernel": idiom_tmem_gemm,
+    "signature": {
+        "a_ptr": "*fp16",
+        "b_ptr": "*fp16",
+        "c_ptr": "*fp16",
+        "M": "i32",
+        "N": "i32",
+        "K": "i32",
+        "stride_am": "i32",
+        "stride_bk": "i32",
+        "stride_cm": "i32",
+    },
+    "constexprs": {
+        "stride_ak": 1,
+        "stride_bn": 1,
+        "stride_cn": 1,
+        "BLOCK_SIZE_M": 128,
+        "BLOCK_SIZE_N": 128,
+        "BLOCK_SIZE_K": 64,
+        "NUM_STAGES": 3,
+    },
+    "num_warps": 4,
+}
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -244,6 +271,30 @@ def idiom_ws_gemm(
                     smem_accum_cnt += 1
 
 
+SPEC_WS_GEMM = {
+    "kernel": idiom_ws_gemm,
+    "signature": {
+        "a_desc": "tensordesc<fp16[128, 64]>",
+        "b_desc": "tensordesc<fp16[64, 256]>",
+        "c_desc": "tensordesc<fp16[128, 64]>",
+        "M": "i32",
+        "N": "i32",
+        "K": "i32",
+    },
+    "constexprs": {
+        "BLOCK_SIZE_M": 128,
+        "BLOCK_SIZE_N": 256,
+        "BLOCK_SIZE_K": 64,
+        "GROUP_SIZE_M": 8,
+        "NUM_SMEM_BUFFERS": 3,
+        "NUM_TMEM_BUFFERS": 2,
+        "EPILOGUE_SUBTILE": 4,
+        "NUM_SMS": 148,
+    },
+    "num_warps": 4,
+}
+
+
 # --------------------------------------------------------------------------------------------------------
 # 3. 2-CTA GEMM: a CTA pair along M, each CTA with its A rows and half of B, the even CTA issuing the
 #    cta_group::2 MMA once both CTAs' operands are in (a barrier of arrive_count=2 on the even CTA).
@@ -312,6 +363,33 @@ def idiom_2cta_gemm(
     tl.store(c_ptrs, result.to(tlx.dtype_of(c_ptr)))
 
 
+SPEC_2CTA_GEMM = {
+    "kernel": idiom_2cta_gemm,
+    "signature": {
+        "a_ptr": "*fp16",
+        "stride_am": "i32",
+        "b_ptr": "*fp16",
+        "stride_bk": "i32",
+        "c_ptr": "*fp16",
+        "stride_cm": "i32",
+        "M": "i32",
+        "N": "i32",
+        "K": "i32",
+    },
+    "constexprs": {
+        "stride_ak": 1,
+        "stride_bn": 1,
+        "stride_cn": 1,
+        "BLOCK_M": 128,
+        "BLOCK_N": 256,
+        "BLOCK_K": 64,
+        "OUT_DTYPE": tl.float32,
+    },
+    "num_warps": 4,
+    "options": {"ctas_per_cga": (2, 1, 1)},
+}
+
+
 @triton.jit
 def idiom_2cta_ws_gemm(
     a_desc,
@@ -364,6 +442,21 @@ def idiom_2cta_ws_gemm(
                 tlx.async_descriptor_load(
                     b_desc, buffers_B[buf], [k * BLOCK_K, cluster_cta_rank * (BLOCK_N // 2)], smem_full_bars[buf]
                 )
+
+
+SPEC_2CTA_WS_GEMM = {
+    "kernel": idiom_2cta_ws_gemm,
+    "signature": {
+        "a_desc": "tensordesc<fp16[128, 64]>",
+        "b_desc": "tensordesc<fp16[64, 128]>",
+        "c_ptr": "*fp16",
+        "stride_cm": "i32",
+        "K": "i32",
+    },
+    "constexprs": {"stride_cn": 1, "BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "NUM_SMEM_BUFFERS": 3},
+    "num_warps": 4,
+    "options": {"ctas_per_cga": (2, 1, 1)},
+}
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -504,6 +597,24 @@ def idiom_attention_fwd(
                 accum_cnt_kv += 2
 
 
+SPEC_ATTENTION_FWD = {
+    "kernel": idiom_attention_fwd,
+    "signature": {
+        "sm_scale": "fp32",
+        "M": "*fp32",
+        "Z": "i32",
+        "H": "i32",
+        "desc_q": "tensordesc<fp16[128, 128]>",
+        "desc_k": "tensordesc<fp16[128, 128]>",
+        "desc_v": "tensordesc<fp16[128, 128]>",
+        "desc_o": "tensordesc<fp16[128, 128]>",
+        "N_CTX": "i32",
+    },
+    "constexprs": {"HEAD_DIM": 128, "BLOCK_M": 128, "BLOCK_N": 128, "NUM_BUFFERS_KV": 3},
+    "num_warps": 4,
+}
+
+
 # --------------------------------------------------------------------------------------------------------
 # 5. Cluster launch control: a grid of one CTA per tile, each running CTA claiming the next tile from the
 #    hardware (clc_create_context / clc_producer / clc_consumer), as the public CLC tutorials do.
@@ -523,6 +634,14 @@ def idiom_clc_loop(out_ptr):
         phase ^= 1
 
 
+SPEC_CLC_LOOP = {
+    "kernel": idiom_clc_loop,
+    "signature": {"out_ptr": "*i32"},
+    "constexprs": {},
+    "num_warps": 4,
+}
+
+
 @triton.jit
 def idiom_clc_cluster_loop(out_ptr, CLUSTER_SIZE: tl.constexpr):
     """In a cluster: CTA 0 asks for the cluster, every CTA's consumer releases CTA 0's stage (the default
@@ -537,6 +656,15 @@ def idiom_clc_cluster_loop(out_ptr, CLUSTER_SIZE: tl.constexpr):
         tl.store(out_ptr + tile_id, tile_id)
         tile_id, _tile_y, _tile_z = tlx.clc_consumer(clc_context, clc_phase_consumer, return_3d=True)
         clc_phase_consumer ^= 1
+
+
+SPEC_CLC_CLUSTER_LOOP = {
+    "kernel": idiom_clc_cluster_loop,
+    "signature": {"out_ptr": "*i32"},
+    "constexprs": {"CLUSTER_SIZE": 2},
+    "num_warps": 4,
+    "options": {"ctas_per_cga": (2, 1, 1)},
+}
 
 
 @triton.jit
@@ -642,6 +770,28 @@ def idiom_clc_gemm(
                 processed_k_iters += k_tiles
                 tile_id = tlx.clc_consumer(clc_context, clc_phase_consumer)
                 clc_phase_consumer ^= 1
+
+
+SPEC_CLC_GEMM = {
+    "kernel": idiom_clc_gemm,
+    "signature": {
+        "a_desc": "tensordesc<fp16[128, 64]>",
+        "b_desc": "tensordesc<fp16[64, 128]>",
+        "c_desc": "tensordesc<fp16[128, 128]>",
+        "M": "i32",
+        "N": "i32",
+        "K": "i32",
+    },
+    "constexprs": {
+        "BLOCK_SIZE_M": 128,
+        "BLOCK_SIZE_N": 128,
+        "BLOCK_SIZE_K": 64,
+        "GROUP_SIZE_M": 8,
+        "NUM_SMEM_BUFFERS": 3,
+        "NUM_TMEM_BUFFERS": 2,
+    },
+    "num_warps": 4,
+}
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -756,6 +906,29 @@ def idiom_mxfp8_ws_gemm(
                     smem_count += 1
 
 
+SPEC_MXFP8_WS_GEMM = {
+    "kernel": idiom_mxfp8_ws_gemm,
+    "signature": {
+        "a_desc": "tensordesc<fp8e4nv[128, 128]>",
+        "a_scale_desc": "tensordesc<u8[1, 1, 1, 2, 256]>",
+        "b_desc": "tensordesc<fp8e4nv[128, 128]>",
+        "b_scale_desc": "tensordesc<u8[1, 1, 1, 2, 256]>",
+        "c_desc": "tensordesc<bf16[128, 128]>",
+        "M": "i32",
+        "N": "i32",
+        "K": "i32",
+    },
+    "constexprs": {
+        "BLOCK_SIZE_M": 128,
+        "BLOCK_SIZE_N": 128,
+        "BLOCK_SIZE_K": 128,
+        "NUM_SMEM_BUFFERS": 3,
+        "NUM_SMS": 148,
+    },
+    "num_warps": 4,
+}
+
+
 # --------------------------------------------------------------------------------------------------------
 # 7. Options of the public API's copies and tasks the tutorials use: a cache-hinted TMA store, a CTA pair's
 #    TMA loads completing on the even CTA's mbarrier, the exclusive tasks with a try_wait suspend hint.
@@ -770,6 +943,14 @@ def idiom_store_eviction_policy(c_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.const
     tlx.fence_async_shared()
     tlx.async_descriptor_store(c_desc, c_smem, [0, 0], eviction_policy="evict_first")
     tlx.async_descriptor_store_wait(0)
+
+
+SPEC_STORE_EVICTION_POLICY = {
+    "kernel": idiom_store_eviction_policy,
+    "signature": {"c_desc": "tensordesc<fp16[128, 128]>"},
+    "constexprs": {"BLOCK_M": 128, "BLOCK_N": 128},
+    "num_warps": 4,
+}
 
 
 @triton.jit
@@ -790,6 +971,15 @@ def idiom_two_ctas_tma_load(a_desc, b_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.c
     tlx.barrier_wait(done[0], 0)
 
 
+SPEC_TWO_CTAS_TMA_LOAD = {
+    "kernel": idiom_two_ctas_tma_load,
+    "signature": {"a_desc": "tensordesc<fp16[128, 64]>", "b_desc": "tensordesc<fp16[64, 128]>"},
+    "constexprs": {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64},
+    "num_warps": 4,
+    "options": {"ctas_per_cga": (2, 1, 1)},
+}
+
+
 @triton.jit
 def idiom_async_tasks_options(out_ptr):
     """``async_tasks(exclusive=..., mbarrier_try_wait_suspend_ns=...)``, as the public persistent GEMM."""
@@ -800,6 +990,14 @@ def idiom_async_tasks_options(out_ptr):
             tl.store(out_ptr + tl.arange(0, 128), tl.zeros([128], dtype=tl.float32))
         with tlx.async_task(num_warps=1, num_regs=24):
             tlx.barrier_arrive(bars[0])
+
+
+SPEC_ASYNC_TASKS_OPTIONS = {
+    "kernel": idiom_async_tasks_options,
+    "signature": {"out_ptr": "*fp32"},
+    "constexprs": {},
+    "num_warps": 4,
+}
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -837,6 +1035,14 @@ def idiom_tmem_storage_alias(out_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constex
     tl.store(out_ptr + rows, tl.reshape(alpha, [BLOCK_M]) + tl.sum(p1, 1))
 
 
+SPEC_TMEM_STORAGE_ALIAS = {
+    "kernel": idiom_tmem_storage_alias,
+    "signature": {"out_ptr": "*fp32"},
+    "constexprs": {"BLOCK_M": 128, "BLOCK_N": 128},
+    "num_warps": 4,
+}
+
+
 # --------------------------------------------------------------------------------------------------------
 # 9. Device-side descriptors in slots of the kernel's own (the public grouped GEMM's idiom).
 # --------------------------------------------------------------------------------------------------------
@@ -859,6 +1065,14 @@ def idiom_descriptor_slots(a_ptr, M, K, BLOCK_M: tl.constexpr, BLOCK_K: tl.const
     tlx.barrier_wait(bar[0], 0)
 
 
+SPEC_DESCRIPTOR_SLOTS = {
+    "kernel": idiom_descriptor_slots,
+    "signature": {"a_ptr": "*fp16", "M": "i32", "K": "i32"},
+    "constexprs": {"BLOCK_M": 128, "BLOCK_K": 64},
+    "num_warps": 4,
+}
+
+
 # --------------------------------------------------------------------------------------------------------
 # 10. The public tutorials' epilogue without a proxy fence: the compiler inserts it.
 # --------------------------------------------------------------------------------------------------------
@@ -872,3 +1086,11 @@ def idiom_store_without_fence(c_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constex
     c_smem = tlx.local_alloc((BLOCK_M, BLOCK_N), tlx.dtype_of(c_desc), tl.constexpr(1))[0]
     tlx.local_store(c_smem, tlx.local_load(acc[0]).to(tlx.dtype_of(c_desc)))
     tlx.async_descriptor_store(c_desc, c_smem, [0, 0])
+
+
+SPEC_STORE_WITHOUT_FENCE = {
+    "kernel": idiom_store_without_fence,
+    "signature": {"c_desc": "tensordesc<fp16[128, 128]>"},
+    "constexprs": {"BLOCK_M": 128, "BLOCK_N": 128},
+    "num_warps": 4,
+}

@@ -12,37 +12,16 @@ import importlib
 import re
 import sys
 import warnings
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-import triton
-import triton.language as tl
-from triton.backends.compiler import GPUTarget
-from triton.compiler.compiler import ASTSource
 
 from tlx.compiler import TLXWarning
+from tlx.tutorials import compile_tutorial
 
 sys.path.insert(0, str(Path(__file__).parent))
 import blackwell_idiom_kernels as kernels  # noqa: E402
 
-
-@dataclass(frozen=True)
-class Case:
-    """One kernel to compile for sm_100a: its signature, constexprs, launch options and promised PTX."""
-
-    kernel: object
-    signature: dict[str, str]
-    constexprs: dict[str, object]
-    ptx: tuple[str, ...] = ()
-    options: dict[str, object] = field(default_factory=dict)
-
-
-def _desc(shape: tuple[int, int], dtype: str = "fp16") -> str:
-    return f"tensordesc<{dtype}[{shape[0]}, {shape[1]}]>"
-
-
-_CLUSTER = {"ctas_per_cga": (2, 1, 1)}
 _TCGEN05 = ("tcgen05.alloc.cta_group::1", "tcgen05.mma.cta_group::1.kind::f16", "tcgen05.ld.sync.aligned.32x32b")
 _TCGEN05_PAIR = (
     "tcgen05.alloc.cta_group::2",
@@ -59,288 +38,79 @@ _CLC = (
     "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128",
 )
 
-CASES: dict[str, Case] = {
-    "tmem_gemm": Case(
-        kernels.idiom_tmem_gemm,
-        {
-            "a_ptr": "*fp16",
-            "b_ptr": "*fp16",
-            "c_ptr": "*fp16",
-            "M": "i32",
-            "N": "i32",
-            "K": "i32",
-            "stride_am": "i32",
-            "stride_ak": "constexpr",
-            "stride_bk": "i32",
-            "stride_bn": "constexpr",
-            "stride_cm": "i32",
-            "stride_cn": "constexpr",
-            "BLOCK_SIZE_M": "constexpr",
-            "BLOCK_SIZE_N": "constexpr",
-            "BLOCK_SIZE_K": "constexpr",
-            "NUM_STAGES": "constexpr",
-        },
-        {
-            "stride_ak": 1,
-            "stride_bn": 1,
-            "stride_cn": 1,
-            "BLOCK_SIZE_M": 128,
-            "BLOCK_SIZE_N": 128,
-            "BLOCK_SIZE_K": 64,
-            "NUM_STAGES": 3,
-        },
-        _TCGEN05
-        + (
-            "tensormap.replace",  # device-side descriptors (tl.make_tensor_descriptor)
-            "tcgen05.st.sync.aligned.32x32b",  # the accumulator zeroed in tensor memory
-            "cp.async.bulk.tensor.2d.shared::cluster.global",
-            "cp.async.bulk.tensor.2d.global.shared::cta",
-        ),
+#: What each spec's PTX must hold, beyond .target sm_100a and a cubin.
+PROMISED_PTX: dict[str, tuple[str, ...]] = {
+    "SPEC_TMEM_GEMM": _TCGEN05
+    + (
+        "tensormap.replace",  # device-side descriptors (tl.make_tensor_descriptor)
+        "tcgen05.st.sync.aligned.32x32b",  # the accumulator zeroed in tensor memory
+        "cp.async.bulk.tensor.2d.shared::cluster.global",
+        "cp.async.bulk.tensor.2d.global.shared::cta",
     ),
-    "ws_gemm": Case(
-        kernels.idiom_ws_gemm,
-        {
-            "a_desc": _desc((128, 64)),
-            "b_desc": _desc((64, 256)),
-            "c_desc": _desc((128, 64)),
-            "M": "i32",
-            "N": "i32",
-            "K": "i32",
-            "BLOCK_SIZE_M": "constexpr",
-            "BLOCK_SIZE_N": "constexpr",
-            "BLOCK_SIZE_K": "constexpr",
-            "GROUP_SIZE_M": "constexpr",
-            "NUM_SMEM_BUFFERS": "constexpr",
-            "NUM_TMEM_BUFFERS": "constexpr",
-            "EPILOGUE_SUBTILE": "constexpr",
-            "NUM_SMS": "constexpr",
-        },
-        {
-            "BLOCK_SIZE_M": 128,
-            "BLOCK_SIZE_N": 256,
-            "BLOCK_SIZE_K": 64,
-            "GROUP_SIZE_M": 8,
-            "NUM_SMEM_BUFFERS": 3,
-            "NUM_TMEM_BUFFERS": 2,
-            "EPILOGUE_SUBTILE": 4,
-            "NUM_SMS": 148,
-        },
-        _TCGEN05 + ("tcgen05.commit.cta_group::1.mbarrier::arrive::one", "setmaxnreg.dec.sync.aligned.u32"),
+    "SPEC_WS_GEMM": _TCGEN05 + ("tcgen05.commit.cta_group::1.mbarrier::arrive::one", "setmaxnreg.dec.sync.aligned.u32"),
+    "SPEC_2CTA_GEMM": _TCGEN05_PAIR,
+    "SPEC_2CTA_WS_GEMM": _TCGEN05_PAIR,
+    "SPEC_ATTENTION_FWD": _TCGEN05
+    + (
+        "tcgen05.st.sync.aligned.32x32b.x1.b32",  # alpha, l and m: one column each
+        "tcgen05.st.sync.aligned.32x32b.x64.b32",  # P (fp16, two per 32-bit column) and O *= alpha
+        "ex2.approx",
+        "cp.async.bulk.tensor.2d.global.shared::cta",  # desc_o.store
     ),
-    "2cta_gemm": Case(
-        kernels.idiom_2cta_gemm,
-        {
-            "a_ptr": "*fp16",
-            "stride_am": "i32",
-            "stride_ak": "constexpr",
-            "b_ptr": "*fp16",
-            "stride_bk": "i32",
-            "stride_bn": "constexpr",
-            "c_ptr": "*fp16",
-            "stride_cm": "i32",
-            "stride_cn": "constexpr",
-            "M": "i32",
-            "N": "i32",
-            "K": "i32",
-            "BLOCK_M": "constexpr",
-            "BLOCK_N": "constexpr",
-            "BLOCK_K": "constexpr",
-            "OUT_DTYPE": "constexpr",
-        },
-        {
-            "stride_ak": 1,
-            "stride_bn": 1,
-            "stride_cn": 1,
-            "BLOCK_M": 128,
-            "BLOCK_N": 256,
-            "BLOCK_K": 64,
-            "OUT_DTYPE": tl.float32,
-        },
-        _TCGEN05_PAIR,
-        _CLUSTER,
+    "SPEC_CLC_LOOP": _CLC,
+    "SPEC_CLC_CLUSTER_LOOP": _CLC
+    + (".multicast::cluster::all.b128", "mapa.shared::cluster", "mbarrier.arrive.shared::cluster.b64"),
+    "SPEC_CLC_GEMM": _CLC + _TCGEN05 + ("cp.async.bulk.tensor.2d.global.shared::cta",),
+    "SPEC_MXFP8_WS_GEMM": (
+        "tcgen05.alloc.cta_group::1",
+        "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X",
+        "tcgen05.cp.cta_group::1.warpx4.32x128b",  # the scales, shared -> tensor memory
+        "cp.async.bulk.tensor.5d.shared::cluster.global",  # the scales' 5-D TMA loads
+        "tcgen05.ld.sync.aligned.32x32b",
     ),
-    "2cta_ws_gemm": Case(
-        kernels.idiom_2cta_ws_gemm,
-        {
-            "a_desc": _desc((128, 64)),
-            "b_desc": _desc((64, 128)),
-            "c_ptr": "*fp16",
-            "stride_cm": "i32",
-            "stride_cn": "constexpr",
-            "K": "i32",
-            "BLOCK_M": "constexpr",
-            "BLOCK_N": "constexpr",
-            "BLOCK_K": "constexpr",
-            "NUM_SMEM_BUFFERS": "constexpr",
-        },
-        {"stride_cn": 1, "BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "NUM_SMEM_BUFFERS": 3},
-        _TCGEN05_PAIR,
-        _CLUSTER,
+    "SPEC_STORE_EVICTION_POLICY": (
+        "createpolicy.fractional.L2::evict_first.b64",
+        "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint",
     ),
-    "attention_fwd": Case(
-        kernels.idiom_attention_fwd,
-        {
-            "sm_scale": "fp32",
-            "M": "*fp32",
-            "Z": "i32",
-            "H": "i32",
-            "desc_q": _desc((128, 128)),
-            "desc_k": _desc((128, 128)),
-            "desc_v": _desc((128, 128)),
-            "desc_o": _desc((128, 128)),
-            "N_CTX": "i32",
-            "HEAD_DIM": "constexpr",
-            "BLOCK_M": "constexpr",
-            "BLOCK_N": "constexpr",
-            "NUM_BUFFERS_KV": "constexpr",
-        },
-        {"HEAD_DIM": 128, "BLOCK_M": 128, "BLOCK_N": 128, "NUM_BUFFERS_KV": 3},
-        _TCGEN05
-        + (
-            "tcgen05.st.sync.aligned.32x32b.x1.b32",  # alpha, l and m: one column each
-            "tcgen05.st.sync.aligned.32x32b.x64.b32",  # P (fp16, two per 32-bit column) and O *= alpha
-            "ex2.approx",
-            "cp.async.bulk.tensor.2d.global.shared::cta",  # desc_o.store
-        ),
+    "SPEC_TWO_CTAS_TMA_LOAD": (
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2",
+        "mapa.shared::cluster",
+        "tcgen05.mma.cta_group::2.kind::f16",
     ),
-    "clc_loop": Case(kernels.idiom_clc_loop, {"out_ptr": "*i32"}, {}, _CLC),
-    "clc_cluster_loop": Case(
-        kernels.idiom_clc_cluster_loop,
-        {"out_ptr": "*i32", "CLUSTER_SIZE": "constexpr"},
-        {"CLUSTER_SIZE": 2},
-        _CLC + (".multicast::cluster::all.b128", "mapa.shared::cluster", "mbarrier.arrive.shared::cluster.b64"),
-        _CLUSTER,
+    "SPEC_ASYNC_TASKS_OPTIONS": ("mbarrier.try_wait.parity.shared::cta.b64 complete", "50000;"),
+    "SPEC_TMEM_STORAGE_ALIAS": (
+        "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32",
+        "tcgen05.ld.sync.aligned.32x32b.x64.b32",  # S, in two halves of 64 columns
+        "tcgen05.st.sync.aligned.32x32b.x32.b32",  # a P subtile: 64 fp16, two per column
+        "tcgen05.st.sync.aligned.32x32b.x1.b32",  # alpha
     ),
-    "clc_gemm": Case(
-        kernels.idiom_clc_gemm,
-        {
-            "a_desc": _desc((128, 64)),
-            "b_desc": _desc((64, 128)),
-            "c_desc": _desc((128, 128)),
-            "M": "i32",
-            "N": "i32",
-            "K": "i32",
-            "BLOCK_SIZE_M": "constexpr",
-            "BLOCK_SIZE_N": "constexpr",
-            "BLOCK_SIZE_K": "constexpr",
-            "GROUP_SIZE_M": "constexpr",
-            "NUM_SMEM_BUFFERS": "constexpr",
-            "NUM_TMEM_BUFFERS": "constexpr",
-        },
-        {
-            "BLOCK_SIZE_M": 128,
-            "BLOCK_SIZE_N": 128,
-            "BLOCK_SIZE_K": 64,
-            "GROUP_SIZE_M": 8,
-            "NUM_SMEM_BUFFERS": 3,
-            "NUM_TMEM_BUFFERS": 2,
-        },
-        _CLC + _TCGEN05 + ("cp.async.bulk.tensor.2d.global.shared::cta",),
-    ),
-    "mxfp8_ws_gemm": Case(
-        kernels.idiom_mxfp8_ws_gemm,
-        {
-            "a_desc": _desc((128, 128), "fp8e4nv"),
-            "a_scale_desc": "tensordesc<u8[1, 1, 1, 2, 256]>",
-            "b_desc": _desc((128, 128), "fp8e4nv"),
-            "b_scale_desc": "tensordesc<u8[1, 1, 1, 2, 256]>",
-            "c_desc": _desc((128, 128), "bf16"),
-            "M": "i32",
-            "N": "i32",
-            "K": "i32",
-            **dict.fromkeys(
-                ("BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K", "NUM_SMEM_BUFFERS", "NUM_SMS"), "constexpr"
-            ),
-        },
-        {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 128, "NUM_SMEM_BUFFERS": 3, "NUM_SMS": 148},
-        (
-            "tcgen05.alloc.cta_group::1",
-            "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X",
-            "tcgen05.cp.cta_group::1.warpx4.32x128b",  # the scales, shared -> tensor memory
-            "cp.async.bulk.tensor.5d.shared::cluster.global",  # the scales' 5-D TMA loads
-            "tcgen05.ld.sync.aligned.32x32b",
-        ),
-    ),
-    "store_eviction_policy": Case(
-        kernels.idiom_store_eviction_policy,
-        {"c_desc": _desc((128, 128)), "BLOCK_M": "constexpr", "BLOCK_N": "constexpr"},
-        {"BLOCK_M": 128, "BLOCK_N": 128},
-        (
-            "createpolicy.fractional.L2::evict_first.b64",
-            "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint",
-        ),
-    ),
-    "two_ctas_tma_load": Case(
-        kernels.idiom_two_ctas_tma_load,
-        {
-            "a_desc": _desc((128, 64)),
-            "b_desc": _desc((64, 128)),
-            **dict.fromkeys(("BLOCK_M", "BLOCK_N", "BLOCK_K"), "constexpr"),
-        },
-        {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64},
-        (
-            "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2",
-            "mapa.shared::cluster",
-            "tcgen05.mma.cta_group::2.kind::f16",
-        ),
-        _CLUSTER,
-    ),
-    "async_tasks_options": Case(
-        kernels.idiom_async_tasks_options,
-        {"out_ptr": "*fp32"},
-        {},
-        ("mbarrier.try_wait.parity.shared::cta.b64 complete", "50000;"),
-    ),
-    "tmem_storage_alias": Case(
-        kernels.idiom_tmem_storage_alias,
-        {"out_ptr": "*fp32", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr"},
-        {"BLOCK_M": 128, "BLOCK_N": 128},
-        (
-            "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32",
-            "tcgen05.ld.sync.aligned.32x32b.x64.b32",  # S, in two halves of 64 columns
-            "tcgen05.st.sync.aligned.32x32b.x32.b32",  # a P subtile: 64 fp16, two per column
-            "tcgen05.st.sync.aligned.32x32b.x1.b32",  # alpha
-        ),
-    ),
-    "descriptor_slots": Case(
-        kernels.idiom_descriptor_slots,
-        {"a_ptr": "*fp16", "M": "i32", "K": "i32", "BLOCK_M": "constexpr", "BLOCK_K": "constexpr"},
-        {"BLOCK_M": 128, "BLOCK_K": 64},
-        (
-            "tensormap.replace",  # the descriptor written into the program's slot
-            "fence.proxy.tensormap::generic.acquire",
-            "cp.async.bulk.tensor.2d.shared::cluster.global",  # the copy through the descriptor read back
-        ),
+    "SPEC_DESCRIPTOR_SLOTS": (
+        "tensormap.replace",  # the descriptor written into the program's slot
+        "fence.proxy.tensormap::generic.acquire",
+        "cp.async.bulk.tensor.2d.shared::cluster.global",  # the copy through the descriptor read back
     ),
 }
+
 
 _compiled: dict[str, object] = {}
 
 
-def compile_sm100(case: Case):
-    names = list(case.signature)
-    constants = {(names.index(name),): value for name, value in case.constexprs.items()}
-    source = ASTSource(case.kernel, case.signature, constants)
-    options = {"num_warps": 4, **case.options}
-    return triton.compile(source, target=GPUTarget("cuda", 100, 32), options=options)
-
-
 def _compile(name: str):
-    """Compile once per session; the first compile runs with TLX warnings as errors."""
+    """Compile ``kernels.<name>`` once per session; the first compile runs with TLX warnings as errors."""
     if name not in _compiled:
         with warnings.catch_warnings():
             warnings.simplefilter("error", TLXWarning)  # the protocol checker finds nothing to warn about
-            _compiled[name] = compile_sm100(CASES[name])
+            _compiled[name] = compile_tutorial(getattr(kernels, name), 100)
     return _compiled[name]
 
 
-@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("name", list(PROMISED_PTX))
 def test_idiom_kernel_compiles_to_sm100a_cubin(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")  # a kernel served from the cache warns nothing
     compiled = _compile(name)
     ptx = compiled.asm["ptx"]
     assert ".target sm_100a" in ptx
-    missing = [marker for marker in CASES[name].ptx if marker not in ptx]
+    missing = [marker for marker in PROMISED_PTX[name] if marker not in ptx]
     assert not missing, f"PTX lacks {missing}"
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     assert "tlx." not in compiled.asm["ttgir"], "a TLX op or carrier survived into the final TTGIR"
@@ -351,18 +121,18 @@ def _partitions(ttgir: str) -> list[str]:
 
 
 def test_ws_gemm_tasks_and_double_buffered_accumulator() -> None:
-    ttgir = _compile("ws_gemm").asm["ttgir"]
+    ttgir = _compile("SPEC_WS_GEMM").asm["ttgir"]
     assert re.search(r"ttng\.tmem_alloc .*memdesc<2x128x256xf32, #tmem", ttgir)
     assert re.findall(r"num_warps\((\d+)\)", ttgir) == ["1", "1"]  # the MMA issuer and the producer
     partitions = _partitions(ttgir)
     assert sum("ttng.tc_gen5_mma" in p for p in partitions) == 1
     assert sum("ttng.async_tma_copy_global_to_local" in p for p in partitions) == 1
     # EPILOGUE_SUBTILE column slices of the accumulator, one tcgen05.ld each.
-    assert _compile("ws_gemm").asm["ptx"].count("tcgen05.ld.sync.aligned.32x32b.x64.b32") == 4
+    assert _compile("SPEC_WS_GEMM").asm["ptx"].count("tcgen05.ld.sync.aligned.32x32b.x64.b32") == 4
 
 
 def test_attention_keeps_s_p_o_and_row_statistics_in_tensor_memory() -> None:
-    ttgir = _compile("attention_fwd").asm["ttgir"]
+    ttgir = _compile("SPEC_ATTENTION_FWD").asm["ttgir"]
     assert len(re.findall(r"ttng\.tmem_alloc ", ttgir)) == 6  # S, P, O, alpha, l, m
     assert re.search(r"ttng\.tmem_alloc .*memdesc<1x128x128xf16, #tmem", ttgir), "P in tensor memory"
     # P @ V reads P straight from tensor memory (tcgen05.mma's A operand), not through shared memory.
@@ -371,13 +141,13 @@ def test_attention_keeps_s_p_o_and_row_statistics_in_tensor_memory() -> None:
 
 
 def test_two_cta_mma_is_issued_by_the_even_cta_only() -> None:
-    ttgir = _compile("2cta_gemm").asm["ttgir"]
+    ttgir = _compile("SPEC_2CTA_GEMM").asm["ttgir"]
     assert re.search(r"ttng\.tc_gen5_mma .*\{is_async, two_ctas\}", ttgir)
     assert "CTASplitM = 2, twoCTAs = true" in ttgir
 
 
 def test_mxfp8_scales_in_shared_memory_reach_the_mma_through_tensor_memory() -> None:
-    ttgir = _compile("mxfp8_ws_gemm").asm["ttgir"]
+    ttgir = _compile("SPEC_MXFP8_WS_GEMM").asm["ttgir"]
     mma = [p for p in _partitions(ttgir) if "ttng.tc_gen5_mma_scaled" in p]
     # The MMA issuer copies both scale tiles into tensor memory allocations of their own, then multiplies.
     assert len(mma) == 1 and mma[0].count("ttng.tmem_copy") == 2
@@ -386,7 +156,7 @@ def test_mxfp8_scales_in_shared_memory_reach_the_mma_through_tensor_memory() -> 
 
 
 def test_tmem_storage_alias_puts_p_and_alpha_in_s_columns() -> None:
-    compiled = _compile("tmem_storage_alias")
+    compiled = _compile("SPEC_TMEM_STORAGE_ALIAS")
     ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
     # One allocation of S's 128 columns; S, P and alpha are views of it, each counted in its own buffers.
     assert len(re.findall(r"ttng\.tmem_alloc ", ttgir)) == 1
@@ -408,14 +178,11 @@ def test_tmem_storage_alias_puts_p_and_alpha_in_s_columns() -> None:
 # What the compiler does for the idiom: the proxy fence the public tutorials leave out.
 # --------------------------------------------------------------------------------------------------------
 
-_STORE = {"c_desc": _desc((128, 128)), "BLOCK_M": "constexpr", "BLOCK_N": "constexpr"}
-_TILE = {"BLOCK_M": 128, "BLOCK_N": 128}
-
 
 def test_a_tma_store_of_register_writes_gets_its_fence_from_the_compiler() -> None:
     # The public API's tutorials leave fence_async_shared out before a TMA store; its compiler inserts it, and
     # so does ours (tlx-insert-proxy-fences).
-    ptx = compile_sm100(Case(kernels.idiom_store_without_fence, _STORE, _TILE)).asm["ptx"]
+    ptx = _compile("SPEC_STORE_WITHOUT_FENCE").asm["ptx"]
     store = ptx.index("cp.async.bulk.tensor.2d.global.shared")
     assert "fence.proxy.async.shared::cta" in ptx[:store]
 
@@ -429,7 +196,7 @@ def test_the_warp_spec_helpers_module_is_there() -> None:
 def test_cluster_mbarrier_init_is_made_visible_before_the_first_remote_arrive() -> None:
     # The public compiler makes a cluster kernel's mbarrier inits visible to the peer; so does
     # tlx-insert-cluster-barrier-init (the idiom kernel has no fence of its own).
-    ptx = _compile("2cta_gemm").asm["ptx"]
+    ptx = _compile("SPEC_2CTA_GEMM").asm["ptx"]
     first_remote_arrive = ptx.index("mbarrier.arrive.shared::cluster")
     assert "fence.mbarrier_init.release.cluster" in ptx[:first_remote_arrive]
     assert "barrier.cluster.wait" in ptx[:first_remote_arrive]
@@ -441,7 +208,7 @@ def test_two_cta_mma_in_a_task_has_no_cluster_barrier() -> None:
     # barriers left are the one at the start of each task (tlx-insert-cluster-barrier-init), which every warp of
     # both CTAs passes once; the MMA waits on the mbarrier the peer arrives on remotely, then issues. The two
     # 1-warp tasks leave two warps of their warp group idle: a 2-warp task of the pass's passes the barrier there.
-    compiled = _compile("2cta_ws_gemm")
+    compiled = _compile("SPEC_2CTA_WS_GEMM")
     ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
     partitions = [int(n) for n in re.findall(r"num_warps\((\d+)\)", ttgir)]
     assert sorted(partitions) == [1, 1, 2], partitions
@@ -456,7 +223,7 @@ def test_two_cta_mma_in_a_task_has_no_cluster_barrier() -> None:
 def test_two_cta_mma_without_tasks_has_only_the_init_cluster_barrier() -> None:
     # Not warp-specialized, all warps would reach stock's barrier; it is dropped all the same (the public
     # compiler omits it for TLX kernels): one cluster barrier, after the mbarrier inits, orders the pair.
-    ptx = _compile("2cta_gemm").asm["ptx"]
+    ptx = _compile("SPEC_2CTA_GEMM").asm["ptx"]
     assert ptx.count("barrier.cluster.arrive.aligned;") == ptx.count("barrier.cluster.wait.aligned;") == 1
     assert ptx.index("barrier.cluster.wait.aligned;") < ptx.index("tcgen05.mma.cta_group::2")
 

@@ -5,6 +5,7 @@ triton.language.extra.tlx as tlx``, keyword arguments with the public names, rep
 branch on a constexpr replica id, ``num_regs``, warp barriers, per-stage ``local_view`` of barrier sets,
 a 2-CTA cluster GEMM launched with ``ctas_per_cga`` through ``triton.Config``. On the CPU each compiles to
 a cubin with the instructions it relies on; with a GPU (marker ``gpu``) each computes what torch computes.
+The ``SPEC_*`` dicts (a tutorial's SPEC form) are also seeds of ``tlx.testing.kernel_fuzz --seed-module``.
 """
 
 import importlib
@@ -14,8 +15,8 @@ import gpus
 import pytest
 import triton
 import triton.language as tl
-from triton.backends.compiler import GPUTarget
-from triton.compiler.compiler import ASTSource
+
+from tlx.tutorials import compile_tutorial
 
 # `import triton.language.extra.tlx as tlx`, the public API's spelling; importing `tlx` first installs that
 # name where no .pth does (the GPU harness stages tlx on PYTHONPATH).
@@ -131,49 +132,41 @@ def ws_gemm_public_idiom(
 CONFIG = {"BM": 128, "BN": 128, "BK": 64, "NUM_STAGES": 3}
 
 
-def _signature(num_ctas: int) -> dict:
+def _gemm_spec(num_ctas: int, warp_barrier: bool, choose_half: bool = False) -> dict:
     return {
-        "a_desc": "tensordesc<fp16[64, 64]>",
-        "b_desc": f"tensordesc<fp16[64, {128 // num_ctas}]>",
-        "c_desc": "tensordesc<fp16[64, 128]>",
-        "M": "i32",
-        "N": "i32",
-        "K": "i32",
-        "BM": "constexpr",
-        "BN": "constexpr",
-        "BK": "constexpr",
-        "NUM_STAGES": "constexpr",
-        "NUM_CTAS": "constexpr",
-        "USE_WARP_BARRIER": "constexpr",
-        "CHOOSE_HALF": "constexpr",
+        "kernel": ws_gemm_public_idiom,
+        "signature": {
+            "a_desc": "tensordesc<fp16[64, 64]>",
+            "b_desc": f"tensordesc<fp16[64, {128 // num_ctas}]>",
+            "c_desc": "tensordesc<fp16[64, 128]>",
+            "M": "i32",
+            "N": "i32",
+            "K": "i32",
+        },
+        "constexprs": {**CONFIG, "NUM_CTAS": num_ctas, "USE_WARP_BARRIER": warp_barrier, "CHOOSE_HALF": choose_half},
+        "num_warps": 4,
+        "options": {"ctas_per_cga": (2, 1, 1)} if num_ctas == 2 else {},
     }
 
 
-def _compile(num_ctas: int, warp_barrier: bool, choose_half: bool = False):
-    signature = _signature(num_ctas)
-    names = list(signature)
-    constexprs = {**CONFIG, "NUM_CTAS": num_ctas, "USE_WARP_BARRIER": warp_barrier, "CHOOSE_HALF": choose_half}
-    constants = {(names.index(k),): v for k, v in constexprs.items()}
-    options = {"num_warps": 4, **({"ctas_per_cga": (2, 1, 1)} if num_ctas == 2 else {})}
-    return triton.compile(
-        ASTSource(ws_gemm_public_idiom, signature, constants), target=GPUTarget("cuda", 90, 32), options=options
-    )
+SPEC_GEMM = _gemm_spec(1, warp_barrier=False)
+SPEC_GEMM_WARP_BARRIER = _gemm_spec(1, warp_barrier=True)
+SPEC_GEMM_CLUSTER = _gemm_spec(2, warp_barrier=False)
+SPEC_GEMM_CLUSTER_CHOOSING_A_HALF = _gemm_spec(2, warp_barrier=False, choose_half=True)
+GEMM_SPECS = ["SPEC_GEMM", "SPEC_GEMM_WARP_BARRIER", "SPEC_GEMM_CLUSTER", "SPEC_GEMM_CLUSTER_CHOOSING_A_HALF"]
 
 
-VARIANTS = [(1, False, False), (1, True, False), (2, False, False), (2, False, True)]  # NUM_CTAS, USE_WARP_BARRIER,
-# CHOOSE_HALF
-
-
-@pytest.mark.parametrize("num_ctas, warp_barrier, choose_half", VARIANTS)
-def test_public_idiom_gemm_compiles(num_ctas, warp_barrier, choose_half):
-    compiled = _compile(num_ctas, warp_barrier, choose_half)
+@pytest.mark.parametrize("name", GEMM_SPECS)
+def test_public_idiom_gemm_compiles(name):
+    spec = globals()[name]
+    compiled = compile_tutorial(spec)
     ptx = compiled.asm["ptx"]
     assert "wgmma.mma_async" in ptx and re.search(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+232;", ptx)
     assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
-    if warp_barrier:
+    if spec["constexprs"]["USE_WARP_BARRIER"]:
         # 4 warps x 32 threads x 2 consumers: every thread arrives.
         assert re.search(r"mbarrier\.init\.shared(::cta)?\.b64 \[[^\]]+\], 256;", ptx), ptx[:3000]
-    if num_ctas == 2:
+    if spec["constexprs"]["NUM_CTAS"] == 2:
         assert compiled.metadata.ctas_per_cga == (2, 1, 1)
         assert "multicast::cluster" in ptx and "mapa.shared::cluster" in ptx
 
@@ -193,11 +186,13 @@ def autotuned_gemm(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.con
 
 @pytest.mark.gpu
 @gpus.cuda
-@pytest.mark.parametrize("num_ctas, warp_barrier, choose_half", VARIANTS)
-def test_public_idiom_gemm_on_gpu(num_ctas, warp_barrier, choose_half):
+@pytest.mark.parametrize("name", GEMM_SPECS)
+def test_public_idiom_gemm_on_gpu(name):
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
+    spec = globals()[name]
+    num_ctas = spec["constexprs"]["NUM_CTAS"]
     m, n, k = 512, 384, 640
     a = torch.randn(m, k, device="cuda", dtype=torch.float16)
     b = torch.randn(k, n, device="cuda", dtype=torch.float16)
@@ -206,11 +201,9 @@ def test_public_idiom_gemm_on_gpu(num_ctas, warp_barrier, choose_half):
     b_desc = TensorDescriptor.from_tensor(b, [64, 128 // num_ctas])
     c_desc = TensorDescriptor.from_tensor(c, [64, 128])
     grid = (m // 128, n // 128)
-    options = {"ctas_per_cga": (2, 1, 1)} if num_ctas == 2 else {}
     ws_gemm_public_idiom[grid](
-        a_desc, b_desc, c_desc, m, n, k, **CONFIG, NUM_CTAS=num_ctas, USE_WARP_BARRIER=warp_barrier,
-        CHOOSE_HALF=choose_half, num_warps=4, **options,
-    )  # fmt: skip
+        a_desc, b_desc, c_desc, m, n, k, **spec["constexprs"], num_warps=spec["num_warps"], **spec["options"]
+    )
     ref = a.double() @ b.double()
     assert float((c.double() - ref).norm() / ref.norm()) < 1e-2
 
@@ -267,14 +260,18 @@ def cluster_row_sum(x, out, M: tl.constexpr, N: tl.constexpr, NUM_CTAS: tl.const
         tl.store(out + offs_m, total)
 
 
+SPEC_CLUSTER_ROW_SUM = {
+    "kernel": cluster_row_sum,
+    "signature": {"x": "*fp32", "out": "*fp32"},
+    "constexprs": {"M": 64, "N": 256, "NUM_CTAS": 4},
+    "num_warps": 1,
+    "options": {"ctas_per_cga": (4, 1, 1)},
+}
+
+
 def test_async_remote_shmem_store_counts_each_byte_once():
     """A sum tensor is held by many threads at once: the PTX stores each 32-bit word from one thread."""
-    compiled = triton.compile(
-        ASTSource(cluster_row_sum, {"x": "*fp32", "out": "*fp32", "M": "constexpr", "N": "constexpr",
-                                    "NUM_CTAS": "constexpr"}, {(2,): 64, (3,): 256, (4,): 4}),
-        target=GPUTarget("cuda", 90, 32), options={"ctas_per_cga": (4, 1, 1), "num_warps": 1},
-    )  # fmt: skip
-    ptx = compiled.asm["ptx"]
+    ptx = compile_tutorial(SPEC_CLUSTER_ROW_SUM).asm["ptx"]
     assert "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32" in ptx
 
 
@@ -308,15 +305,22 @@ def peer_handshake_from_a_one_warp_task(x, out, N: tl.constexpr):
             tlx.barrier_arrive(arrived[0], 1, remote_cta_rank=rank ^ 1)
 
 
-def _compile_peer_handshake():
-    return triton.compile(
-        ASTSource(peer_handshake_from_a_one_warp_task, {"x": "*fp32", "out": "*fp32", "N": "constexpr"}, {(2,): 128}),
-        target=GPUTarget("cuda", 90, 32), options={"ctas_per_cga": (2, 1, 1), "num_warps": 4},
-    )  # fmt: skip
+def _pair_spec(kernel) -> dict:
+    """``kernel(x, out, N)`` in clusters of two CTAs of 4 warps."""
+    return {
+        "kernel": kernel,
+        "signature": {"x": "*fp32", "out": "*fp32"},
+        "constexprs": {"N": 128},
+        "num_warps": 4,
+        "options": {"ctas_per_cga": (2, 1, 1)},
+    }
+
+
+SPEC_PEER_HANDSHAKE = _pair_spec(peer_handshake_from_a_one_warp_task)
 
 
 def test_one_warp_task_leaves_no_warp_outside_the_init_cluster_barrier():
-    compiled = _compile_peer_handshake()
+    compiled = compile_tutorial(SPEC_PEER_HANDSHAKE)
     partitions = sorted(int(n) for n in re.findall(r"num_warps\((\d+)\)", compiled.asm["ttgir"]))
     assert partitions == [1, 1, 2], partitions  # the task, and the idle warps' 2 + 1
     ptx = compiled.asm["ptx"]
@@ -338,12 +342,11 @@ def warp_barrier_on_the_leader(x, out, N: tl.constexpr):
     tl.store(out + offs, tl.load(x + offs) + rank)
 
 
+SPEC_WARP_BARRIER_ON_THE_LEADER = _pair_spec(warp_barrier_on_the_leader)
+
+
 def test_a_warp_barrier_arrives_from_every_thread_on_another_cta():
-    compiled = triton.compile(
-        ASTSource(warp_barrier_on_the_leader, {"x": "*fp32", "out": "*fp32", "N": "constexpr"}, {(2,): 128}),
-        target=GPUTarget("cuda", 90, 32), options={"ctas_per_cga": (2, 1, 1), "num_warps": 4},
-    )  # fmt: skip
-    ptx = compiled.asm["ptx"]
+    ptx = compile_tutorial(SPEC_WARP_BARRIER_ON_THE_LEADER).asm["ptx"]
     assert re.search(r"mbarrier\.init\.shared(::cta)?\.b64 \[[^\]]+\], 256;", ptx), "4 warps x 32 threads x 2"
     arrive = re.search(r"^\s*@(%p\d+) mbarrier\.arrive\.shared::cluster\.b64 _, \[(%r\d+)\], %r\d+;", ptx, re.M)
     assert arrive, ptx
@@ -501,24 +504,23 @@ def grouped_gemm_descriptor_slots(
     tlx.async_descriptor_store_wait(0)
 
 
-GROUPED_SIGNATURE = {
-    "group_a_ptrs": "*i64",
-    "group_b_ptrs": "*i64",
-    "group_c_ptrs": "*i64",
-    "group_gemm_sizes": "*i32",
-    "g_lds": "*i32",
-    "BM": "constexpr",
-    "BN": "constexpr",
-    "BK": "constexpr",
-}
 GROUPED_CONFIG = {"BM": 64, "BN": 128, "BK": 64}
+SPEC_GROUPED_GEMM_DESCRIPTOR_SLOTS = {
+    "kernel": grouped_gemm_descriptor_slots,
+    "signature": {
+        "group_a_ptrs": "*i64",
+        "group_b_ptrs": "*i64",
+        "group_c_ptrs": "*i64",
+        "group_gemm_sizes": "*i32",
+        "g_lds": "*i32",
+    },
+    "constexprs": GROUPED_CONFIG,
+    "num_warps": 4,
+}
 
 
 def test_grouped_gemm_with_descriptor_slots_compiles():
-    names = list(GROUPED_SIGNATURE)
-    constants = {(names.index(k),): v for k, v in GROUPED_CONFIG.items()}
-    source = ASTSource(grouped_gemm_descriptor_slots, GROUPED_SIGNATURE, constants)
-    compiled = triton.compile(source, target=GPUTarget("cuda", 90, 32))
+    compiled = compile_tutorial(SPEC_GROUPED_GEMM_DESCRIPTOR_SLOTS)
     ptx = compiled.asm["ptx"]
     # Three descriptors written into the program's slots (3 x 128 bytes of global scratch), then used by TMA.
     assert compiled.metadata.global_scratch_size == 3 * 128
@@ -615,16 +617,14 @@ def comprehension_over_a_runtime_range(x, out, n):
 
 
 def test_a_list_comprehension_over_a_constexpr_range_unrolls_as_on_the_fork():
-    signature = {"x": "*fp32", "out": "*fp32", "N": "constexpr", "B": "constexpr"}
-    compiled = triton.compile(
-        ASTSource(weighted_rows, signature, {(2,): 3, (3,): 64}), target=GPUTarget("cuda", 90, 32)
-    )
-    assert compiled.asm["ttir"].count("tt.load") == 3
+    spec = {"kernel": weighted_rows, "signature": {"x": "*fp32", "out": "*fp32"}, "constexprs": {"N": 3, "B": 64}}
+    assert compile_tutorial({**spec, "num_warps": 4}).asm["ttir"].count("tt.load") == 3
+    runtime_range = {
+        "kernel": comprehension_over_a_runtime_range,
+        "signature": {"x": "*fp32", "out": "*fp32", "n": "i32"},
+    }
     with pytest.raises(triton.CompilationError, match="bounds must be constexpr ints"):
-        triton.compile(
-            ASTSource(comprehension_over_a_runtime_range, {"x": "*fp32", "out": "*fp32", "n": "i32"}, {}),
-            target=GPUTarget("cuda", 90, 32),
-        )
+        compile_tutorial({**runtime_range, "constexprs": {}, "num_warps": 4})
 
 
 @pytest.mark.gpu
@@ -653,12 +653,16 @@ def view_carried_by_a_loop(x, out, n, N: tl.constexpr):
     tl.store(out + tl.arange(0, N), tlx.local_load(view))
 
 
+SPEC_VIEW_CARRIED_BY_A_LOOP = {
+    "kernel": view_carried_by_a_loop,
+    "signature": {"x": "*fp32", "out": "*fp32", "n": "i32"},
+    "constexprs": {"N": 128},
+    "num_warps": 4,
+}
+
+
 def test_a_view_carried_by_a_loop_is_carried_as_its_index():
-    signature = {"x": "*fp32", "out": "*fp32", "n": "i32", "N": "constexpr"}
-    compiled = triton.compile(
-        ASTSource(view_carried_by_a_loop, signature, {(3,): 128}), target=GPUTarget("cuda", 90, 32)
-    )
-    ttgir = compiled.asm["ttgir"]
+    ttgir = compile_tutorial(SPEC_VIEW_CARRIED_BY_A_LOOP).asm["ttgir"]
     loop = re.search(r"scf\.for .* -> \(i32\)", ttgir)
     assert loop, ttgir  # the loop carries the buffer's index, not a handle
     assert ttgir.count("ttg.memdesc_index") >= 3  # before, inside and after the loop

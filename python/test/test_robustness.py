@@ -314,6 +314,8 @@ def test_random_changes_to_tlx_calls_in_the_tutorials_fail_at_a_kernel_line():
         [
             *(sys.executable, "-m", "tlx.testing.kernel_fuzz", "--count", str(KERNEL_CHANGES), "--seed", str(seed)),
             *("--seed-module", str(Path(__file__).parent / "test_ops_ptx.py")),  # the ops no tutorial calls
+            *("--seed-module", str(Path(__file__).parent / "test_compat.py")),  # the public API's idiom
+            *("--seed-module", str(Path(__file__).parent / "blackwell_idiom_kernels.py")),
         ],
         capture_output=True,
         text=True,
@@ -338,6 +340,16 @@ def test_kernel_fuzz_seeds_are_the_tutorials_and_the_modules_given():
     assert {("ws_gemm", "SPEC", 90), ("blackwell_gemm", "SPEC", 100), ("cluster_gemm", "SPEC", 90)} <= names
     added = {(seed.spec, seed.kernel) for seed in both} - {(seed.spec, seed.kernel) for seed in tutorials}
     assert ("SPEC_CLUSTER_MEMORY", "cluster_memory") in added and ("SPEC_GATHER_SCATTER", "gather_scatter") in added
+    idiom = kernel_fuzz.seeds(
+        "_idiom", [Path(__file__).parent / "test_compat.py", Path(__file__).parent / "blackwell_idiom_kernels.py"]
+    )
+    names = {(seed.module, seed.spec, seed.arch) for seed in idiom}
+    assert ("blackwell_idiom_kernels", "SPEC_2CTA_WS_GEMM", 100) in names, names
+    assert not any(seed.module == "test_compat" for seed in idiom)  # `only` picks modules by name
+    compat = {
+        (seed.spec, seed.arch) for seed in kernel_fuzz.seeds("compat", [Path(__file__).parent / "test_compat.py"])
+    }
+    assert {("SPEC_GEMM_CLUSTER", 90), ("SPEC_WARP_BARRIER_ON_THE_LEADER", 90)} <= compat, compat
 
 
 def test_kernel_fuzz_changes_one_tlx_call_of_the_kernel():
