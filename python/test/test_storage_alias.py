@@ -284,14 +284,23 @@ def spec_in_cluster_memory(n):
     tlx.storage_alias_spec(storage=tlx.storage_kind.smemCluster)  # misuse
 
 
+@triton.jit
+def group_size_beyond_i32(n):
+    spec = tlx.storage_alias_spec()
+    a = tlx.local_alloc((64, 64), tl.float16, 2, reuse=spec)
+    b = tlx.local_alloc((64, 64), tl.float16, 2, reuse=spec)
+    spec.set_buffer_overlap(tlx.reuse_group(a, b, group_size=2**40))  # misuse
+
+
 @pytest.mark.parametrize(
     "kernel, message",
     [
         (reuse_one_buffer, "tlx.local_alloc: `reuse` must be a tlx.storage_alias_spec or a set of buffers"),
         (overlap_not_a_group, "tlx.set_buffer_overlap: `overlap_def` must be a tlx.reuse_group"),
         (spec_in_cluster_memory, "tlx.storage_alias_spec: smemCluster storage is not supported"),
+        (group_size_beyond_i32, "tlx.reuse_group: `group_size` = 1099511627776 does not fit in 32 bits"),
     ],
-    ids=["reuse_one_buffer", "overlap_not_a_group", "spec_in_cluster_memory"],
+    ids=["reuse_one_buffer", "overlap_not_a_group", "spec_in_cluster_memory", "group_size_beyond_i32"],
 )
 def test_tracing_misuse_is_reported_at_the_kernel_line(kernel, message):
     with pytest.raises(CompilationError) as info:

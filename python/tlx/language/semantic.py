@@ -406,7 +406,10 @@ class TLXSemantic:
             kind = "i32_array" if isinstance(value, tuple) else "int" if isinstance(value, int) else "text"
             encoded[name] = self._encode_attr(kind, value)
         for name, value in attrs.items():
-            encoded[name] = self._encode_attr(spec.attributes[name].kind, value)
+            kind = spec.attributes[name].kind
+            if kind == "int":  # the i32 bound of an attribute no argument check bounded (e.g. a derived value)
+                value = self.const_int(op, name, value)
+            encoded[name] = self._encode_attr(kind, value)
         return encoded
 
     def _order_operands(self, op: str, operands: dict[str, Any]) -> tuple[list[tuple[str, Any]], tuple[int, ...]]:
