@@ -173,6 +173,14 @@ def test_the_grid_limit_binds_the_grid_kernel_only() -> None:
             run(*qkv, offsets, 256)
 
 
+def test_run_takes_the_persistent_walk_unless_the_grid_measured_faster() -> None:
+    assert gdpa.default_persistent(64, 8, 128, "gelu") and gdpa.default_persistent(64, 16, 64, "silu")
+    assert not gdpa.default_persistent(64, 8, 128, "silu")  # GRID_FIRST
+    assert gdpa.default_persistent(1000, 128, 128, "silu")  # 128000 programs: more than the grid takes
+    assert not gdpa.default_persistent(64, 8, 128, "gelu", pingpong=False)
+    assert not gdpa.default_persistent(gdpa.PERSISTENT_MAX_BATCH + 1, 8, 64, "gelu")
+
+
 def test_stock_candidates_refuse_an_unknown_head_dim() -> None:
     with pytest.raises(ValueError, match="head_dim must be one of"):
         stock_gdpa.candidates(96)

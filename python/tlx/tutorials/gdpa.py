@@ -52,7 +52,8 @@ tiles only: each task reads the offsets once, builds a prefix sum of the sequenc
 each work unit's sequence in it, so no CTA is launched for the tiles past a sequence's end (``max_seq_len``
 over-provisions the grid of ``gdpa_kernel``). Q is double-buffered per consumer (the next tile's Q lands
 while the current one runs; the output is staged in the buffer its tile no longer reads), and causal
-tiles go in pairs of equal work. ``run`` uses it for up to ``PERSISTENT_MAX_BATCH`` sequences.
+tiles go in pairs of equal work. ``run`` uses it for up to ``PERSISTENT_MAX_BATCH`` sequences, except where
+the grid measured faster (``GRID_FIRST``: SiLU at D=128).
 
 Requirements (``run`` raises ValueError otherwise): q, k, v contiguous (total_tokens, H, D) CUDA tensors,
 all fp16 or all bf16, D 64 or 128; ``offsets`` a 1-D int32 tensor on the same device with B + 1 entries,
@@ -573,6 +574,20 @@ SPEC_PERSISTENT_SILU_CAUSAL_D64 = _persistent_spec(64, "silu", causal=True, dtyp
 
 #: The persistent walk keeps the sequence table in registers: up to this many sequences.
 PERSISTENT_MAX_BATCH = 1024
+#: (activation, head_dim) whose grid kernel runs faster than the persistent walk on jagged batches (bf16, B=64,
+#: lengths 128..4096): SiLU at D=128, 0.88x non-causal and 0.97x causal for the walk on an H100
+#: (docs/results/2026-12-07-session42.md), 0.92x non-causal on the H200 (2026-12-05-h200-session18.md). Every
+#: other activation and head dimension measured 1.00-1.30x for the walk.
+GRID_FIRST = {("silu", 128)}
+
+
+def default_persistent(batch: int, heads: int, head_dim: int, activation: str, pingpong: bool = True) -> bool:
+    """Whether ``run`` takes ``gdpa_persistent_kernel`` when not told: wherever the walk applies (ping-pong,
+    at most ``PERSISTENT_MAX_BATCH`` sequences), unless ``GRID_FIRST`` has the problem and the grid can
+    take it (B * H programs within the grid's second dimension)."""
+    if not pingpong or batch > PERSISTENT_MAX_BATCH:
+        return False
+    return (activation, head_dim) not in GRID_FIRST or batch * heads > 65535
 
 
 def _check_inputs(
@@ -649,11 +664,11 @@ def run(
     result goes to ``out`` when given (rows outside every sequence are left as they are), else to a
     new NaN-filled tensor. ``config`` overrides entries of ``CONFIGS[D]`` (BLOCK_N, NUM_STAGES).
     ``persistent`` picks ``gdpa_persistent_kernel`` (ping-pong only; B up to ``PERSISTENT_MAX_BATCH``) or
-    ``gdpa_kernel``'s grid; by default the persistent one wherever it applies."""
+    ``gdpa_kernel``'s grid; by default the faster of the two where both apply (``default_persistent``)."""
     _check_inputs("gdpa", q, k, v, offsets, max_seq_len, activation, grid=False)
     batch = offsets.numel() - 1
     if persistent is None:
-        persistent = pingpong and batch <= PERSISTENT_MAX_BATCH
+        persistent = default_persistent(batch, q.shape[1], q.shape[2], activation, pingpong)
     if not persistent:
         _check_grid("gdpa", batch, q.shape[1])
     if persistent and not pingpong:
