@@ -36,8 +36,6 @@ from pathlib import Path
 
 import triton
 import triton.language as tl
-from triton.backends.compiler import GPUTarget
-from triton.compiler.compiler import ASTSource
 
 import tlx
 from tlx.compiler.dump import sass_of
@@ -52,6 +50,7 @@ from tlx.tutorials import (
     blackwell_mxfp8_gemm,
     blackwell_ws_gemm,
     broadcast_scoring,
+    compile_kernel,
     compile_tutorial,
     cp_async_matmul,
     gdpa,
@@ -197,10 +196,7 @@ STAGE_FILES = {"ttir": "ttir.mlir", "ttgir": "ttgir.mlir", "llir": "llir.ll", "p
 
 def compile_showcase(showcase: Showcase, arch: int) -> triton.compiler.CompiledKernel:
     """Compile on the CPU for `arch` (no GPU needed)."""
-    constants = {(list(showcase.signature).index(name),): value for name, value in showcase.constexprs.items()}
-    source = ASTSource(showcase.kernel, showcase.signature, constants)
-    target = GPUTarget("cuda", arch, 32)
-    return triton.compile(source, target=target, options={"num_warps": showcase.num_warps})
+    return compile_kernel(showcase.kernel, showcase.signature, showcase.constexprs, arch, num_warps=showcase.num_warps)
 
 
 def write_stages(compiled: triton.compiler.CompiledKernel, directory: Path) -> list[Path]:
