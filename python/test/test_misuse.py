@@ -1027,6 +1027,31 @@ def _scaled_operands(K: tl.constexpr, SCALE_K: tl.constexpr):
 
 
 @triton.jit
+def stock_dot_scaled_scale_pointer(X, n):
+    a = tl.load(X + tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]).to(tl.float8e4nv)
+    tlx.dot_scaled(a, X, "e4m3", a, None, "e4m3")  # misuse
+
+
+@triton.jit
+def stock_dot_scaled_no_format(X, n):
+    a = tl.load(X + tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]).to(tl.float8e4nv)
+    tlx.dot_scaled(a, None, "e4m3", a, None, None)  # misuse
+
+
+@triton.jit
+def stock_dot_scaled_other_k(X, n):
+    a = tl.load(X + tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]).to(tl.float8e4nv)
+    b = tl.load(X + tl.arange(0, 32)[:, None] * 64 + tl.arange(0, 64)[None, :]).to(tl.float8e4nv)
+    tlx.dot_scaled(a, None, "e4m3", b, None, "e4m3")  # misuse
+
+
+@triton.jit
+def stock_dot_scaled_acc_shape(X, n):
+    a = tl.load(X + tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]).to(tl.float8e4nv)
+    tlx.dot_scaled(a, None, "e4m3", a, None, "e4m3", acc=tl.zeros((32, 64), tl.float32))  # misuse
+
+
+@triton.jit
 def dot_scaled_on_hopper(n):
     a = tlx.local_alloc((128, 128), tl.float8e4nv, 1)
     s = tlx.local_alloc((1, 1, 1, 2, 256), tl.uint8, 1)
@@ -1135,6 +1160,20 @@ PTR = {"X": "*fp32", "n": "i32"}
 
 # kernel, signature, target, what the message says
 CASES = [
+    (stock_dot_scaled_scale_pointer, PTR, SM90, "tlx.dot_scaled: `lhs_scale` must be a register tensor, got a runtime"),
+    (stock_dot_scaled_no_format, PTR, SM90, "tlx.dot_scaled: `rhs_format` must name the operand's format, e.g. 'e4m3'"),
+    (
+        stock_dot_scaled_other_k,
+        PTR,
+        SM90,
+        "tlx.dot_scaled: stock Triton refuses these operands: Reduction dimension should pack the same number",
+    ),
+    (
+        stock_dot_scaled_acc_shape,
+        PTR,
+        SM90,
+        "tlx.dot_scaled: stock Triton refuses these operands: the accumulator's shape or dtype is not the product's",
+    ),
     (
         descriptor_into_a_slot,
         PTR,

@@ -76,23 +76,43 @@ def dot_scaled(
     _generator=None,
 ) -> tlc.tensor:
     """``tl.dot_scaled``: a matrix product of block-scaled operands (on Hopper, Triton upcasts the operands and
-    runs wgmma). ``tiles_per_warp`` is an AMD WMMA schedule."""
+    runs wgmma). ``tiles_per_warp`` is an AMD WMMA schedule.
+
+    Stock Triton checks the operands' shapes and formats with ``assert`` (and meets values of the wrong kind
+    with AttributeErrors); here each argument's kind is checked first and stock's assertions are reported at
+    the kernel line."""
+    op = "dot_scaled"
+    sem = TLXSemantic(_semantic, _generator)
     if _unwrap(tiles_per_warp) is not None:
-        amd_only("dot_scaled", "`tiles_per_warp`, a schedule of AMD WMMA tiles", _semantic, _generator)
-    return tl.dot_scaled(
-        lhs,
-        lhs_scale,
-        lhs_format,
-        rhs,
-        rhs_scale,
-        rhs_format,
-        acc,
-        fast_math,
-        lhs_k_pack,
-        rhs_k_pack,
-        out_dtype,
-        _semantic=_semantic,
-    )
+        amd_only(op, "`tiles_per_warp`, a schedule of AMD WMMA tiles", _semantic, _generator)
+    for name, value in (("lhs", lhs), ("rhs", rhs), ("lhs_scale", lhs_scale), ("rhs_scale", rhs_scale), ("acc", acc)):
+        if name in ("lhs", "rhs") or _unwrap(value) is not None:
+            sem.register_tensor(op, name, value)
+    for name, value in (("lhs_format", lhs_format), ("rhs_format", rhs_format)):
+        value = _unwrap(value)
+        if not isinstance(value, str) or not value:
+            raise sem.error(op, f"`{name}` must name the operand's format, e.g. 'e4m3', got {_describe(value)}")
+    for name, value in (("fast_math", fast_math), ("lhs_k_pack", lhs_k_pack), ("rhs_k_pack", rhs_k_pack)):
+        sem.const_bool(op, name, value)
+    sem.element_dtype(op, "out_dtype", out_dtype)
+    try:
+        return tl.dot_scaled(
+            lhs,
+            lhs_scale,
+            lhs_format,
+            rhs,
+            rhs_scale,
+            rhs_format,
+            acc,
+            fast_math,
+            lhs_k_pack,
+            rhs_k_pack,
+            out_dtype,
+            _semantic=_semantic,
+        )
+    except AssertionError as refused:
+        reason = str(refused) or "the accumulator's shape or dtype is not the product's"
+        raise sem.error(op, f"stock Triton refuses these operands: {reason}") from None
 
 
 @builtin
