@@ -2,7 +2,8 @@
 dot_scaled, assume_uniform, get_fp8_format_name.
 
 Each op is compiled to cubin on the CPU (sm_90, and sm_100 where the instruction differs) and its PTX shows
-the instruction; on a GPU (marker `gpu`) each computes what PyTorch computes.
+the instruction; on a GPU (marker `gpu`) each computes what PyTorch computes. The `SPEC_*` dicts (a
+tutorial's SPEC form) are also seeds of `tlx.testing.kernel_fuzz --seed-module`.
 """
 
 import re
@@ -14,7 +15,7 @@ import triton.language as tl
 
 import tlx
 from tlx.compiler import frontend_ir
-from tlx.tutorials import compile_kernel
+from tlx.tutorials import compile_tutorial
 
 gpu = gpus.cuda
 
@@ -137,12 +138,18 @@ LAYOUTS = {
 }
 
 
+SPEC_LAID_OUT_BUFFER = {
+    "kernel": through_a_laid_out_buffer,
+    "signature": {"X": "*fp16", "Y": "*fp16"},
+    "constexprs": {"LAYOUT": LAYOUTS["swizzled"]},
+    "num_warps": 4,
+}
+
+
 @pytest.mark.parametrize("name", LAYOUTS)
 def test_local_alloc_takes_a_layout_object(name):
     layout = LAYOUTS[name]
-    compiled = compile_kernel(
-        through_a_laid_out_buffer, {"X": "*fp16", "Y": "*fp16", "LAYOUT": "constexpr"}, {"LAYOUT": layout}
-    )
+    compiled = compile_tutorial({**SPEC_LAID_OUT_BUFFER, "constexprs": {"LAYOUT": layout}})
     assert f"#shared = {layout.to_ir_text((64, 64))}" in compiled.asm["ttgir"]
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
 
@@ -169,8 +176,16 @@ def no_op_hints(X, Y, BLOCK: tl.constexpr):
     tl.store(Y + offs, tl.load(base + offs) + tlx.zeros([BLOCK], tl.float32))
 
 
+SPEC_NO_OP_HINTS = {
+    "kernel": no_op_hints,
+    "signature": {"X": "*fp32", "Y": "*fp32"},
+    "constexprs": {"BLOCK": 128},
+    "num_warps": 4,
+}
+
+
 def test_assume_uniform_and_zeros_are_stock_triton():
-    compiled = compile_kernel(no_op_hints, {"X": "*fp32", "Y": "*fp32", "BLOCK": "constexpr"}, {"BLOCK": 128})
+    compiled = compile_tutorial(SPEC_NO_OP_HINTS)
     assert "tlx." not in compiled.asm["ttir"] and compiled.asm["cubin"][:4] == b"\x7fELF"
 
 
@@ -185,10 +200,16 @@ def scaled_dot(A, B, A_SCALE, B_SCALE, C, M: tl.constexpr, N: tl.constexpr, K: t
     tl.store(C + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], c)
 
 
+SPEC_SCALED_DOT = {
+    "kernel": scaled_dot,
+    "signature": {"A": "*fp8e4nv", "B": "*fp8e4nv", "A_SCALE": "*u8", "B_SCALE": "*u8", "C": "*fp32"},
+    "constexprs": {"M": 64, "N": 64, "K": 64},
+    "num_warps": 4,
+}
+
+
 def test_dot_scaled_is_tritons_on_hopper():
-    signature = {"A": "*fp8e4nv", "B": "*fp8e4nv", "A_SCALE": "*u8", "B_SCALE": "*u8", "C": "*fp32"}
-    signature |= {"M": "constexpr", "N": "constexpr", "K": "constexpr"}
-    compiled = compile_kernel(scaled_dot, signature, {"M": 64, "N": 64, "K": 64})
+    compiled = compile_tutorial(SPEC_SCALED_DOT)
     assert "tt.dot_scaled" in compiled.asm["ttir"] and compiled.asm["cubin"][:4] == b"\x7fELF"
 
 
@@ -204,11 +225,16 @@ def ballot(out, seed, BLOCK: tl.constexpr):
     tl.store(out + tl.arange(0, BLOCK) * 2, tl.full([BLOCK], vote, tl.int32))
 
 
-BALLOT = {"out": "*i32", "seed": "i32", "BLOCK": "constexpr"}
+SPEC_BALLOT = {
+    "kernel": ballot,
+    "signature": {"out": "*i32", "seed": "i32"},
+    "constexprs": {"BLOCK": 128},
+    "num_warps": 4,
+}
 
 
 def test_vote_ballot_sync_is_a_vote_sync():
-    ptx = compile_kernel(ballot, BALLOT, {"BLOCK": 128}).asm["ptx"]
+    ptx = compile_tutorial(SPEC_BALLOT).asm["ptx"]
     assert re.search(r"vote\.sync\.ballot\.b32 %r\d+, p, 0xffffffff;", ptx), ptx
 
 
@@ -237,13 +263,24 @@ def ballot_of_row_maxima(OUT):
     tl.store(OUT + tl.arange(0, 64)[:, None] * 128 + tl.arange(0, 128)[None, :], acc)
 
 
-BALLOT_OF_PAIRS = {"X": "*fp32", "OUT": "*i32", "MASK": "constexpr", "LAYOUT": "constexpr"}
+SPEC_BALLOT_OF_PAIRS = {
+    "kernel": ballot_of_pairs,
+    "signature": {"X": "*fp32", "OUT": "*i32"},
+    "constexprs": {"MASK": 0xFFFFFFFF, "LAYOUT": PAIRS},
+    "num_warps": 4,
+}
+SPEC_BALLOT_OF_ROW_MAXIMA = {
+    "kernel": ballot_of_row_maxima,
+    "signature": {"OUT": "*fp32"},
+    "constexprs": {},
+    "num_warps": 4,
+}
 
 
 @pytest.mark.parametrize("capability", [90, 100])
 def test_a_tensor_ballot_votes_once_per_thread_over_the_elements_it_holds(capability):
-    mask = 0xFFFFFFFF
-    compiled = compile_kernel(ballot_of_pairs, BALLOT_OF_PAIRS, {"MASK": mask, "LAYOUT": PAIRS}, arch=capability)
+    mask = SPEC_BALLOT_OF_PAIRS["constexprs"]["MASK"]
+    compiled = compile_tutorial(SPEC_BALLOT_OF_PAIRS, capability)
     ptx = compiled.asm["ptx"]
     votes = re.findall(
         r"or\.b32 any, any, %r\d+; setp\.ne\.b32 p, any, 0; vote\.sync\.ballot\.b32 (%r\d+), p, (0x[0-9a-f]+);", ptx
@@ -254,7 +291,7 @@ def test_a_tensor_ballot_votes_once_per_thread_over_the_elements_it_holds(capabi
 
 
 def test_a_ballot_of_accumulator_rows_votes_over_the_two_rows_a_thread_holds():
-    compiled = compile_kernel(ballot_of_row_maxima, {"OUT": "*fp32"}, {})
+    compiled = compile_tutorial(SPEC_BALLOT_OF_ROW_MAXIMA)
     ptx = compiled.asm["ptx"]
     assert ptx.count("vote.sync.ballot.b32") == 1 and "or.b32 any, any," in ptx, ptx
     assert re.search(
@@ -272,10 +309,17 @@ def ballot_after_a_named_barrier(X, OUT, LAYOUT: tl.constexpr):
     tl.store(OUT + offs, tlx.vote_ballot_sync(0xFFFFFFFF, pred))
 
 
+SPEC_BALLOT_AFTER_A_NAMED_BARRIER = {
+    "kernel": ballot_after_a_named_barrier,
+    "signature": {"X": "*fp32", "OUT": "*i32"},
+    "constexprs": {"LAYOUT": PAIRS},
+    "num_warps": 4,
+}
+
+
 @pytest.mark.parametrize("capability", [90, 100])
 def test_a_named_barrier_wait_survives_the_final_ttgir_stage(capability):
-    signature = {"X": "*fp32", "OUT": "*i32", "LAYOUT": "constexpr"}
-    compiled = compile_kernel(ballot_after_a_named_barrier, signature, {"LAYOUT": PAIRS}, arch=capability)
+    compiled = compile_tutorial(SPEC_BALLOT_AFTER_A_NAMED_BARRIER, capability)
     ptx = compiled.asm["ptx"]
     assert re.search(r"bar\.sync\s+1, 128;", ptx), "the named barrier wait"
     assert ptx.count("vote.sync.ballot.b32") == 1, ptx
@@ -289,13 +333,18 @@ def reduce_in_warps(X, Y, OP: tl.constexpr, BLOCK: tl.constexpr):
     tl.store(Y + offs * 2, tlx.warp_redux(tl.load(X + offs * 2), OP))
 
 
-REDUX = {"X": "*fp32", "Y": "*fp32", "OP": "constexpr", "BLOCK": "constexpr"}
+SPEC_WARP_REDUX = {
+    "kernel": reduce_in_warps,
+    "signature": {"X": "*fp32", "Y": "*fp32"},
+    "constexprs": {"OP": "max", "BLOCK": 128},
+    "num_warps": 4,
+}
 OPS = ("max", "min", "abs_max", "abs_min")
 
 
 @pytest.mark.parametrize("op", OPS)
 def test_warp_redux_on_hopper_is_a_shuffle_butterfly(op):
-    compiled = compile_kernel(reduce_in_warps, REDUX, {"OP": op, "BLOCK": 128})
+    compiled = compile_tutorial({**SPEC_WARP_REDUX, "constexprs": {"OP": op, "BLOCK": 128}})
     ptx = compiled.asm["ptx"]
     minmax = op.removeprefix("abs_")
     for lane in (16, 8, 4, 2, 1):
@@ -306,7 +355,7 @@ def test_warp_redux_on_hopper_is_a_shuffle_butterfly(op):
 
 @pytest.mark.parametrize("op", OPS)
 def test_warp_redux_on_blackwell_is_redux_sync(op):
-    compiled = compile_kernel(reduce_in_warps, REDUX, {"OP": op, "BLOCK": 128}, arch=100)
+    compiled = compile_tutorial({**SPEC_WARP_REDUX, "constexprs": {"OP": op, "BLOCK": 128}}, 100)
     assert f"redux.sync.{op.removeprefix('abs_')}.f32 v, v, 0xFFFFFFFF;" in compiled.asm["ptx"]
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
 
@@ -320,11 +369,16 @@ def prefetch_then_load(X, Y, n, BLOCK: tl.constexpr):
     tl.store(Y + offs, tl.load(X + offs, mask=offs < n, other=0.0) + tl.load(X + BLOCK + offs))
 
 
-PREFETCH = {"X": "*fp32", "Y": "*fp32", "n": "i32", "BLOCK": "constexpr"}
+SPEC_PREFETCH = {
+    "kernel": prefetch_then_load,
+    "signature": {"X": "*fp32", "Y": "*fp32", "n": "i32"},
+    "constexprs": {"BLOCK": 128},
+    "num_warps": 4,
+}
 
 
 def test_prefetch_is_prefetch_global():
-    ptx = compile_kernel(prefetch_then_load, PREFETCH, {"BLOCK": 128}).asm["ptx"]
+    ptx = compile_tutorial(SPEC_PREFETCH).asm["ptx"]
     assert re.search(r"@p prefetch\.global\.L2 \[%rd\d+\];", ptx), "masked prefetch into L2"
     assert re.search(r"\{ prefetch\.global\.L1 \[%rd\d+\];", ptx), "unmasked prefetch into L1"
     assert re.search(r"\{ prefetch\.global\.L2 \[%rd\d+\];", ptx), "the scalar pointer"

@@ -315,6 +315,7 @@ def test_random_changes_to_tlx_calls_in_the_tutorials_fail_at_a_kernel_line():
             *(sys.executable, "-m", "tlx.testing.kernel_fuzz", "--count", str(KERNEL_CHANGES), "--seed", str(seed)),
             *("--seed-module", str(Path(__file__).parent / "test_ops_ptx.py")),  # the ops no tutorial calls
             *("--seed-module", str(Path(__file__).parent / "test_compat.py")),  # the public API's idiom
+            *("--seed-module", str(Path(__file__).parent / "test_public_api_ops.py")),  # votes, redux, prefetch
             *("--seed-module", str(Path(__file__).parent / "blackwell_idiom_kernels.py")),
         ],
         capture_output=True,
