@@ -1027,6 +1027,11 @@ def _scaled_operands(K: tl.constexpr, SCALE_K: tl.constexpr):
 
 
 @triton.jit
+def zeros_of_a_number(X, n):
+    tl.store(X + tl.arange(0, 64), tlx.zeros([64], 1.5))  # misuse
+
+
+@triton.jit
 def stock_dot_scaled_scale_pointer(X, n):
     a = tl.load(X + tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]).to(tl.float8e4nv)
     tlx.dot_scaled(a, X, "e4m3", a, None, "e4m3")  # misuse
@@ -1160,6 +1165,7 @@ PTR = {"X": "*fp32", "n": "i32"}
 
 # kernel, signature, target, what the message says
 CASES = [
+    (zeros_of_a_number, PTR, SM90, "tlx.zeros: `dtype` must be an integer or floating-point dtype such as tl.float16"),
     (stock_dot_scaled_scale_pointer, PTR, SM90, "tlx.dot_scaled: `lhs_scale` must be a register tensor, got a runtime"),
     (stock_dot_scaled_no_format, PTR, SM90, "tlx.dot_scaled: `rhs_format` must name the operand's format, e.g. 'e4m3'"),
     (

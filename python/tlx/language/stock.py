@@ -54,8 +54,9 @@ def prefetch(pointer, level="L2", mask=None, tensormap=False, _semantic=None, _g
 def zeros(shape, dtype, layout=None, _semantic=None, _generator=None) -> tlc.tensor:
     """A tensor of zeros, ``tl.zeros(shape, dtype)``. ``layout`` (an explicit register layout) is not supported
     yet."""
-    TLXSemantic(_semantic, _generator).unsupported("zeros", "layout", layout)
-    return tlc.full(shape, 0, dtype, _semantic=_semantic)
+    sem = TLXSemantic(_semantic, _generator)
+    sem.unsupported("zeros", "layout", layout)
+    return tlc.full(shape, 0, sem.element_dtype("zeros", "dtype", dtype), _semantic=_semantic)
 
 
 @builtin
