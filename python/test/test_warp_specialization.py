@@ -1,6 +1,7 @@
 """Warp specialization (`tlx.async_tasks` / `tlx.async_task` / `tlx.async_task_replica_id`) and wgmma with A
 from registers, end to end on the CPU: carriers, the lowered `ttg.warp_specialize`, the PTX each promises
-(`setmaxnreg` with the budgets asked for, one branch per task), and misuse reported at the kernel line.
+(`setmaxnreg` with the budgets asked for, one branch per task), and misuse reported at the kernel line. The
+`SPEC_*` dicts (a tutorial's SPEC form) are also seeds of `tlx.testing.kernel_fuzz --seed-module`.
 """
 
 import math
@@ -18,7 +19,7 @@ from triton.compiler.errors import CompilationError
 import tlx
 from tlx.compiler import frontend_ir
 from tlx.compiler.errors import TLXCompilationError
-from tlx.tutorials import compile_kernel
+from tlx.tutorials import compile_kernel, compile_tutorial
 
 HERE = Path(__file__).resolve()
 SOURCE = HERE.read_text().splitlines()
@@ -77,9 +78,17 @@ def test_task_carriers_are_scf_if_on_opaque_calls_at_the_user_lines():
         assert str(line_of(marker)) in locations, marker
 
 
+SPEC_PRODUCER_CONSUMERS = {
+    "kernel": producer_consumers,
+    "signature": PRODUCER_CONSUMERS,
+    "constexprs": {"BLOCK": 128, "REGISTERS": 152},
+    "num_warps": 4,
+}
+
+
 @pytest.mark.needs_tlx_passes
 def test_tasks_lower_to_warp_specialize_with_register_budgets():
-    compiled = compile_kernel(producer_consumers, PRODUCER_CONSUMERS, {"BLOCK": 128, "REGISTERS": 152})
+    compiled = compile_tutorial(SPEC_PRODUCER_CONSUMERS)
     ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
     assert "tlx." not in ttgir
     ws = re.search(r"ttg\.warp_specialize\((.*)\) attributes \{(.*)\}", ttgir)
@@ -101,7 +110,7 @@ def test_tasks_lower_to_warp_specialize_with_register_budgets():
 
 @pytest.mark.needs_tlx_passes
 def test_the_ws_gemm_gives_the_producer_24_and_the_consumers_232_registers():
-    from tlx.tutorials import compile_tutorial, ws_gemm
+    from tlx.tutorials import ws_gemm
 
     ptx = compile_tutorial(ws_gemm.SPEC).asm["ptx"]
     increases = {int(v) for v in re.findall(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+(\d+);", ptx)}
@@ -119,11 +128,17 @@ def default_asks_for_registers(out_ptr, n, BLOCK: tl.constexpr):
             tl.store(out_ptr + BLOCK + tl.arange(0, BLOCK), tl.zeros((BLOCK,), tl.float32) + n)
 
 
+SPEC_DEFAULT_ASKS_FOR_REGISTERS = {
+    "kernel": default_asks_for_registers,
+    "signature": {"out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"},
+    "constexprs": {"BLOCK": 128},
+    "num_warps": 4,
+}
+
+
 @pytest.mark.needs_tlx_passes
 def test_a_default_task_budget_sets_the_launch_cap():
-    compiled = compile_kernel(
-        default_asks_for_registers, {"out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"}, {"BLOCK": 128}
-    )
+    compiled = compile_tutorial(SPEC_DEFAULT_ASKS_FOR_REGISTERS)
     ptx = compiled.asm["ptx"]
     # 8 warps: (48 * 4 + 224 * 4) / 8 = 136 at launch; the default task lands on exactly 48.
     assert ".maxnreg 136" in ptx
@@ -146,13 +161,17 @@ def scalar_only_producer(desc, out_ptr, n, BLOCK: tl.constexpr):
             tlx.async_descriptor_load(desc, bufs[0], [0, 0], bars[0])
 
 
+SPEC_SCALAR_ONLY_PRODUCER = {
+    "kernel": scalar_only_producer,
+    "signature": {"desc": "tensordesc<fp16[64, 64]>", "out_ptr": "*fp16", "n": "i32", "BLOCK": "constexpr"},
+    "constexprs": {"BLOCK": 64},
+    "num_warps": 4,
+}
+
+
 @pytest.mark.needs_tlx_passes
 def test_a_one_warp_task_of_scalars_and_tma():
-    compiled = compile_kernel(
-        scalar_only_producer,
-        {"desc": "tensordesc<fp16[64, 64]>", "out_ptr": "*fp16", "n": "i32", "BLOCK": "constexpr"},
-        {"BLOCK": 64},
-    )
+    compiled = compile_tutorial(SPEC_SCALAR_ONLY_PRODUCER)
     assert re.search(r"partition0\(.*\) num_warps\(1\)", compiled.asm["ttgir"])
     assert "cp.async.bulk.tensor.2d.shared::cluster.global" in compiled.asm["ptx"]
     assert "setmaxnreg" not in compiled.asm["ptx"]  # no budgets asked for: none set
@@ -174,10 +193,18 @@ def one_if_per_task(out_ptr, BLOCK: tl.constexpr):
                     tl.store(out_ptr + offs, -offs)
 
 
+SPEC_ONE_IF_PER_TASK = {
+    "kernel": one_if_per_task,
+    "signature": {"out_ptr": "*i32"},
+    "constexprs": {"BLOCK": 128},
+    "num_warps": 4,
+}
+
+
 @pytest.mark.needs_tlx_passes
 @pytest.mark.parametrize("capability", [90, 100])
 def test_a_task_whose_body_is_one_run_time_if(capability):
-    compiled = compile_kernel(one_if_per_task, {"out_ptr": "*i32"}, {"BLOCK": 128}, capability, num_warps=4)
+    compiled = compile_tutorial(SPEC_ONE_IF_PER_TASK, capability)
     ttgir = compiled.asm["ttgir"]
     partition = ttgir[ttgir.index("partition0(") :]
     assert "scf.if" in partition and "tt.store" in partition, partition
@@ -195,11 +222,19 @@ def constant_tensor_in_a_four_warp_task(out_ptr):
             tlx.barrier_arrive(bars[0])
 
 
+SPEC_CONSTANT_TENSOR_IN_A_FOUR_WARP_TASK = {
+    "kernel": constant_tensor_in_a_four_warp_task,
+    "signature": {"out_ptr": "*fp32"},
+    "constexprs": {},
+    "num_warps": 4,
+}
+
+
 @pytest.mark.needs_tlx_passes
 def test_a_constant_tensor_goes_only_to_the_task_that_uses_it():
     # The frontend hoists the constant out of the tasks; a copy in the 1-warp task would carry the 4-warp
     # task's layout, which no 1-warp partition can hold.
-    compiled = compile_kernel(constant_tensor_in_a_four_warp_task, {"out_ptr": "*fp32"}, {})
+    compiled = compile_tutorial(SPEC_CONSTANT_TENSOR_IN_A_FOUR_WARP_TASK)
     assert re.search(r"partition1\(.*\) num_warps\(1\)", compiled.asm["ttgir"])
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
 
@@ -248,9 +283,17 @@ def test_a_register_operand_rides_a_linked_carrier():
     assert re.search(rf'#loc\d+ = loc\("[^"]*test_warp_specialization\.py":{line}:', text)
 
 
+SPEC_DOT_A_FROM_REGISTERS = {
+    "kernel": dot_a_from_registers,
+    "signature": REG_A,
+    "constexprs": {"BLOCK": 128},
+    "num_warps": 4,
+}
+
+
 @pytest.mark.needs_tlx_passes
 def test_wgmma_reads_a_from_registers():
-    compiled = compile_kernel(dot_a_from_registers, REG_A, {"BLOCK": 128})
+    compiled = compile_tutorial(SPEC_DOT_A_FROM_REGISTERS)
     assert re.search(
         r"ttng\.warp_group_dot %\S+, .*: tensor<64x128xf16, #ttg\.dot_op<\{opIdx = 0", compiled.asm["ttgir"]
     )
@@ -282,6 +325,14 @@ def dot_then_wait_in_a_task(a_desc, b_desc, out_ptr, TASK_WARPS: tl.constexpr):
             tl.store(out_ptr + rows[:, None] * 64 + cols[None, :], acc)
 
 
+SPEC_DOT_THEN_WAIT_IN_A_TASK = {
+    "kernel": dot_then_wait_in_a_task,
+    "signature": {"a_desc": "tensordesc<fp16[128, 64]>", "b_desc": "tensordesc<fp16[64, 64]>", "out_ptr": "*fp32"},
+    "constexprs": {"TASK_WARPS": 8},
+    "num_warps": 4,
+}
+
+
 @pytest.mark.needs_tlx_passes
 @pytest.mark.parametrize("task_warps", [4, 8])
 def test_a_task_of_two_warp_groups_meets_after_each_dot_wait(task_warps):
@@ -291,13 +342,7 @@ def test_a_task_of_two_warp_groups_meets_after_each_dot_wait(task_warps):
     warps a barrier there spans one warp group at most. Two warp groups of one task that take turns on the
     tensor cores (ping-pong) would wait for each other at it: such a kernel ran (correct, and 2-3% slower than
     two tasks) only after those barriers were deleted from its PTX (2026-12-06 session 26 results)."""
-    signature = {
-        "a_desc": "tensordesc<fp16[128, 64]>",
-        "b_desc": "tensordesc<fp16[64, 64]>",
-        "out_ptr": "*fp32",
-        "TASK_WARPS": "constexpr",
-    }
-    ptx = compile_kernel(dot_then_wait_in_a_task, signature, {"TASK_WARPS": task_warps}).asm["ptx"]
+    ptx = compile_tutorial({**SPEC_DOT_THEN_WAIT_IN_A_TASK, "constexprs": {"TASK_WARPS": task_warps}}).asm["ptx"]
     lines = [line.strip() for line in ptx.splitlines()]
     waits = [i for i, line in enumerate(lines) if line.startswith("wgmma.wait_group")]
     assert waits, ptx
@@ -315,7 +360,7 @@ def test_a_task_of_two_warp_groups_meets_after_each_dot_wait(task_warps):
 @pytest.mark.needs_tlx_passes
 @pytest.mark.parametrize("spec_name", ["SPEC", "SPEC_CAUSAL_D64"])
 def test_attention_takes_p_from_registers(spec_name):
-    from tlx.tutorials import compile_tutorial, ws_attention
+    from tlx.tutorials import ws_attention
 
     compiled = compile_tutorial(getattr(ws_attention, spec_name))
     ttgir = compiled.asm["ttgir"]
@@ -365,7 +410,7 @@ def _ptxas_spill_bytes(ptx: str, tmp_path: Path) -> list[int]:
     ],
 )
 def test_persistent_attention_keeps_its_operands_in_registers_without_spilling(spec_name, q_from_registers, tmp_path):
-    from tlx.tutorials import compile_tutorial, ws_attention
+    from tlx.tutorials import ws_attention
 
     spec = getattr(ws_attention, spec_name)
     compiled = compile_tutorial(spec)
@@ -401,7 +446,7 @@ def test_persistent_attention_keeps_its_operands_in_registers_without_spilling(s
 
 def _persistent_attention_bf16(head_dim: int, causal: bool, cfg: dict):
     """The persistent attention kernel of ``cfg``, compiled for bfloat16 inputs."""
-    from tlx.tutorials import compile_tutorial, ws_attention
+    from tlx.tutorials import ws_attention
 
     spec = ws_attention._persistent_spec(head_dim, causal, cfg=cfg)
     spec["signature"] = {name: kind.replace("fp16", "bf16") for name, kind in spec["signature"].items()}
@@ -941,9 +986,17 @@ def tensors_in_tasks_of_fewer_warps(x_ptr, out_ptr):
             tl.store(out_ptr + 256 + offs, tl.load(x_ptr + 640 + offs) * 2)
 
 
+SPEC_TENSORS_IN_TASKS_OF_FEWER_WARPS = {
+    "kernel": tensors_in_tasks_of_fewer_warps,
+    "signature": {"x_ptr": "*fp32", "out_ptr": "*fp32"},
+    "constexprs": {},
+    "num_warps": 8,
+}
+
+
 @pytest.mark.needs_tlx_passes
 def test_tasks_of_fewer_warps_lay_their_tensors_out_over_their_own_warps():
-    compiled = compile_kernel(tensors_in_tasks_of_fewer_warps, {"x_ptr": "*fp32", "out_ptr": "*fp32"}, num_warps=8)
+    compiled = compile_tutorial(SPEC_TENSORS_IN_TASKS_OF_FEWER_WARPS)
     ttgir = compiled.asm["ttgir"]
     partitions = re.findall(r"partition(\d+)\(.*?num_warps\((\d+)\)", ttgir)
     assert sorted(int(w) for _, w in partitions) == [1, 4], partitions
@@ -990,9 +1043,17 @@ def _soft_clip(x, t):
     return torch.where(x > t, t + (x - t) * 0.125, x)
 
 
+SPEC_MAPPED_ELEMENTWISE_IN_TASKS = {
+    "kernel": mapped_elementwise_in_tasks,
+    "signature": {"x_ptr": "*fp32", "t_ptr": "*fp32", "out_ptr": "*fp32"},
+    "constexprs": {},
+    "num_warps": 4,
+}
+
+
 @pytest.mark.needs_tlx_passes
 def test_map_elementwise_with_control_flow_in_tasks():
-    compiled = compile_kernel(mapped_elementwise_in_tasks, {"x_ptr": "*fp32", "t_ptr": "*fp32", "out_ptr": "*fp32"})
+    compiled = compile_tutorial(SPEC_MAPPED_ELEMENTWISE_IN_TASKS)
     ttgir = compiled.asm["ttgir"]
     assert ttgir.count('"tt.map_elementwise"') == 2 and "cf.cond_br" in ttgir
     assert re.search(r"partition\d+\(.*?num_warps\(1\)", ttgir)
@@ -1029,9 +1090,17 @@ def tasks_in_a_loop_through_helpers(x_ptr, n):
                 _store_block(x_ptr + i * 256 + 128, i + 1)
 
 
+SPEC_TASKS_IN_A_LOOP_THROUGH_HELPERS = {
+    "kernel": tasks_in_a_loop_through_helpers,
+    "signature": {"x_ptr": "*fp32", "n": "i32"},
+    "constexprs": {},
+    "num_warps": 4,
+}
+
+
 @pytest.mark.needs_tlx_passes
 def test_tasks_inside_a_loop_and_calling_jit_helpers():
-    compiled = compile_kernel(tasks_in_a_loop_through_helpers, {"x_ptr": "*fp32", "n": "i32"})
+    compiled = compile_tutorial(SPEC_TASKS_IN_A_LOOP_THROUGH_HELPERS)
     ttgir = compiled.asm["ttgir"]
     loop = ttgir.index("scf.for")
     ws = ttgir.index("ttg.warp_specialize")
@@ -1060,11 +1129,17 @@ def replica_branches(out_ptr, n, NUM_STAGES: tl.constexpr):
                 tl.store(out_ptr + 128 + tl.arange(0, 128), tlx.local_load(mine) + 2.0)
 
 
+SPEC_REPLICA_BRANCHES = {
+    "kernel": replica_branches,
+    "signature": {"out_ptr": "*fp32", "n": "i32", "NUM_STAGES": "constexpr"},
+    "constexprs": {"NUM_STAGES": 3},
+    "num_warps": 4,
+}
+
+
 @pytest.mark.needs_tlx_passes
 def test_the_replica_id_is_a_constexpr_of_each_replica():
-    compiled = compile_kernel(
-        replica_branches, {"out_ptr": "*fp32", "n": "i32", "NUM_STAGES": "constexpr"}, {"NUM_STAGES": 3}
-    )
+    compiled = compile_tutorial(SPEC_REPLICA_BRANCHES)
     ttgir = compiled.asm["ttgir"]
     partitions = re.split(r"partition\d\(", ttgir)[1:]
     assert len(partitions) == 2, ttgir
