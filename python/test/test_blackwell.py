@@ -1,7 +1,8 @@
 """Blackwell (sm_100a), compiled on the CPU: tensor memory and tcgen05 reach the PTX they promise.
 
 No Blackwell GPU here: every kernel compiles to an sm_100a cubin with stock triton's ptxas and the PTX is
-checked for the tcgen05 instructions (alloc, st, ld, mma, commit).
+checked for the tcgen05 instructions (alloc, st, ld, mma, commit). The `SPEC_*` dicts (a tutorial's SPEC
+form, with `arch` 100) are also seeds of `tlx.testing.kernel_fuzz --seed-module`.
 """
 
 import inspect
@@ -14,7 +15,7 @@ from triton.backends.compiler import GPUTarget
 
 import tlx
 from tlx.compiler import TLXCompilationError, frontend_ir, pipeline
-from tlx.tutorials import blackwell_gemm, compile_kernel, compile_tutorial
+from tlx.tutorials import blackwell_gemm, compile_tutorial
 
 
 def tcgen05_instructions(ptx: str) -> set[str]:
@@ -32,11 +33,20 @@ def tmem_round_trip(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.store(out_ptr + M * N + half, right)
 
 
+SPEC_TMEM_ROUND_TRIP = {
+    "kernel": tmem_round_trip,
+    "signature": {"x_ptr": "*fp32", "out_ptr": "*fp32"},
+    "constexprs": {"M": 128, "N": 64},
+    "num_warps": 4,
+    "arch": 100,
+}
+
+
 @pytest.mark.parametrize("num_warps", [4, 8])
 @pytest.mark.parametrize("rows", [64, 128])
 def test_tensor_memory_store_and_load_are_tcgen05_st_and_ld(rows, num_warps):
-    signature = {"x_ptr": "*fp32", "out_ptr": "*fp32", "M": "constexpr", "N": "constexpr"}
-    compiled = compile_kernel(tmem_round_trip, signature, {"M": rows, "N": 64}, num_warps=num_warps, arch=100)
+    spec = {**SPEC_TMEM_ROUND_TRIP, "constexprs": {"M": rows, "N": 64}, "num_warps": num_warps}
+    compiled = compile_tutorial(spec)
     ttgir = compiled.asm["ttgir"]
     assert "ttng.tmem_alloc" in ttgir and "ttng.tmem_subslice" in ttgir
     assert f"#ttng.tensor_memory_encoding<blockM = {rows}, blockN = 64, colStride = 1>" in ttgir
@@ -69,16 +79,17 @@ def tcgen05_dot(a_desc, b_desc, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.c
     tl.store(c_ptr + offs, tlx.local_load(acc[0]))
 
 
+SPEC_TCGEN05_DOT = {
+    "kernel": tcgen05_dot,
+    "signature": {"a_desc": "tensordesc<fp16[128, 64]>", "b_desc": "tensordesc<fp16[64, 128]>", "c_ptr": "*fp32"},
+    "constexprs": {"M": 128, "N": 128, "K": 64},
+    "num_warps": 4,
+    "arch": 100,
+}
+
+
 def test_async_dot_into_tensor_memory_is_tcgen05_mma_with_commits():
-    signature = {
-        "a_desc": "tensordesc<fp16[128, 64]>",
-        "b_desc": "tensordesc<fp16[64, 128]>",
-        "c_ptr": "*fp32",
-        "M": "constexpr",
-        "N": "constexpr",
-        "K": "constexpr",
-    }
-    compiled = compile_kernel(tcgen05_dot, signature, {"M": 128, "N": 128, "K": 64}, arch=100)
+    compiled = compile_tutorial(SPEC_TCGEN05_DOT)
     ttgir = compiled.asm["ttgir"]
     assert re.search(r"ttng\.tc_gen5_mma .*\{is_async\}", ttgir), ttgir
     found = tcgen05_instructions(compiled.asm["ptx"])
@@ -105,16 +116,17 @@ def tcgen05_a_from_tensor_memory(x_ptr, b_desc, c_ptr, M: tl.constexpr, N: tl.co
     tl.store(c_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], tlx.local_load(acc[0]))
 
 
+SPEC_TCGEN05_A_FROM_TENSOR_MEMORY = {
+    "kernel": tcgen05_a_from_tensor_memory,
+    "signature": {"x_ptr": "*fp16", "b_desc": "tensordesc<fp16[64, 128]>", "c_ptr": "*fp32"},
+    "constexprs": {"M": 128, "N": 128, "K": 64},
+    "num_warps": 4,
+    "arch": 100,
+}
+
+
 def test_tcgen05_reads_a_from_tensor_memory():
-    signature = {
-        "x_ptr": "*fp16",
-        "b_desc": "tensordesc<fp16[64, 128]>",
-        "c_ptr": "*fp32",
-        "M": "constexpr",
-        "N": "constexpr",
-        "K": "constexpr",
-    }
-    compiled = compile_kernel(tcgen05_a_from_tensor_memory, signature, {"M": 128, "N": 128, "K": 64}, arch=100)
+    compiled = compile_tutorial(SPEC_TCGEN05_A_FROM_TENSOR_MEMORY)
     ptx = compiled.asm["ptx"]
     # Packed fp16 in tensor memory: 64 halves are 32 columns (tcgen05.st .x32).
     assert "tcgen05.st.sync.aligned.32x32b.x32.b32" in ptx
@@ -158,10 +170,18 @@ def tmem_copy_kernel(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.store(out_ptr + offs, tlx.local_load(dst[0]))
 
 
+SPEC_TMEM_COPY = {
+    "kernel": tmem_copy_kernel,
+    "signature": {"x_ptr": "*fp32", "out_ptr": "*fp32"},
+    "constexprs": {"M": 128, "N": 64},
+    "num_warps": 4,
+    "arch": 100,
+}
+
+
 @pytest.mark.parametrize("columns", [8, 64, 128])
 def test_tmem_copy_is_tcgen05_cp(columns):
-    signature = {"x_ptr": "*fp32", "out_ptr": "*fp32", "M": "constexpr", "N": "constexpr"}
-    compiled = compile_kernel(tmem_copy_kernel, signature, {"M": 128, "N": columns}, arch=100)
+    compiled = compile_tutorial({**SPEC_TMEM_COPY, "constexprs": {"M": 128, "N": columns}})
     assert "ttng.tmem_copy" in compiled.asm["ttgir"]
     found = tcgen05_instructions(compiled.asm["ptx"])
     assert "tcgen05.cp.cta_group::1.128x256b" in found, found
@@ -189,16 +209,18 @@ def two_cta_dot(a_desc, b_desc, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.c
     tl.store(c_ptr + offs, tlx.local_load(acc[0]))
 
 
+SPEC_TWO_CTA_DOT = {
+    "kernel": two_cta_dot,
+    "signature": {"a_desc": "tensordesc<fp16[128, 64]>", "b_desc": "tensordesc<fp16[64, 64]>", "c_ptr": "*fp32"},
+    "constexprs": {"M": 128, "N": 128, "K": 64},
+    "num_warps": 4,
+    "arch": 100,
+    "options": {"ctas_per_cga": (2, 1, 1)},
+}
+
+
 def test_two_ctas_is_tcgen05_cta_group_2():
-    signature = {
-        "a_desc": "tensordesc<fp16[128, 64]>",
-        "b_desc": "tensordesc<fp16[64, 64]>",
-        "c_ptr": "*fp32",
-        "M": "constexpr",
-        "N": "constexpr",
-        "K": "constexpr",
-    }
-    compiled = compile_kernel(two_cta_dot, signature, {"M": 128, "N": 128, "K": 64}, ctas_per_cga=(2, 1, 1), arch=100)
+    compiled = compile_tutorial(SPEC_TWO_CTA_DOT)
     ttgir = compiled.asm["ttgir"]
     assert re.search(r"ttng\.tc_gen5_mma .*\{is_async, two_ctas\}", ttgir), ttgir
     # Each CTA's buffers seen as its half of the pair's operands, Triton 3.6's two-CTA form.
@@ -229,18 +251,27 @@ def two_cta_slices_then_commit(c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.co
             tlx.async_dot(p[1], v[1], acc[0], mBarriers=[bars[0]], two_ctas=True)
 
 
+SPEC_TWO_CTA_SLICES_THEN_COMMIT = {
+    "kernel": two_cta_slices_then_commit,
+    "signature": {"c_ptr": "*fp32"},
+    "constexprs": {"M": 128, "N": 128, "K": 64, "SYNC": False},
+    "num_warps": 4,
+    "arch": 100,
+    "options": {"ctas_per_cga": (2, 1, 1)},
+}
+
+
 @pytest.mark.parametrize("sync", [False, True], ids=["force_async", "synchronous"])
 def test_two_cta_mmas_without_mbarriers(sync):
-    signature = {"c_ptr": "*fp32", "M": "constexpr", "N": "constexpr", "K": "constexpr", "SYNC": "constexpr"}
-    constexprs = {"M": 128, "N": 128, "K": 64, "SYNC": sync}
+    spec = {**SPEC_TWO_CTA_SLICES_THEN_COMMIT, "constexprs": {"M": 128, "N": 128, "K": 64, "SYNC": sync}}
     if sync:  # Triton 3.6 would wait for it behind a cluster barrier the other task never reaches
         with pytest.raises(TLXCompilationError, match="without mBarriers must be asynchronous") as info:
-            compile_kernel(two_cta_slices_then_commit, signature, constexprs, ctas_per_cga=(2, 1, 1), arch=100)
+            compile_tutorial(spec)
         lines, start = inspect.getsourcelines(two_cta_slices_then_commit.fn)
         line = start + next(i for i, text in enumerate(lines) if "# slice" in text)
         assert f":{line}:" in str(info.value), str(info.value)
         return
-    compiled = compile_kernel(two_cta_slices_then_commit, signature, constexprs, ctas_per_cga=(2, 1, 1), arch=100)
+    compiled = compile_tutorial(spec)
     ptx = compiled.asm["ptx"]
     mmas = re.findall(r"tcgen05\.mma\.cta_group::2\S* \[[^]]*\], \[", ptx)  # `a` from tensor memory
     assert len(mmas) >= 2, ptx

@@ -302,6 +302,17 @@ print(rss() - before)
 # ------------------------------------------------------------------------------ misuse of tlx ops, fuzzed
 
 KERNEL_CHANGES = 300
+#: Test modules whose `SPEC_*` kernels the fuzz pass mutates besides the tutorials': the ops no tutorial calls,
+#: the public API's idiom (Hopper and Blackwell) and its names without a TLX op, tasks, storage aliasing, tcgen05.
+SEED_MODULES = (
+    "test_ops_ptx.py",
+    "test_compat.py",
+    "blackwell_idiom_kernels.py",
+    "test_public_api_ops.py",
+    "test_warp_specialization.py",
+    "test_storage_alias.py",
+    "test_blackwell.py",
+)
 
 
 def test_random_changes_to_tlx_calls_in_the_tutorials_fail_at_a_kernel_line():
@@ -313,10 +324,7 @@ def test_random_changes_to_tlx_calls_in_the_tutorials_fail_at_a_kernel_line():
     child = subprocess.run(
         [
             *(sys.executable, "-m", "tlx.testing.kernel_fuzz", "--count", str(KERNEL_CHANGES), "--seed", str(seed)),
-            *("--seed-module", str(Path(__file__).parent / "test_ops_ptx.py")),  # the ops no tutorial calls
-            *("--seed-module", str(Path(__file__).parent / "test_compat.py")),  # the public API's idiom
-            *("--seed-module", str(Path(__file__).parent / "test_public_api_ops.py")),  # votes, redux, prefetch
-            *("--seed-module", str(Path(__file__).parent / "blackwell_idiom_kernels.py")),
+            *(arg for name in SEED_MODULES for arg in ("--seed-module", str(Path(__file__).parent / name))),
         ],
         capture_output=True,
         text=True,
@@ -351,6 +359,9 @@ def test_kernel_fuzz_seeds_are_the_tutorials_and_the_modules_given():
         (seed.spec, seed.arch) for seed in kernel_fuzz.seeds("compat", [Path(__file__).parent / "test_compat.py"])
     }
     assert {("SPEC_GEMM_CLUSTER", 90), ("SPEC_WARP_BARRIER_ON_THE_LEADER", 90)} <= compat, compat
+    every = kernel_fuzz.seeds("test_", [Path(__file__).parent / name for name in SEED_MODULES])
+    assert {name.removesuffix(".py") for name in SEED_MODULES if name.startswith("test_")} == {s.module for s in every}
+    assert ("test_blackwell", "SPEC_TCGEN05_DOT", 100) in {(s.module, s.spec, s.arch) for s in every}  # its own arch
 
 
 def test_kernel_fuzz_changes_one_tlx_call_of_the_kernel():

@@ -5,7 +5,7 @@ TTGIR has one `ttg.local_alloc` of bytes and one `ttg.memdesc_reinterpret` per b
 offsets the reuse-group tree gives, and the kernel's shared memory is the spec's size, not the sum of its
 buffer sets. In tensor memory (sm_100) the same holds in 32-bit columns: one `ttng.tmem_alloc`, each buffer
 set a view of it (the Blackwell idiom kernels place P and alpha in S's columns). Misuse is an error at the
-kernel line.
+kernel line. The `SPEC_*` dicts are also seeds of `tlx.testing.kernel_fuzz --seed-module`.
 """
 
 import re
@@ -19,7 +19,7 @@ from triton.compiler.errors import CompilationError
 
 import tlx
 from tlx.compiler import TLXCompilationError, TLXOutOfResources, frontend_ir, pipeline
-from tlx.tutorials import compile_kernel
+from tlx.tutorials import compile_tutorial
 
 HERE = Path(__file__).resolve()
 SM90, SM100 = GPUTarget("cuda", 90, 32), GPUTarget("cuda", 100, 32)
@@ -60,9 +60,25 @@ def attention_like(out, N: tl.constexpr, ALIAS: tl.constexpr):
 SIGNATURE = {"out": "*fp32", "N": "constexpr", "ALIAS": "constexpr"}
 
 
+SPEC_ATTENTION_LIKE_ALIASED = {
+    "kernel": attention_like,
+    "signature": SIGNATURE,
+    "constexprs": {"N": 4, "ALIAS": True},
+    "num_warps": 4,
+}
+
+
+SPEC_ATTENTION_LIKE_SEPARATE = {
+    "kernel": attention_like,
+    "signature": SIGNATURE,
+    "constexprs": {"N": 4, "ALIAS": False},
+    "num_warps": 4,
+}
+
+
 def test_buffer_sets_of_a_spec_are_views_of_one_allocation():
-    aliased = compile_kernel(attention_like, SIGNATURE, {"N": 4, "ALIAS": True})
-    separate = compile_kernel(attention_like, SIGNATURE, {"N": 4, "ALIAS": False})
+    aliased = compile_tutorial(SPEC_ATTENTION_LIKE_ALIASED)
+    separate = compile_tutorial(SPEC_ATTENTION_LIKE_SEPARATE)
     ttgir = aliased.asm["ttgir"]
     # One allocation of bytes, aligned for any swizzle; each buffer set a view of it, counted in its own
     # buffers: QK 2 x 16 KB per 16 KB index (stride 1), P 8 x 4 KB, alpha 128 x 256 B.
@@ -91,8 +107,16 @@ def reuse_other_buffers(out):
     tl.store(out + rows, tl.sum(tlx.local_load(b[1]).to(tl.float32), axis=1) + tlx.local_load(c[3]))
 
 
+SPEC_REUSE_OTHER_BUFFERS = {
+    "kernel": reuse_other_buffers,
+    "signature": {"out": "*fp32"},
+    "constexprs": {},
+    "num_warps": 4,
+}
+
+
 def test_reuse_of_buffers_and_a_sized_spec():
-    compiled = compile_kernel(reuse_other_buffers, {"out": "*fp32"}, {})
+    compiled = compile_tutorial(SPEC_REUSE_OTHER_BUFFERS)
     ttgir = compiled.asm["ttgir"]
     # b is a view of a's 16 KB; the sized spec has its 8 KB although c needs 1 KB.
     assert re.search(r"ttg\.memdesc_reinterpret %\w+ : !ttg\.memdesc<1x64x64xf32.* -> !ttg\.memdesc<2x64x64xf16", ttgir)
@@ -115,8 +139,17 @@ def tensor_memory_buffers_reused(out):
     tl.store(out + rows, tl.reshape(tlx.local_load(alpha[128]), [128]))
 
 
+SPEC_TENSOR_MEMORY_BUFFERS_REUSED = {
+    "kernel": tensor_memory_buffers_reused,
+    "signature": {"out": "*fp32"},
+    "constexprs": {},
+    "num_warps": 4,
+    "arch": 100,
+}
+
+
 def test_tensor_memory_buffers_can_reuse_other_buffers_columns():
-    compiled = compile_kernel(tensor_memory_buffers_reused, {"out": "*fp32"}, {}, arch=100)
+    compiled = compile_tutorial(SPEC_TENSOR_MEMORY_BUFFERS_REUSED)
     ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
     assert len(re.findall(r"ttng\.tmem_alloc ", ttgir)) == 1
     views = re.findall(

@@ -133,7 +133,8 @@ def _load(path: Path, name: str, beside: Path) -> types.ModuleType:
 
 def seeds(only: str | None = None, modules: Sequence[Path] = ()) -> list[Seed]:
     """Every ``SPEC*`` dict of every tutorial module and of ``modules`` (``only``: of the modules whose name
-    contains it). A ``blackwell_*`` module's specs compile for sm_100, the others' for sm_90."""
+    contains it). A spec compiles for its ``arch``, else a ``blackwell_*`` module's for sm_100 and the others'
+    for sm_90."""
     found = []
     tutorials = [
         (info.name, TUTORIALS_DIR / f"{info.name}.py", importlib.import_module(f"tlx.tutorials.{info.name}"))
@@ -148,7 +149,7 @@ def seeds(only: str | None = None, modules: Sequence[Path] = ()) -> list[Seed]:
     for name, path, module in tutorials + others:
         for spec_name, value in vars(module).items():
             if spec_name.startswith("SPEC") and isinstance(value, dict) and "kernel" in value:
-                found.append(Seed(name, path, spec_name, value["kernel"].fn.__name__, _arch(name)))
+                found.append(Seed(name, path, spec_name, value["kernel"].fn.__name__, value.get("arch", _arch(name))))
     return found
 
 

@@ -35,10 +35,12 @@ def compile_kernel(kernel, signature: dict, constexprs: dict | None = None, arch
     return triton.compile(source, target=GPUTarget("cuda", arch, 32), options=options)
 
 
-def compile_tutorial(spec: dict, arch: int = 90):
-    """Compile a tutorial's kernel on the CPU for ``arch`` from its SPEC (``compile_kernel``'s arguments as a
-    dict: ``kernel``, ``signature``, ``constexprs``, ``num_warps``; optional ``divisible_by_16``,
-    ``num_stages`` and other launch ``options``, e.g. ``ctas_per_cga``)."""
+def compile_tutorial(spec: dict, arch: int | None = None):
+    """Compile a tutorial's kernel on the CPU from its SPEC (``compile_kernel``'s arguments as a dict:
+    ``kernel``, ``signature``, ``constexprs``, ``num_warps``; optional ``arch`` (90 unless said; the ``arch``
+    argument overrides it), ``divisible_by_16``, ``num_stages`` and other launch ``options``, e.g.
+    ``ctas_per_cga``)."""
+    arch = spec.get("arch", 90) if arch is None else arch
     options = {"num_warps": spec["num_warps"]}
     if "num_stages" in spec:
         options["num_stages"] = spec["num_stages"]
