@@ -7,8 +7,9 @@ compile it on the CPU (no GPU needed) in the test suite and the showcase.
 import inspect
 
 
-def compile_kernel(kernel, signature: dict, constexprs: dict | None = None, arch: int = 90, *,
-                   divisible_by_16=(), **options):  # fmt: skip
+def compile_kernel(
+    kernel, signature: dict, constexprs: dict | None = None, arch: int = 90, *, divisible_by_16=(), **options
+):
     """Compile a ``@triton.jit`` kernel on the CPU for sm_``arch`` (no GPU needed), as a launch would.
 
     ``signature`` maps arguments to Triton types (``"*fp16"``, ``"i32"``, ``"tensordesc<...>"``);
