@@ -238,8 +238,16 @@ def only_the_default_task(out):
         tl.store(out + tl.arange(0, 128), tl.arange(0, 128))
 
 
+SPEC_ONLY_THE_DEFAULT_TASK = {
+    "kernel": only_the_default_task,
+    "signature": {"out": "*i32"},
+    "constexprs": {},
+    "num_warps": 4,
+}
+
+
 def test_async_tasks_with_only_the_default_task_run_it_in_place():
-    compiled = compile_kernel(only_the_default_task, {"out": "*i32"}, {})
+    compiled = compile_tutorial(SPEC_ONLY_THE_DEFAULT_TASK)
     assert "ttg.warp_specialize" not in compiled.asm["ttgir"] and "st.global" in compiled.asm["ptx"]
 
 
@@ -318,10 +326,19 @@ def multicast_row_halves(desc):
     tlx.cluster_barrier()
 
 
+SPEC_MULTICAST_ROW_HALVES = {
+    "kernel": multicast_row_halves,
+    "signature": {"desc": "tensordesc<bf16[64, 128]>"},
+    "constexprs": {},
+    "num_warps": 4,
+    "options": {"ctas_per_cga": (2, 1, 1)},
+}
+
+
 def test_multicast_into_row_halves_writes_each_swizzle_column_of_the_tile():
     """A 128x128 bf16 tile is two 128-byte swizzle columns of 16 KB; rows 64..127 of each start 8 KB in. Each
     CTA's half goes out as two 64-column boxes: the second lands a whole column (16 KB) after the first."""
-    compiled = compile_kernel(multicast_row_halves, {"desc": "tensordesc<bf16[64, 128]>"}, {}, ctas_per_cga=(2, 1, 1))
+    compiled = compile_tutorial(SPEC_MULTICAST_ROW_HALVES)
     ptx = compiled.asm["ptx"]
     offsets = {register: int(offset) for register, offset in re.findall(r"add\.s32 \t(%r\d+), %r\d+, (\d+);", ptx)}
     destinations = re.findall(r"\.multicast::cluster \[(%r\d+)\]", ptx)
@@ -476,12 +493,20 @@ def layout_report(x, BLOCK: tl.constexpr):
     tl.store(x + rows * BLOCK + cols, tlx.local_load(bufs[0]) + 1)
 
 
+SPEC_LAYOUT_REPORT = {
+    "kernel": layout_report,
+    "signature": {"x": "*fp16", "BLOCK": "constexpr"},
+    "constexprs": {"BLOCK": 64},
+    "num_warps": 4,
+}
+
+
 def test_dump_layout_reports_at_the_line_and_emits_nothing(capsys, monkeypatch):
     import inspect
 
     monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")  # a kernel served from the cache reports nothing
 
-    compiled = compile_kernel(layout_report, {"x": "*fp16", "BLOCK": "constexpr"}, {"BLOCK": 64})
+    compiled = compile_tutorial(SPEC_LAYOUT_REPORT)
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     report = capsys.readouterr().err
     lines, first = inspect.getsourcelines(layout_report.fn)
@@ -952,10 +977,18 @@ def load_in_a_global_layout(x, y):
     tl.store(y + offs, tlx.local_load(bufs[0], layout=ROWS_LAYOUT) + 1.0)
 
 
+SPEC_LOAD_IN_A_GLOBAL_LAYOUT = {
+    "kernel": load_in_a_global_layout,
+    "signature": {"x": "*fp32", "y": "*fp32"},
+    "constexprs": {},
+    "num_warps": 4,
+}
+
+
 def test_a_layout_kept_in_a_module_global_is_read_by_the_kernel():
     # As the public attention backward keeps `_QK_SEPARABLE_LAYOUT = tlx.layout(...)`: Triton reads a global
     # that is no constexpr only if its value comes from a `triton.language` module.
-    compiled = compile_kernel(load_in_a_global_layout, {"x": "*fp32", "y": "*fp32"}, {})
+    compiled = compile_tutorial(SPEC_LOAD_IN_A_GLOBAL_LAYOUT)
     assert re.search(r"ttg\.local_load .* -> tensor<32x32xf32, #linear>", compiled.asm["ttgir"])
     assert type(ROWS_LAYOUT).__module__.startswith("triton.language.extra.tlx")
 
@@ -993,8 +1026,16 @@ def released_layout(x, y):
     tl.store(y + offs, tlx.release_layout(pinned) * 3.0)
 
 
+SPEC_RELEASED_LAYOUT = {
+    "kernel": released_layout,
+    "signature": {"x": "*fp32", "y": "*fp32"},
+    "constexprs": {},
+    "num_warps": 4,
+}
+
+
 def test_a_released_layout_ends_the_pin():
-    ttgir = compile_kernel(released_layout, {"x": "*fp32", "y": "*fp32"}, {}).asm["ttgir"]
+    ttgir = compile_tutorial(SPEC_RELEASED_LAYOUT).asm["ttgir"]
     assert re.search(r"arith\.addf .* : tensor<32x32xf32, #linear>", ttgir), ttgir  # before the release
     assert re.search(r"arith\.mulf .* : tensor<32x32xf32, #blocked\d*>", ttgir), ttgir  # after it: Triton's layout
     assert "tlx.layout_marker" not in ttgir
@@ -1041,8 +1082,16 @@ def test_scale_rows_branches_around_its_multiplies_on_the_warps_ballot(capabilit
     assert "tlx.layout_marker" not in compiled.asm["ttgir"]
 
 
+SPEC_SCALED_ACCUMULATOR = {
+    "kernel": scaled_accumulator,
+    "signature": {"OUT": "*fp32", "SCALE": "*fp32"},
+    "constexprs": {},
+    "num_warps": 4,
+}
+
+
 def test_scale_rows_of_a_wgmma_accumulator_votes_over_the_two_rows_a_thread_holds():
-    compiled = compile_kernel(scaled_accumulator, {"OUT": "*fp32", "SCALE": "*fp32"}, {})
+    compiled = compile_tutorial(SPEC_SCALED_ACCUMULATOR)
     ptx = compiled.asm["ptx"]
     assert ptx.count("vote.sync.ballot.b32") == 1 and "or.b32 any, any," in ptx, ptx
     assert _skipped_multiplies(ptx) == [64 * 128 // 128], ptx
