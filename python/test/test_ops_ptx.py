@@ -183,10 +183,17 @@ def fp8_registers_dot(p_ptr, v_t_ptr, out, FP8: tl.constexpr):
     tl.store(out + rows * 64 + cols, acc)
 
 
+SPEC_FP8_REGISTERS_DOT = {
+    "kernel": fp8_registers_dot,
+    "signature": {"p_ptr": "*fp32", "v_t_ptr": "*fp32", "out": "*fp32"},
+    "constexprs": {"FP8": tl.float8e4nv},
+    "num_warps": 4,
+}
+
+
 @pytest.mark.parametrize("fp8, name", [(tl.float8e4nv, "e4m3"), (tl.float8e5, "e5m2")])
 def test_fp8_async_dot_takes_a_from_registers(fp8, name):
-    signature = {"p_ptr": "*fp32", "v_t_ptr": "*fp32", "out": "*fp32", "FP8": "constexpr"}
-    ptx = compile_kernel(fp8_registers_dot, signature, {"FP8": fp8}).asm["ptx"]
+    ptx = compile_tutorial({**SPEC_FP8_REGISTERS_DOT, "constexprs": {"FP8": fp8}}).asm["ptx"]
     # A as 4 registers of 4 fp8 values each (the thread's share of 64 x 32), B by descriptor.
     found = re.findall(
         rf"wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.{name}\.{name} \{{[^}}]*\}}, \{{(%r\d+,?){{4}}\}}, %rd", ptx
@@ -534,15 +541,21 @@ def clc_tiles(out, BLOCK: tl.constexpr):
         i += 1
 
 
-def _compile_clc(**options):
-    return compile_kernel(clc_tiles, {"out": "*i32"}, {"BLOCK": 128}, 100, **options)
+SPEC_CLC_TILES = {
+    "kernel": clc_tiles,
+    "signature": {"out": "*i32"},
+    "constexprs": {"BLOCK": 128},
+    "num_warps": 4,
+    "arch": 100,
+}
+SPEC_CLC_TILES_CLUSTER = {**SPEC_CLC_TILES, "options": {"ctas_per_cga": (2, 1, 1)}}
 
 
 _TRY_CANCEL = r"clusterlaunchcontrol\.try_cancel\.async\.shared::cta\.mbarrier::complete_tx::bytes"
 
 
 def test_cluster_launch_control_requests_and_decodes_tiles():
-    compiled = _compile_clc()
+    compiled = compile_tutorial(SPEC_CLC_TILES)
     ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
     # Two 16-byte responses, 16-byte aligned (the hardware writes each as one naturally aligned b128).
     assert re.search(r"ttg\.local_alloc \{alignment = 16 : i32\} : \(\) -> !ttg\.memdesc<2x2xi64", ttgir), ttgir
@@ -559,7 +572,7 @@ def test_cluster_launch_control_requests_and_decodes_tiles():
 
 
 def test_cluster_launch_control_in_a_cluster_multicasts_from_cta_0():
-    compiled = _compile_clc(ctas_per_cga=(2, 1, 1))
+    compiled = compile_tutorial(SPEC_CLC_TILES_CLUSTER)
     ptx = compiled.asm["ptx"]
     assert re.search(rf"@%p\d+ {_TRY_CANCEL}\.multicast::cluster::all\.b128 \[%r\d+\], \[%r\d+\];", ptx), ptx
     assert "%cluster_ctarank" in ptx
@@ -620,7 +633,7 @@ def block_scaled_dot(
 _MX_TYPES = {"e4m3": "fp8e4nv", "e5m2": "fp8e5", "e2m1": "u8"}
 
 
-def compile_block_scaled(a_format, b_format, scales_in_tmem, M=128, N=128, K=256):
+def block_scaled_spec(a_format, b_format, scales_in_tmem, M=128, N=128, K=256) -> dict:
     a_bytes, b_bytes = (K // 2 if f == "e2m1" else K for f in (a_format, b_format))
     signature = {
         "a_desc": f"tensordesc<{_MX_TYPES[a_format]}[{M}, {a_bytes}]>",
@@ -631,11 +644,15 @@ def compile_block_scaled(a_format, b_format, scales_in_tmem, M=128, N=128, K=256
         **dict.fromkeys(["A_FORMAT", "B_FORMAT", "SCALES_IN_TMEM", "M", "N", "K"], "constexpr"),
     }
     constexprs = {"A_FORMAT": a_format, "B_FORMAT": b_format, "SCALES_IN_TMEM": scales_in_tmem, "M": M, "N": N, "K": K}
-    return compile_kernel(block_scaled_dot, signature, constexprs, arch=100)
+    return {"kernel": block_scaled_dot, "signature": signature, "constexprs": constexprs, "num_warps": 4, "arch": 100}
+
+
+SPEC_BLOCK_SCALED_MXFP8 = block_scaled_spec("e4m3", "e5m2", scales_in_tmem=True)
+SPEC_BLOCK_SCALED_MXFP4 = block_scaled_spec("e2m1", "e2m1", scales_in_tmem=False)
 
 
 def test_async_dot_scaled_mxfp8_is_a_block_scaled_tcgen05_mma_with_scales_copied_to_tensor_memory():
-    compiled = compile_block_scaled("e4m3", "e5m2", scales_in_tmem=True)
+    compiled = compile_tutorial(SPEC_BLOCK_SCALED_MXFP8)
     ptx, ttgir = compiled.asm["ptx"], compiled.asm["ttgir"]
     assert ".target sm_100a" in ptx and compiled.asm["cubin"][:4] == b"\x7fELF"
     assert "lhs = e4m3 rhs = e5m2" in ttgir and ttgir.count("ttng.tmem_copy") == 2
@@ -648,7 +665,7 @@ def test_async_dot_scaled_mxfp8_is_a_block_scaled_tcgen05_mma_with_scales_copied
 
 
 def test_async_dot_scaled_mxfp4_reads_shared_memory_scales_through_tensor_memory():
-    compiled = compile_block_scaled("e2m1", "e2m1", scales_in_tmem=False)
+    compiled = compile_tutorial(SPEC_BLOCK_SCALED_MXFP4)
     ptx, ttgir = compiled.asm["ptx"], compiled.asm["ttgir"]
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     # e2m1 packed two to a byte: K = 256 is 4 instructions of K = 64 (kind::mxf4, two scales per row each).
@@ -669,17 +686,24 @@ def stochastic_rounding(x_ptr, bits_ptr, e4m3_ptr, e5m2_ptr, bf16_ptr, f16_ptr, 
     tl.store(f16_ptr + offs, tlx.stoch_round(x, tl.float16, bits))
 
 
-def test_stoch_round_is_cvt_rs_over_packs_of_a_thread():
-    signature = {
+SPEC_STOCHASTIC_ROUNDING = {
+    "kernel": stochastic_rounding,
+    "signature": {
         "x_ptr": "*fp32",
         "bits_ptr": "*u32",
         "e4m3_ptr": "*fp8e4nv",
         "e5m2_ptr": "*fp8e5",
         "bf16_ptr": "*bf16",
         "f16_ptr": "*fp16",
-        "BLOCK": "constexpr",
-    }
-    compiled = compile_kernel(stochastic_rounding, signature, {"BLOCK": 1024}, arch=100)
+    },
+    "constexprs": {"BLOCK": 1024},
+    "num_warps": 4,
+    "arch": 100,
+}
+
+
+def test_stoch_round_is_cvt_rs_over_packs_of_a_thread():
+    compiled = compile_tutorial(SPEC_STOCHASTIC_ROUNDING)
     ptx = compiled.asm["ptx"]
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
     # 1024 values on 128 threads: 8 a thread, in 2 packs of 4 (fp8) or 4 packs of 2 (16-bit).
@@ -806,9 +830,18 @@ def two_cta_load(desc, out):
     tl.store(out + tl.arange(0, 64), rank)
 
 
+SPEC_TWO_CTA_LOAD = {
+    "kernel": two_cta_load,
+    "signature": {"desc": "tensordesc<fp16[64, 64]>", "out": "*i32"},
+    "constexprs": {},
+    "num_warps": 4,
+    "arch": 100,
+    "options": {"ctas_per_cga": (2, 1, 1)},
+}
+
+
 def test_two_cta_tma_load_completes_on_the_even_ctas_mbarrier():
-    signature = {"desc": "tensordesc<fp16[64, 64]>", "out": "*i32"}
-    compiled = compile_kernel(two_cta_load, signature, {}, arch=100, ctas_per_cga=(2, 1, 1))
+    compiled = compile_tutorial(SPEC_TWO_CTA_LOAD)
     ptx = compiled.asm["ptx"]
     load = (
         r"cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes\.cta_group::2 "
@@ -830,13 +863,21 @@ def suspending_waits(out, EXCLUSIVE: tl.constexpr):
             tlx.barrier_arrive(bars[0])
 
 
+SPEC_SUSPENDING_WAITS = {
+    "kernel": suspending_waits,
+    "signature": {"out": "*fp32"},
+    "constexprs": {"EXCLUSIVE": True},
+    "num_warps": 4,
+    "arch": 100,
+}
+
+
 def test_suspend_time_hint_on_blackwell_only():
-    signature = {"out": "*fp32", "EXCLUSIVE": "constexpr"}
     four_operands = r"mbarrier\.try_wait\.parity\.shared::cta\.b64 complete, \[%r\d+\], %r\d+, %r\d+;"
-    blackwell = compile_kernel(suspending_waits, signature, {"EXCLUSIVE": True}, arch=100).asm["ptx"]
+    blackwell = compile_tutorial(SPEC_SUSPENDING_WAITS).asm["ptx"]
     assert re.search(four_operands, blackwell), blackwell
     assert re.search(r"mov\.(b|u)32\s+%r\d+, 50000;", blackwell), blackwell
-    hopper = compile_kernel(suspending_waits, signature, {"EXCLUSIVE": False}).asm["ptx"]
+    hopper = compile_tutorial({**SPEC_SUSPENDING_WAITS, "constexprs": {"EXCLUSIVE": False}}, 90).asm["ptx"]
     assert "mbarrier.try_wait" in hopper and not re.search(four_operands, hopper)
 
 
@@ -849,11 +890,18 @@ def hinted_store_of_register_writes(desc, x):
     tlx.async_descriptor_store_wait(0)
 
 
+SPEC_HINTED_STORE_OF_REGISTER_WRITES = {
+    "kernel": hinted_store_of_register_writes,
+    "signature": {"desc": "tensordesc<fp16[64, 64]>", "x": "*fp16"},
+    "constexprs": {},
+    "num_warps": 4,
+}
+
+
 def test_a_copy_of_inline_ptx_waits_for_the_ctas_writes_of_its_buffer():
     # Triton's membar analysis orders its own TMA store after every thread's st.shared; it cannot see the
     # buffer read of inline PTX, so the lowering puts the barrier there itself.
-    signature = {"desc": "tensordesc<fp16[64, 64]>", "x": "*fp16"}
-    ptx = compile_kernel(hinted_store_of_register_writes, signature, {}).asm["ptx"]
+    ptx = compile_tutorial(SPEC_HINTED_STORE_OF_REGISTER_WRITES).asm["ptx"]
     store = ptx.index("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint")
     last_write = ptx.rindex("st.shared", 0, store)
     assert re.search(r"bar\.sync\s+0;", ptx[last_write:store]), ptx[last_write:store]
@@ -940,14 +988,23 @@ def pinned_layout(x, y, LAYOUT: tl.constexpr, PIN: tl.constexpr):
 _LINEAR = "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]"
 
 
+SPEC_PINNED_LAYOUT = {
+    "kernel": pinned_layout,
+    "signature": {"x": "*fp32", "y": "*fp32"},
+    "constexprs": {"LAYOUT": ROWS_LAYOUT, "PIN": True},
+    "num_warps": 4,
+}
+
+
 def test_a_pinned_layout_holds_through_the_layout_optimizations():
-    signature = {"x": "*fp32", "y": "*fp32", "LAYOUT": "constexpr", "PIN": "constexpr"}
-    pinned = compile_kernel(pinned_layout, signature, {"LAYOUT": ROWS_LAYOUT, "PIN": True}).asm["ttgir"]
+    pinned = compile_tutorial(SPEC_PINNED_LAYOUT).asm["ttgir"]
     assert _LINEAR in pinned
     # The elementwise users of the pinned value are computed in its layout, then converted for the store.
     assert re.search(r"arith\.addf .* : tensor<32x32xf32, #linear>", pinned), pinned
     assert "tlx.layout_marker" not in pinned
-    flexible = compile_kernel(pinned_layout, signature, {"LAYOUT": ROWS_LAYOUT, "PIN": False}).asm["ttgir"]
+    flexible = compile_tutorial({**SPEC_PINNED_LAYOUT, "constexprs": {"LAYOUT": ROWS_LAYOUT, "PIN": False}}).asm[
+        "ttgir"
+    ]
     assert "#ttg.linear" not in flexible  # Triton's optimizations undo an unpinned requirement here
 
 
@@ -961,9 +1018,16 @@ def load_in_layout(x, y, LAYOUT: tl.constexpr):
     tl.store(y + offs, tile + 1.0)
 
 
+SPEC_LOAD_IN_LAYOUT = {
+    "kernel": load_in_layout,
+    "signature": {"x": "*fp32", "y": "*fp32"},
+    "constexprs": {"LAYOUT": ROWS_LAYOUT},
+    "num_warps": 4,
+}
+
+
 def test_local_load_in_a_given_layout():
-    signature = {"x": "*fp32", "y": "*fp32", "LAYOUT": "constexpr"}
-    compiled = compile_kernel(load_in_layout, signature, {"LAYOUT": ROWS_LAYOUT})
+    compiled = compile_tutorial(SPEC_LOAD_IN_LAYOUT)
     ttgir = compiled.asm["ttgir"]
     assert re.search(r"ttg\.local_load .* -> tensor<32x32xf32, #linear>", ttgir), ttgir
     assert "tlx.layout_marker" not in ttgir and compiled.asm["cubin"][:4] == b"\x7fELF"
@@ -1073,9 +1137,12 @@ def _skipped_multiplies(ptx: str) -> list[int]:
     ]
 
 
+SPEC_SCALED_ROWS = {"kernel": scaled_rows, "signature": SCALED_ROWS, "constexprs": {"M": 64, "N": 32}, "num_warps": 4}
+
+
 @pytest.mark.parametrize("capability", [90, 100])
 def test_scale_rows_branches_around_its_multiplies_on_the_warps_ballot(capability):
-    compiled = compile_kernel(scaled_rows, SCALED_ROWS, {"M": 64, "N": 32}, arch=capability)
+    compiled = compile_tutorial(SPEC_SCALED_ROWS, capability)
     ptx = compiled.asm["ptx"]
     assert ptx.count("vote.sync.ballot.b32") == 1, ptx
     assert _skipped_multiplies(ptx) == [64 * 32 // 128], ptx  # every element a thread holds, once
