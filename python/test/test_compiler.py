@@ -19,7 +19,7 @@ import triton.language as tl
 from triton._C.libtriton import ir
 from triton.backends.compiler import GPUTarget
 from triton.backends.nvidia.compiler import CUDABackend
-from triton.compiler.compiler import ASTSource, make_backend
+from triton.compiler.compiler import make_backend
 from triton.compiler.errors import CompilationError
 from triton.runtime.cache import get_cache_key
 from triton.runtime.errors import OutOfResources, PTXASError
@@ -30,7 +30,7 @@ import tlx.compiler.hook as hook
 import tlx.compiler.pipeline as pipeline
 from tlx.compiler import TLXCompilationError, frontend_ir
 from tlx.tools.tlx_opt import binary_path
-from tlx.tutorials import compile_kernel
+from tlx.tutorials import compile_kernel, kernel_source
 
 HERE = Path(__file__).resolve()
 SM90 = GPUTarget("cuda", 90, 32)
@@ -64,12 +64,6 @@ TLX_COPY = (tlx_copy, {"desc": "tensordesc<fp16[64, 64]>", "out_desc": "tensorde
 def plain_add(X, Y, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(Y + offs, tl.load(X + offs) + 1)
-
-
-def source(kernel, signature, constexprs=None):
-    names = list(signature) + [k for k in (constexprs or {}) if k not in signature]
-    signature = dict(signature, **{k: "constexpr" for k in constexprs or {}})
-    return ASTSource(kernel, signature, {(names.index(k),): v for k, v in (constexprs or {}).items()})
 
 
 @pytest.fixture
@@ -277,8 +271,8 @@ def test_tlx_kernels_key_on_the_tlx_compiler_and_plain_kernels_do_not(monkeypatc
 
     def keys():
         tlx_copy.hash = plain_add.hash = None  # JITFunction memoizes its key for the process
-        tlx_src = source(*TLX_COPY, {"BLOCK": 128})
-        plain_src = source(plain_add, {"X": "*fp32", "Y": "*fp32"}, {"BLOCK": 128})
+        tlx_src = kernel_source(*TLX_COPY, {"BLOCK": 128})
+        plain_src = kernel_source(plain_add, {"X": "*fp32", "Y": "*fp32"}, {"BLOCK": 128})
         return tuple(get_cache_key(s, backend, options, {}) for s in (tlx_src, plain_src))
 
     before = keys()

@@ -7,18 +7,11 @@ compile it on the CPU (no GPU needed) in the test suite and the showcase.
 import inspect
 
 
-def compile_kernel(
-    kernel, signature: dict, constexprs: dict | None = None, arch: int = 90, *, divisible_by_16=(), **options
-):
-    """Compile a ``@triton.jit`` kernel on the CPU for sm_``arch`` (no GPU needed), as a launch would.
-
-    ``signature`` maps arguments to Triton types (``"*fp16"``, ``"i32"``, ``"tensordesc<...>"``);
-    ``constexprs`` gives the values of constexpr arguments (they need not be in ``signature`` too); a
-    constexpr argument given neither takes its default. ``divisible_by_16`` names the arguments Triton would
-    specialize as multiples of 16 at launch; ``options`` are ``triton.compile``'s (``num_warps``,
-    ``num_stages``, ``ctas_per_cga``, ...)."""
-    import triton
-    from triton.backends.compiler import GPUTarget
+def kernel_source(kernel, signature: dict, constexprs: dict | None = None, divisible_by_16=()):
+    """The ``ASTSource`` a launch of ``kernel`` would compile: ``signature`` maps arguments to Triton types
+    (``"*fp16"``, ``"i32"``, ``"tensordesc<...>"``); ``constexprs`` gives the values of constexpr arguments
+    (they need not be in ``signature`` too); a constexpr argument given neither takes its default.
+    ``divisible_by_16`` names the arguments Triton would specialize as multiples of 16 at launch."""
     from triton.compiler.compiler import ASTSource
 
     signature, constexprs = dict(signature), dict(constexprs or {})
@@ -32,7 +25,19 @@ def compile_kernel(
     signature = {name: signature[name] for name in names}
     constants = {(names.index(name),): value for name, value in constexprs.items()}
     attrs = {(names.index(name),): [["tt.divisibility", 16]] for name in divisible_by_16}
-    source = ASTSource(kernel, signature, constants, attrs)
+    return ASTSource(kernel, signature, constants, attrs)
+
+
+def compile_kernel(
+    kernel, signature: dict, constexprs: dict | None = None, arch: int = 90, *, divisible_by_16=(), **options
+):
+    """Compile a ``@triton.jit`` kernel on the CPU for sm_``arch`` (no GPU needed), as a launch would
+    (``kernel_source``'s arguments); ``options`` are ``triton.compile``'s (``num_warps``, ``num_stages``,
+    ``ctas_per_cga``, ...)."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    source = kernel_source(kernel, signature, constexprs, divisible_by_16)
     return triton.compile(source, target=GPUTarget("cuda", arch, 32), options=options)
 
 
