@@ -86,8 +86,10 @@ def dot_scaled(
     sem = TLXSemantic(_semantic, _generator)
     if _unwrap(tiles_per_warp) is not None:
         amd_only(op, "`tiles_per_warp`, a schedule of AMD WMMA tiles", _semantic, _generator)
-    for name, value in (("lhs", lhs), ("rhs", rhs), ("lhs_scale", lhs_scale), ("rhs_scale", rhs_scale), ("acc", acc)):
-        if name in ("lhs", "rhs") or _unwrap(value) is not None:
+    sem.register_tensor(op, "lhs", lhs)
+    sem.register_tensor(op, "rhs", rhs)
+    for name, value in (("lhs_scale", lhs_scale), ("rhs_scale", rhs_scale), ("acc", acc)):
+        if _unwrap(value) is not None:
             sem.register_tensor(op, name, value)
     for name, value in (("lhs_format", lhs_format), ("rhs_format", rhs_format)):
         value = _unwrap(value)
