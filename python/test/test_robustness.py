@@ -312,6 +312,7 @@ SEED_MODULES = (
     "test_warp_specialization.py",
     "test_storage_alias.py",
     "test_blackwell.py",
+    "test_warp_group_budgets.py",
 )
 
 

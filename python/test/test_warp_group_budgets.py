@@ -11,6 +11,7 @@ warp group at the largest budget of its partitions. TLX accounts for the warp gr
 picks the launch cap (`ttg.maxnreg`), so the default task gets exactly what TLX computed: the tests run stock's
 pass on the final TTGIR and compare. A task whose group-mates ask for more runs with their budget (a warning
 at its line); budgets that do not fit are dropped with a warning, as the public TLX drops them.
+The `SPEC_*` dicts are also seeds of `tlx.testing.kernel_fuzz --seed-module`.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import triton.language as tl
 import tlx
 from tlx.compiler import TLXWarning
 from tlx.compiler.errors import TLXCompilationError
-from tlx.tutorials import compile_kernel
+from tlx.tutorials import compile_kernel, compile_tutorial
 
 HERE = Path(__file__).resolve()
 SOURCE = HERE.read_text().splitlines()
@@ -47,11 +48,11 @@ def line_of(marker: str) -> int:
     return hits[0]
 
 
-def compile_quietly(*args, **kwargs):
-    """Compile with every TLXWarning an error: the budgets are honoured exactly."""
+def compile_quietly(spec: dict):
+    """Compile a spec with every TLXWarning an error: the budgets are honoured exactly."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", TLXWarning)
-        return compile_kernel(*args, **kwargs)
+        return compile_tutorial(spec)
 
 
 def setmaxnreg(ptx: str) -> set[int]:
@@ -150,11 +151,17 @@ GEMM_SIGNATURE = {
     "BLOCK_K": "constexpr",
     "NUM_STAGES": "constexpr",
 }
-GEMM_CONSTEXPRS = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "NUM_STAGES": 3}
+SPEC_GEMM_PUBLIC_IDIOM = {
+    "kernel": ws_gemm_public_idiom,
+    "signature": GEMM_SIGNATURE,
+    "constexprs": {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "NUM_STAGES": 3},
+    "num_warps": 4,
+    "arch": 100,
+}
 
 
 def test_one_warp_tasks_of_24_registers_share_a_padded_warp_group_on_sm100():
-    compiled = compile_quietly(ws_gemm_public_idiom, GEMM_SIGNATURE, GEMM_CONSTEXPRS, arch=100)
+    compiled = compile_quietly(SPEC_GEMM_PUBLIC_IDIOM)
     ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
     assert "requestedRegisters = array<i32: 24, 24>" in ttgir
     # 4 + 2 warps: one extra warp group, 8 warps in all. Launch cap 136: the warp group of the two tasks
@@ -204,11 +211,16 @@ ONE_WARP_SIGNATURE = {
     "LOAD_REGS": "constexpr",
     "RELAY_REGS": "constexpr",
 }
+SPEC_ONE_WARP_TASKS = {
+    "kernel": one_warp_tasks,
+    "signature": ONE_WARP_SIGNATURE,
+    "constexprs": {"BLOCK": 64, "LOAD_REGS": 24, "RELAY_REGS": 24},
+    "num_warps": 4,
+}
 
 
 def test_one_warp_tasks_of_24_registers_on_sm90():
-    constexprs = {"BLOCK": 64, "LOAD_REGS": 24, "RELAY_REGS": 24}
-    compiled = compile_quietly(one_warp_tasks, ONE_WARP_SIGNATURE, constexprs, arch=90)
+    compiled = compile_quietly(SPEC_ONE_WARP_TASKS)
     ptx = compiled.asm["ptx"]
     assert ".maxnreg 136" in ptx and ".reqntid 256" in ptx
     assert setmaxnreg(ptx) == {24, 248}, setmaxnreg(ptx)
@@ -252,8 +264,16 @@ def mixed_warp_counts(out_ptr, n):
             tlx.barrier_arrive(bars[0])
 
 
+SPEC_MIXED_WARP_COUNTS = {
+    "kernel": mixed_warp_counts,
+    "signature": {"out_ptr": "*fp32", "n": "i32"},
+    "constexprs": {},
+    "num_warps": 4,
+}
+
+
 def test_a_four_warp_task_keeps_its_warp_group_and_the_small_ones_share_one():
-    compiled = compile_quietly(mixed_warp_counts, {"out_ptr": "*fp32", "n": "i32"}, {}, arch=90)
+    compiled = compile_quietly(SPEC_MIXED_WARP_COUNTS)
     ptx = compiled.asm["ptx"]
     # 4 + 4 + 2 + 1 (+ 1 padding) = 12 warps: launch cap 152, the default keeps
     # (152 * 12 - 192 * 4 - 24 * 4) / 4 = 240.
@@ -280,8 +300,16 @@ def consumer_in_the_default_task(out_ptr, n):
             tlx.barrier_arrive(bars[0])
 
 
+SPEC_CONSUMER_IN_THE_DEFAULT_TASK = {
+    "kernel": consumer_in_the_default_task,
+    "signature": {"out_ptr": "*fp32", "n": "i32"},
+    "constexprs": {},
+    "num_warps": 4,
+}
+
+
 def test_a_default_budget_no_launch_cap_lands_on_gets_the_next_one_up():
-    compiled = compile_quietly(consumer_in_the_default_task, {"out_ptr": "*fp32", "n": "i32"}, {}, arch=90)
+    compiled = compile_quietly(SPEC_CONSUMER_IN_THE_DEFAULT_TASK)
     ptx = compiled.asm["ptx"]
     # 12 warps; the cap 160 would leave the default (160 * 12 - 232 * 4 - 24 * 4) / 4 = 224 < 232, 168 leaves 248.
     assert ".maxnreg 168" in ptx and ".reqntid 384" in ptx
