@@ -1027,6 +1027,13 @@ def _scaled_operands(K: tl.constexpr, SCALE_K: tl.constexpr):
 
 
 @triton.jit
+def scatter_of_fewer_values_than_indices(X, n):
+    buf = tlx.local_alloc((32,), tl.float32, 1)
+    indices = tl.arange(0, 32)
+    tlx.local_scatter(buf[0], tl.load(X + tl.arange(31, 32)), indices, 0)  # misuse
+
+
+@triton.jit
 def zeros_of_a_number(X, n):
     tl.store(X + tl.arange(0, 64), tlx.zeros([64], 1.5))  # misuse
 
@@ -1166,6 +1173,12 @@ PTR = {"X": "*fp32", "n": "i32"}
 # kernel, signature, target, what the message says
 CASES = [
     (zeros_of_a_number, PTR, SM90, "tlx.zeros: `dtype` must be an integer or floating-point dtype such as tl.float16"),
+    (
+        scatter_of_fewer_values_than_indices,
+        PTR,
+        SM90,
+        "tlx.local_scatter: `src` must be a tensor of the indices' shape [32], got one of shape [1]",
+    ),
     (stock_dot_scaled_scale_pointer, PTR, SM90, "tlx.dot_scaled: `lhs_scale` must be a register tensor, got a runtime"),
     (stock_dot_scaled_no_format, PTR, SM90, "tlx.dot_scaled: `rhs_format` must name the operand's format, e.g. 'e4m3'"),
     (

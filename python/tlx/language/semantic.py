@@ -1217,8 +1217,15 @@ class TLXSemantic:
         buf = self.one_buffer(op, "dst", dst, shared=True)
         if _unwrap(token) is not None and not isinstance(_unwrap(token), async_token):
             raise self.error(op, f"`token` must be an async token or None, got {_describe(token)}")
-        value = self.stored_tensor(op, "src", src, buf)
         indices, axis = self._indices(op, indices, buf, axis)
+        value = _unwrap(src)
+        shape = list(indices.type.shape)
+        if not isinstance(value, tlc.tensor) or not value.type.is_block():
+            raise self.error(op, f"`src` must be a tensor of the indices' shape {shape}, got {_describe(value)}")
+        if [int(d) for d in value.type.shape] != shape:
+            # one element of `src` per index: the verifier says so too, but the carrier cannot even be built
+            got = [int(d) for d in value.type.shape]
+            raise self.error(op, f"`src` must be a tensor of the indices' shape {shape}, got one of shape {got}")
         self.emit(op, {"buffer": buf, "value": value, "indices": indices}, {"axis": axis})
 
     def fence(self, scope: Any) -> None:
