@@ -1219,12 +1219,11 @@ class TLXSemantic:
             raise self.error(op, f"`token` must be an async token or None, got {_describe(token)}")
         indices, axis = self._indices(op, indices, buf, axis)
         value = _unwrap(src)
-        shape = list(indices.type.shape)
+        shape = [int(d) for d in indices.type.shape]
         if not isinstance(value, tlc.tensor) or not value.type.is_block():
             raise self.error(op, f"`src` must be a tensor of the indices' shape {shape}, got {_describe(value)}")
-        if [int(d) for d in value.type.shape] != shape:
-            # one element of `src` per index: the verifier says so too, but the carrier cannot even be built
-            got = [int(d) for d in value.type.shape]
+        got = [int(d) for d in value.type.shape]
+        if got != shape:  # the verifier says so too, but a carrier of two shapes cannot even be built
             raise self.error(op, f"`src` must be a tensor of the indices' shape {shape}, got one of shape {got}")
         self.emit(op, {"buffer": buf, "value": value, "indices": indices}, {"axis": axis})
 
