@@ -670,6 +670,36 @@ def test_stock_triton_rejecting_the_lowered_kernel_names_the_kernel_line(fresh_c
     assert capfd.readouterr().err == ""
 
 
+@triton.jit
+def _clip_pair(x0, x1, t0, t1):
+    return tl.minimum(x0, t0), tl.minimum(x1, t1)
+
+
+@triton.jit
+def packed_map_in_sixteen_warps(x, out):
+    offs = tl.arange(0, 256)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tl.store(out + offs, tl.load(x + offs))
+        with tlx.async_task(num_warps=16):
+            v = tl.load(x + 256 + offs)
+            (y,) = tl.map_elementwise(_clip_pair, v, v, pack=2)  # stock
+            tl.store(out + 256 + offs, y)
+
+
+def test_a_packed_map_over_too_few_elements_per_thread_is_explained_at_its_line(fresh_cache):
+    """Stock Triton's own failure (it fails without TLX at num_warps=16 too): the error says why and what to do."""
+    kernel = packed_map_in_sixteen_warps
+    with pytest.raises(TLXCompilationError) as info:
+        compile_kernel(kernel, {"x": "*fp32", "out": "*fp32"})
+    text = str(info.value)
+    line = kernel.starting_line_number + next(i for i, s in enumerate(kernel.raw_src) if s.rstrip().endswith("# stock"))
+    assert re.match(rf"{re.escape(str(HERE))}:{line}:\d+: error: stock Triton's lowering to LLVM rejects", text), text
+    assert "but got pack = 2, elements per thread = 1" in text, text
+    assert "give the task fewer warps, or pass a smaller pack" in text, text
+    assert "please report it" not in text, text
+
+
 def test_a_stock_parser_error_is_captured_and_located(tmp_path, capfd):
     """What libtriton's parser prints on fd 2 (C++) is captured, and its first error with a location becomes
     the error; stock's pipeline boilerplate is skipped."""

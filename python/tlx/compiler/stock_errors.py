@@ -47,6 +47,13 @@ _ADVICE = (
         "repeats it every 8 rows): slice whole multiples of 8 rows, or keep data read in smaller pieces in a "
         "buffer of its own",
     ),
+    (
+        "pack size must be a divisor of the number of elements per thread",
+        "tl.map_elementwise(..., pack=N) hands each call N elements of one thread, so each thread of the task "
+        "must hold a multiple of N elements of every tensor it maps (256 elements in a task of 16 warps are one "
+        "per thread; stock Triton 3.6 fails the same way with num_warps=16 and no TLX): map a larger tensor, "
+        "give the task fewer warps, or pass a smaller pack",
+    ),
 )
 
 
