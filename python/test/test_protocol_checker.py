@@ -468,6 +468,20 @@ def pipeline_with_the_usual_phases(desc, out, K: tl.constexpr):
     tl.store(out + offs[:, None] * 64 + offs[None, :], acc)
 
 
+@triton.jit
+def slot_that_starts_free_and_is_never_released(x):
+    """A generated kernel's first-lap wait for a slot that starts free (parity 1) on a ring no task releases:
+    it returns at once (the public sched2tlx FA backward's `acc_tmem_empty` wait)."""
+    empty = tlx.alloc_barriers(1)
+    done = tlx.alloc_barriers(1)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.barrier_wait(done[0], 0)
+        with tlx.async_task(num_warps=1):
+            tlx.barrier_wait(empty[0], 1)
+            tlx.barrier_arrive(done[0])
+
+
 @pytest.mark.parametrize(
     "kernel, signature",
     [
@@ -475,8 +489,9 @@ def pipeline_with_the_usual_phases(desc, out, K: tl.constexpr):
         (ws_ring_with_the_usual_phases, {"x": "i32", "n": "i32", "N": 1}),
         (pipeline_with_the_usual_phases, {"desc": DESC, "out": "*fp32", "K": 8}),
         (pipeline_with_the_usual_phases, {"desc": DESC, "out": "*fp32", "K": 1}),
+        (slot_that_starts_free_and_is_never_released, {"x": "i32"}),
     ],
-    ids=["ws-ring-5", "ws-ring-1", "pipeline-8", "pipeline-1"],
+    ids=["ws-ring-5", "ws-ring-1", "pipeline-8", "pipeline-1", "free-slot-never-released"],
 )
 def test_the_usual_phase_idioms_compile_clean(monkeypatch, kernel, signature):
     monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")

@@ -90,6 +90,25 @@ tt.func @wait_without_arrival(%phase: i32) {
 
 // -----
 
+// Parity 1 on an mbarrier no phase of which completes returns at once (the
+// phase before the first counts as complete): the producer's first wait for a
+// slot that starts free, which generated kernels emit whether or not anything
+// arrives later. Parity 0 on it never returns.
+tt.func @wait_for_the_phase_before_the_first() {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c3 = arith.constant 3 : i32
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %bar = tlx.local_view %bars[%c0] : !tlx.mbarriers<1>
+  tlx.barrier_wait %bar, %c1 : !tlx.mbarrier
+  tlx.barrier_wait %bar, %c3 : !tlx.mbarrier
+  // expected-error @below {{waits on an mbarrier that nothing in the kernel arrives on}}
+  tlx.barrier_wait %bar, %c0 : !tlx.mbarrier
+  tt.return
+}
+
+// -----
+
 // Arrivals on barrier 1 do not complete barrier 0.
 tt.func @arrival_on_another_barrier(%phase: i32) {
   %c0 = arith.constant 0 : i32

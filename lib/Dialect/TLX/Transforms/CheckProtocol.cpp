@@ -66,6 +66,14 @@ bool mayBeSameSlot(Value a, Value b) {
   return !indexA || !indexB || *indexA == *indexB;
 }
 
+/// Whether `wait` names an odd phase by a constant: on an mbarrier no phase of
+/// which completes it returns at once (the phase before the first counts as
+/// complete), as a producer's first wait for a slot that starts free does.
+bool waitsForThePhaseBeforeTheFirst(BarrierWaitOp wait) {
+  APInt parity;
+  return matchPattern(wait.getPhase(), m_ConstantInt(&parity)) && parity[0];
+}
+
 /// Waits that nothing can complete, arrivals beyond the barrier's count, and
 /// TMA loads and bulk copies whose bytes no expectation announces.
 LogicalResult checkBarrierSet(BarrierUses &set) {
@@ -100,7 +108,8 @@ LogicalResult checkBarrierSet(BarrierUses &set) {
   };
   for (auto [op, barrier] : set.uses) {
     if (auto wait = dyn_cast<BarrierWaitOp>(op)) {
-      if (!anyUse(barrier, isArrival)) {
+      if (!anyUse(barrier, isArrival) &&
+          !waitsForThePhaseBeforeTheFirst(wait)) {
         wait.emitOpError("waits on an mbarrier that nothing in the kernel "
                          "arrives on (no tlx.barrier_arrive or "
                          "tlx.barrier_expect_bytes on it): the wait never "

@@ -64,7 +64,9 @@ def TLXCheckProtocol : Pass<"tlx-check-protocol"> {
     Python line):
 
     * a `tlx.barrier_wait` on an mbarrier that nothing in the kernel arrives
-      on (no `barrier_arrive`, no `barrier_expect_bytes`): a certain hang;
+      on (no `barrier_arrive`, no `barrier_expect_bytes`): a certain hang,
+      unless its parity is a constant 1 (the phase before the first counts
+      as complete: such a wait returns at once);
     * a `tlx.barrier_arrive` counting more arrivals than the mbarrier was
       initialized for: its phase completes early;
     * a TMA load completing on an mbarrier that no `barrier_expect_bytes`
