@@ -66,12 +66,11 @@ bool mayBeSameSlot(Value a, Value b) {
   return !indexA || !indexB || *indexA == *indexB;
 }
 
-/// Whether `wait` names an odd phase by a constant: on an mbarrier no phase of
+/// Whether `wait` waits with the constant parity 1: on an mbarrier no phase of
 /// which completes it returns at once (the phase before the first counts as
 /// complete), as a producer's first wait for a slot that starts free does.
 bool waitsForThePhaseBeforeTheFirst(BarrierWaitOp wait) {
-  APInt parity;
-  return matchPattern(wait.getPhase(), m_ConstantInt(&parity)) && parity[0];
+  return matchPattern(wait.getPhase(), m_One());
 }
 
 /// Waits that nothing can complete, arrivals beyond the barrier's count, and
