@@ -131,3 +131,24 @@ tt.func @slices_and_swizzle(%i: i32) {
   %t4 = tlx.local_slice %tt, [0, 4] : !tlx.buffer<64x64xf16, smem> -> !tlx.buffer<64x4xf16, smem>
   tt.return
 }
+
+// -----
+
+// TMA copies NVMMA layouts only: a 1-D buffer it fills takes the unswizzled
+// NVMMA layout of rank 1 (stock Triton's for a 1-D descriptor block), and
+// the descriptor with it; a 1-D buffer no TMA copy uses stays unswizzled.
+// CHECK-DAG: #[[NV1:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 32, rank = 1}>
+// CHECK-DAG: #[[SW1:.*]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// CHECK-LABEL: tt.func public @one_dimensional_tma(
+// CHECK-SAME:    %{{.*}}: !tt.tensordesc<tensor<16xf32, #[[NV1]]>>
+tt.func public @one_dimensional_tma(%desc: !tt.tensordesc<tensor<16xf32>>, %i: i32) {
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %bar = tlx.local_view %bars[%i] : !tlx.mbarriers<1>
+  // CHECK: tlx.local_alloc {layout = #[[NV1]]} : !tlx.buffers<2, 16xf32, smem>
+  %bufs = tlx.local_alloc : !tlx.buffers<2, 16xf32, smem>
+  // CHECK: tlx.local_alloc {layout = #[[SW1]]} : !tlx.buffers<2, 16xf32, smem>
+  %other = tlx.local_alloc : !tlx.buffers<2, 16xf32, smem>
+  %buf = tlx.local_view %bufs[%i] : !tlx.buffers<2, 16xf32, smem>
+  tlx.async_descriptor_load %desc[%i], %buf, %bar : !tt.tensordesc<tensor<16xf32>>, !tlx.buffer<16xf32, smem>
+  tt.return
+}

@@ -74,6 +74,23 @@ static bool reachesBlockScaleUse(Value value) {
   return false;
 }
 
+static std::pair<Value, Value> getTMAOperands(Operation *op);
+
+/// Whether `value`, a buffer or a view of it, is the buffer of a TMA copy.
+static bool reachesTMAUse(Value value) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<LocalViewOp, LocalSliceOp, LocalReshapeOp, LocalReinterpretOp>(
+            user)) {
+      if (reachesTMAUse(user->getResult(0)))
+        return true;
+    } else if (getTMAOperands(user).second == use.get()) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool mlir::tlx::isBlockScaleBuffer(BufferType buffer) {
   return buffer.getStorage() == StorageKind::tmem &&
          buffer.getElementType().isInteger(8);
@@ -139,6 +156,12 @@ static bool slicedAcrossSwizzle(Value buffer, unsigned swizzleBytes,
 
 Attribute mlir::tlx::getDefaultBufferLayout(LocalAllocOp alloc) {
   BuffersType buffers = alloc.getType();
+  // TMA copies to and from NVMMA layouts only: a 1-D buffer takes the
+  // unswizzled one of rank 1 (as stock Triton gives a 1-D descriptor block).
+  if (buffers.getShape().size() == 1 && reachesTMAUse(alloc.getResult()))
+    return ttg::getDefaultNVMMASharedEncoding(
+        alloc.getContext(), buffers.getShape(),
+        buffers.getElementType().getIntOrFloatBitWidth());
   Attribute layout = getDefaultBufferLayout(buffers);
   auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(layout);
   if (!nvmma)
