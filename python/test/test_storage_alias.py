@@ -11,6 +11,7 @@ kernel line. The `SPEC_*` dicts are also seeds of `tlx.testing.kernel_fuzz --see
 import re
 from pathlib import Path
 
+import gpus
 import pytest
 import triton
 import triton.language as tl
@@ -164,6 +165,87 @@ def test_tensor_memory_buffers_can_reuse_other_buffers_columns():
     assert re.search(rf"tcgen05\.st\.sync\.aligned\.32x32b\.x64\.b32 \[{p3} \+ 0\]", ptx), "p[3]"
     assert re.search(rf"tcgen05\.st\.sync\.aligned\.32x32b\.x1\.b32 \[{s1.group(1)} \+ 0\]", ptx), "alpha[128]"
     assert re.search(rf"tcgen05\.st\.sync\.aligned\.32x32b\.x128\.b32 \[{s1.group(1)} \+ 0\]", ptx), "S[1]"
+
+
+@triton.jit
+def small_buffers_filled_by_tma(desc, copy_desc, out, n):
+    # Two sets of 64-byte buffers side by side, each buffer filled by a 1-D TMA load: each must start at a
+    # multiple of 128 bytes (the shared-memory alignment of a TMA copy), and a 1-D buffer that TMA fills needs
+    # an NVMMA layout (of rank 1); a[i] goes back out by a 1-D TMA store too.
+    spec = tlx.storage_alias_spec()
+    a = tlx.local_alloc((16,), tl.float32, 2, reuse=spec)
+    b = tlx.local_alloc((16,), tl.float32, 2, reuse=spec)
+    spec.set_buffer_overlap(tlx.reuse_group(a, b, group_type=tlx.reuse_group_type.distinct))
+    bars = tlx.alloc_barriers(2)
+    i = n % 2
+    tlx.barrier_expect_bytes(bars[0], 64)
+    tlx.async_descriptor_load(desc, a[i], [0], bars[0])
+    tlx.barrier_expect_bytes(bars[1], 64)
+    tlx.async_descriptor_load(desc, b[i], [16], bars[1])
+    tlx.barrier_wait(bars[0], 0)
+    tlx.barrier_wait(bars[1], 0)
+    offs = tl.arange(0, 16)
+    tl.store(out + offs, tlx.local_load(a[i]))
+    tl.store(out + 16 + offs, tlx.local_load(b[i]))
+    tlx.async_descriptor_store(copy_desc, a[i], [0])
+    tlx.async_descriptor_store_wait(0)
+
+
+SPEC_SMALL_BUFFERS_FILLED_BY_TMA = {
+    "kernel": small_buffers_filled_by_tma,
+    "signature": {"desc": "tensordesc<fp32[16]>", "copy_desc": "tensordesc<fp32[16]>", "out": "*fp32", "n": "i32"},
+    "constexprs": {},
+    "num_warps": 4,
+}
+
+
+def test_small_buffers_start_at_128_bytes_and_take_one_dimensional_tma():
+    compiled = compile_tutorial(SPEC_SMALL_BUFFERS_FILLED_BY_TMA)
+    ttgir, ptx = compiled.asm["ttgir"], compiled.asm["ptx"]
+    assert re.search(r"ttg\.local_alloc \{alignment = 1024 : i32\} : \(\) -> !ttg\.memdesc<512xi8", ttgir)
+    assert "-> !ttg.memdesc<8x16xf32, #shared" in ttgir  # both sets as 64-byte buffers, 8 per spec (one view)
+    assert "nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 32, rank = 1}>" in ttgir
+    assert len(re.findall(r"cp\.async\.bulk\.tensor\.1d\.shared::cluster\.global", ptx)) == 2
+    assert len(re.findall(r"cp\.async\.bulk\.tensor\.1d\.global\.shared::cta", ptx)) == 1
+
+
+@pytest.mark.gpu
+@gpus.hopper_or_newer
+@pytest.mark.parametrize("n", [0, 1])
+def test_small_buffers_filled_by_tma_on_the_gpu(n):
+    import torch
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    x = torch.randn(32, device="cuda")
+    out = torch.full((32,), float("nan"), device="cuda")
+    copy = torch.full((16,), float("nan"), device="cuda")
+    descriptors = TensorDescriptor.from_tensor(x, [16]), TensorDescriptor.from_tensor(copy, [16])
+    small_buffers_filled_by_tma[(1,)](*descriptors, out, n)
+    assert torch.equal(out, x) and torch.equal(copy, x[:16])
+
+
+@triton.jit
+def tensor_memory_of_sixty_four_rows(out):
+    # The public API counts buffer_size_bytes of 64-row buffers as 64 rows x 4 bytes per column: 64 x 64 x 4.
+    spec = tlx.storage_alias_spec(storage=tlx.storage_kind.tmem, buffer_size_bytes=16384)
+    acc = tlx.local_alloc((64, 64), tl.float32, 1, tlx.storage_kind.tmem, reuse=spec)
+    tlx.local_store(acc[0], tl.zeros((64, 64), tl.float32) + 1.0)
+    offs = tl.arange(0, 64)
+    tl.store(out + offs[:, None] * 64 + offs[None, :], tlx.local_load(acc[0]))
+
+
+SPEC_TENSOR_MEMORY_OF_SIXTY_FOUR_ROWS = {
+    "kernel": tensor_memory_of_sixty_four_rows,
+    "signature": {"out": "*fp32"},
+    "constexprs": {},
+    "num_warps": 4,
+    "arch": 100,
+}
+
+
+def test_a_sized_spec_of_sixty_four_row_buffers_counts_as_the_public_api():
+    ptx = compile_tutorial(SPEC_TENSOR_MEMORY_OF_SIXTY_FOUR_ROWS).asm["ptx"]
+    assert re.findall(r"tcgen05\.alloc\.cta_group::1\.sync\.aligned\.shared::cta\.b32 \[%r\d+\], (\d+);", ptx) == ["64"]
 
 
 # ------------------------------------------------------------------------------------------------- misuse

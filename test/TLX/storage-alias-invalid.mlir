@@ -54,9 +54,29 @@ func.func @reuse_too_large() {
 // -----
 
 func.func @tmem_too_small() {
-  // expected-error @+1 {{'tlx.storage_alias_spec' op buffer_size_bytes = 32768 is too small: the buffers that share it need 65536 bytes (128 tensor-memory columns of 128 lanes x 4 bytes)}}
+  // expected-error @+1 {{'tlx.storage_alias_spec' op buffer_size_bytes = 32768 is too small: the buffers that share it need 65536 bytes (128 tensor-memory columns of 128 rows x 4 bytes)}}
   %s = tlx.storage_alias_spec {buffer_size_bytes = 32768 : i32} : !tlx.storage_alias_spec<tmem>
   %a = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<tmem>) : !tlx.buffers<1, 128x128xf32, tmem>
+  return
+}
+
+// -----
+
+// A spec whose buffers have at most 64 rows counts 64 rows x 4 bytes per
+// column, as the public API does: 16384 bytes are the 64 columns of one
+// 64x64 f32 buffer.
+func.func @tmem_of_sixty_four_rows() {
+  %s = tlx.storage_alias_spec {buffer_size_bytes = 16384 : i32} : !tlx.storage_alias_spec<tmem>
+  %a = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<tmem>) : !tlx.buffers<1, 64x64xf32, tmem>
+  return
+}
+
+// -----
+
+func.func @tmem_of_sixty_four_rows_too_small() {
+  // expected-error @+1 {{'tlx.storage_alias_spec' op buffer_size_bytes = 8192 is too small: the buffers that share it need 16384 bytes (64 tensor-memory columns of 64 rows x 4 bytes)}}
+  %s = tlx.storage_alias_spec {buffer_size_bytes = 8192 : i32} : !tlx.storage_alias_spec<tmem>
+  %a = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<tmem>) : !tlx.buffers<1, 64x64xf32, tmem>
   return
 }
 

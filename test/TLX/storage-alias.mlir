@@ -46,6 +46,39 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.target" = "cuda:90"} {
 
 // -----
 
+// Shared-memory buffers start at multiples of 128 bytes (a TMA copy's
+// shared-memory address needs it): two sets of 64-byte buffers side by side
+// take 128 bytes each, a 256-byte slot per index.
+// CHECK-LABEL: tt.func @small_buffers
+// CHECK-SAME:    (%[[I:.*]]: i32)
+// CHECK:      %[[S:.*]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<512xi8,
+// CHECK-NEXT: %[[A:.*]] = ttg.memdesc_reinterpret %[[S]] : {{.*}} -> !ttg.memdesc<8x16xf32,
+// CHECK-NEXT: %[[B:.*]] = ttg.memdesc_reinterpret %[[S]] : {{.*}} -> !ttg.memdesc<8x16xf32,
+// a[i]: 64-byte buffer 4 i (byte 256 i)
+// CHECK:      %[[AI:.*]] = arith.muli %[[I]], %{{.*}} : i32
+// CHECK-NEXT: ttg.memdesc_index %[[A]][%[[AI]]]
+// b[i]: 64-byte buffer 4 i + 2 (byte 256 i + 128)
+// CHECK:      %[[B0:.*]] = arith.muli %[[I]], %{{.*}} : i32
+// CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK-NEXT: %[[BI:.*]] = arith.addi %[[B0]], %[[C2]] : i32
+// CHECK-NEXT: ttg.memdesc_index %[[B]][%[[BI]]]
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @small_buffers(%i: i32) {
+    %s = tlx.storage_alias_spec : !tlx.storage_alias_spec<smem>
+    %a = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<smem>) : !tlx.buffers<2, 16xf32, smem>
+    %b = tlx.local_alloc reuse(%s : !tlx.storage_alias_spec<smem>) : !tlx.buffers<2, 16xf32, smem>
+    %g = tlx.reuse_group(%a, %b) distinct group_size = 1 : !tlx.buffers<2, 16xf32, smem>, !tlx.buffers<2, 16xf32, smem>
+    tlx.set_buffer_overlap %s, %g : !tlx.storage_alias_spec<smem>
+    %va = tlx.local_view %a[%i] : !tlx.buffers<2, 16xf32, smem>
+    %vb = tlx.local_view %b[%i] : !tlx.buffers<2, 16xf32, smem>
+    %x = tlx.local_load %va : !tlx.buffer<16xf32, smem> -> tensor<16xf32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+    %y = tlx.local_load %vb : !tlx.buffer<16xf32, smem> -> tensor<16xf32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+    tt.return
+  }
+}
+
+// -----
+
 // Without set_buffer_overlap every buffer set starts at the first byte; a
 // sized spec has its size. reuse=<buffers> views the other allocation.
 // CHECK-LABEL: tt.func @flat

@@ -82,7 +82,9 @@ def storage_alias_spec(storage=storage_kind.smem, buffer_size_bytes=None, _seman
     :param storage: ``tlx.storage_kind.smem`` or ``tmem`` (Blackwell tensor memory: buffer sets are measured
         in 32-bit columns of all 128 lanes, so P in fp16 takes half the columns of S in fp32).
     :param buffer_size_bytes: None (as large as its buffer sets need) or a compile-time size in bytes, which
-        every placement must fit in; in tensor memory 512 bytes per column (128 lanes x 4 bytes).
+        every placement must fit in; in tensor memory 4 bytes x 128 rows per column, x 64 rows when no buffer of
+        the spec has more than 64 rows (the public API's count). Shared-memory buffers start at multiples of
+        128 bytes.
 
     Place the buffer sets with ``spec.set_buffer_overlap(tlx.reuse_group(...))``; without it, they all start
     at the first byte (column). Hardware: no instruction; one ``ttg.local_alloc`` of bytes (``ttng.tmem_alloc``

@@ -5,9 +5,9 @@
 // one buffer; a `shared` group the largest of its elements, a `distinct` one
 // their sum; a group of size K holds K such sub-slots. Every offset is a
 // multiple of the buffers below it (so the lowering indexes each buffer set
-// as a memdesc of its own buffers), which aligns each element to the least
-// common multiple of the buffer sizes below it. The root's size is the
-// stride between buffer indices.
+// as a memdesc of its own buffers) and, in shared memory, of 128 bytes, which
+// aligns each element to the least common multiple of those. The root's size
+// is the stride between buffer indices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,17 +46,16 @@ int64_t mlir::tlx::getAliasUnitsPerBuffer(LocalAllocOp alloc) {
   return type.getTensorMemoryColumns(colStride) / type.getCount();
 }
 
-/// The bytes of one 32-bit tensor-memory column of all 128 lanes.
-constexpr int64_t kTensorMemoryColumnBytes = 128 * 4;
+/// Shared-memory buffers of a spec start at multiples of 128 bytes, the
+/// alignment a TMA copy needs of its shared-memory address (the public API's
+/// placement does the same); tensor-memory ones at multiples of their size.
+constexpr int64_t kSharedMemoryAlignment = 128;
 
-std::optional<int64_t>
-mlir::tlx::getRequestedAliasUnits(StorageAliasSpecOp spec) {
-  std::optional<uint32_t> bytes = spec.getBufferSizeBytes();
-  if (!bytes)
-    return std::nullopt;
-  if (spec.getType().getStorage() == StorageKind::tmem)
-    return llvm::divideCeil(*bytes, kTensorMemoryColumnBytes);
-  return *bytes;
+static int64_t getAliasAlignment(LocalAllocOp alloc) {
+  int64_t units = getAliasUnitsPerBuffer(alloc);
+  if (alloc.getType().getStorage() == StorageKind::tmem)
+    return units;
+  return std::lcm(units, kSharedMemoryAlignment);
 }
 
 /// The buffer sets allocated with reuse=`spec`, in program order.
@@ -68,6 +67,28 @@ static SmallVector<LocalAllocOp> getAliasingAllocs(StorageAliasSpecOp spec) {
       allocs.push_back(alloc);
   });
   return allocs;
+}
+
+/// The rows buffer_size_bytes counts per 32-bit tensor-memory column, as the
+/// public API does: 64 when no buffer of the spec has more than 64 rows,
+/// else 128 (all lanes).
+static int64_t getTensorMemoryRowsPerColumn(StorageAliasSpecOp spec) {
+  for (LocalAllocOp alloc : getAliasingAllocs(spec)) {
+    ArrayRef<int64_t> shape = alloc.getType().getShape();
+    if (shape.size() < 2 || shape[shape.size() - 2] > 64)
+      return 128;
+  }
+  return 64;
+}
+
+std::optional<int64_t>
+mlir::tlx::getRequestedAliasUnits(StorageAliasSpecOp spec) {
+  std::optional<uint32_t> bytes = spec.getBufferSizeBytes();
+  if (!bytes)
+    return std::nullopt;
+  if (spec.getType().getStorage() == StorageKind::tmem)
+    return llvm::divideCeil(*bytes, getTensorMemoryRowsPerColumn(spec) * 4);
+  return *bytes;
 }
 
 namespace {
@@ -90,8 +111,7 @@ public:
                            "allocated with reuse=<this storage_alias_spec>");
       if (!leaves.insert(alloc).second)
         return fail(alloc, "its reuse groups hold the same buffers twice");
-      int64_t units = getAliasUnitsPerBuffer(alloc);
-      return Measure{units, units};
+      return Measure{getAliasUnitsPerBuffer(alloc), getAliasAlignment(alloc)};
     }
     auto group = element.getDefiningOp<ReuseGroupOp>();
     if (!group || group.getElements().empty())
@@ -150,7 +170,7 @@ private:
   }
   int64_t alignmentOf(Value element) {
     if (auto alloc = element.getDefiningOp<LocalAllocOp>())
-      return getAliasUnitsPerBuffer(alloc);
+      return getAliasAlignment(alloc);
     int64_t alignment = 1;
     for (Value child : element.getDefiningOp<ReuseGroupOp>().getElements())
       alignment = std::lcm(alignment, alignmentOf(child));
@@ -258,10 +278,12 @@ LogicalResult StorageAliasSpecOp::verify() {
                                   << *getBufferSizeBytes()
                                   << " is too small: the buffers that share "
                                      "it need ";
-  if (getType().getStorage() == StorageKind::tmem)
-    return diagnostic << plan->requiredSize * kTensorMemoryColumnBytes
-                      << " bytes (" << plan->requiredSize
-                      << " tensor-memory columns of 128 lanes x 4 bytes)";
+  if (getType().getStorage() == StorageKind::tmem) {
+    int64_t rows = getTensorMemoryRowsPerColumn(*this);
+    return diagnostic << plan->requiredSize * rows * 4 << " bytes ("
+                      << plan->requiredSize << " tensor-memory columns of "
+                      << rows << " rows x 4 bytes)";
+  }
   return diagnostic << plan->requiredSize << " bytes";
 }
 

@@ -21,8 +21,9 @@ namespace mlir::tlx {
 int64_t getAliasUnitsPerBuffer(LocalAllocOp alloc);
 
 /// The units `spec`'s buffer_size_bytes asks for, when it has one: bytes in
-/// shared memory, columns of 128 lanes x 4 bytes (rounded up) in tensor
-/// memory.
+/// shared memory; in tensor memory (rounded up) columns of 4 bytes x 64 rows
+/// when no buffer of the spec has more than 64 rows, else x 128 rows, as the
+/// public API counts them.
 std::optional<int64_t> getRequestedAliasUnits(StorageAliasSpecOp spec);
 
 /// One buffer set of a spec. Buffer `j` starts at unit
