@@ -19,8 +19,8 @@ from triton.backends.compiler import GPUTarget
 from triton.compiler.errors import CompilationError
 
 import tlx
-from tlx.compiler import TLXCompilationError, TLXOutOfResources, frontend_ir, pipeline
-from tlx.tutorials import compile_tutorial
+from tlx.compiler import TLXCompilationError, TLXOutOfResources, TLXWarning, frontend_ir, pipeline
+from tlx.tutorials import compile_kernel, compile_tutorial
 
 HERE = Path(__file__).resolve()
 SM90, SM100 = GPUTarget("cuda", 90, 32), GPUTarget("cuda", 100, 32)
@@ -246,6 +246,26 @@ SPEC_TENSOR_MEMORY_OF_SIXTY_FOUR_ROWS = {
 def test_a_sized_spec_of_sixty_four_row_buffers_counts_as_the_public_api():
     ptx = compile_tutorial(SPEC_TENSOR_MEMORY_OF_SIXTY_FOUR_ROWS).asm["ptx"]
     assert re.findall(r"tcgen05\.alloc\.cta_group::1\.sync\.aligned\.shared::cta\.b32 \[%r\d+\], (\d+);", ptx) == ["64"]
+
+
+@triton.jit
+def spec_left_unused(out):
+    tlx.storage_alias_spec(buffer_size_bytes=4096)  # unused
+    buf = tlx.local_alloc((64,), tl.float32, 1)
+    tlx.local_store(buf[0], tl.zeros((64,), tl.float32))
+    tl.store(out + tl.arange(0, 64), tlx.local_load(buf[0]))
+
+
+def test_a_spec_no_buffer_set_uses_is_a_warning_at_its_line(monkeypatch):
+    monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")  # a kernel served from the cache warns nothing
+    with pytest.warns(TLXWarning) as record:
+        compile_kernel(spec_left_unused, {"out": "*fp32"})
+    texts = [str(w.message) for w in record if issubclass(w.category, TLXWarning)]
+    line = spec_left_unused.starting_line_number + next(
+        i for i, text in enumerate(spec_left_unused.raw_src) if text.rstrip().endswith("# unused")
+    )
+    assert len(texts) == 1 and f"{HERE}:{line}:" in texts[0], texts
+    assert "no buffer set is allocated with reuse=<this storage_alias_spec>: it holds nothing" in texts[0]
 
 
 # ------------------------------------------------------------------------------------------------- misuse

@@ -66,3 +66,18 @@ module attributes {ttg.target = "cuda:100"} {
     tt.return
   }
 }
+
+// -----
+
+// A storage alias spec no buffer set is allocated in holds nothing: a warning, in either storage; a used one is quiet.
+module attributes {ttg.target = "cuda:100"} {
+  tt.func @unused_specs() {
+    // expected-warning @below {{no buffer set is allocated with reuse=<this storage_alias_spec>: it holds nothing (and takes its buffer_size_bytes when it has one); allocate buffers with reuse=spec or remove it}}
+    %s = tlx.storage_alias_spec {buffer_size_bytes = 4096 : i32} : !tlx.storage_alias_spec<smem>
+    // expected-warning @below {{no buffer set is allocated with reuse=<this storage_alias_spec>}}
+    %t = tlx.storage_alias_spec : !tlx.storage_alias_spec<tmem>
+    %u = tlx.storage_alias_spec : !tlx.storage_alias_spec<smem>
+    %a = tlx.local_alloc reuse(%u : !tlx.storage_alias_spec<smem>) : !tlx.buffers<2, 64x64xf16, smem>
+    tt.return
+  }
+}

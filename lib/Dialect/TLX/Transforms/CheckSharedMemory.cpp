@@ -69,10 +69,24 @@ std::optional<Allocation> getSharedAllocation(Operation *op) {
   return std::nullopt;
 }
 
+/// A storage alias spec no buffer set is allocated in holds nothing, yet a
+/// sized one still takes its size.
+void warnUnusedSpecs(ModuleOp module) {
+  module.walk([](StorageAliasSpecOp spec) {
+    if (llvm::none_of(spec->getUsers(),
+                      [](Operation *user) { return isa<LocalAllocOp>(user); }))
+      spec.emitWarning("no buffer set is allocated with reuse=<this "
+                       "storage_alias_spec>: it holds nothing (and takes its "
+                       "buffer_size_bytes when it has one); allocate buffers "
+                       "with reuse=spec or remove it");
+  });
+}
+
 struct CheckSharedMemoryPass
     : tlx::impl::TLXCheckSharedMemoryBase<CheckSharedMemoryPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    warnUnusedSpecs(module);
     auto target = module->getAttrOfType<StringAttr>("ttg.target");
     std::optional<int64_t> limit =
         target ? getSharedMemoryLimit(target.getValue()) : std::nullopt;

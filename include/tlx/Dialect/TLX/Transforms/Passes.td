@@ -119,7 +119,9 @@ def TLXCheckSharedMemory : Pass<"tlx-check-shared-memory", "::mlir::ModuleOp"> {
     and sm_100, 163 KB on sm_80, 99 KB on sm_86/89/120). Over the limit, the
     error names the allocation that crosses it and lists every allocation
     with its size, at the user's lines. Modules without a known target are
-    not checked. Triton's own passes may add scratch on top.
+    not checked. Triton's own passes may add scratch on top. A
+    `tlx.storage_alias_spec` that no buffer set is allocated in is a warning
+    at its line (on any target).
   }];
   let dependentDialects = ["::mlir::tlx::TLXDialect"];
 }
