@@ -654,15 +654,20 @@ def async_load_of_single_bytes(x, out):
     tl.store(out + offs, tlx.local_load(buf[0]))
 
 
-def test_stock_triton_rejecting_the_lowered_kernel_names_the_kernel_line(fresh_cache, capfd):
-    """Stock Triton prints its diagnostics and a whole-module reproducer on stderr and raises a bare
-    RuntimeError; a TLX kernel gets an error at the line stock names, with what to do, and a quiet stderr."""
-    kernel = async_load_of_single_bytes
+def _stock_rejection_at_marked_line(kernel, signature: dict) -> str:
+    """The error of compiling `kernel`, which must be stock Triton's lowering rejecting its `# stock` line."""
     with pytest.raises(TLXCompilationError) as info:
-        compile_kernel(kernel, {"x": "*i8", "out": "*i8"})
+        compile_kernel(kernel, signature)
     text = str(info.value)
     line = kernel.starting_line_number + next(i for i, s in enumerate(kernel.raw_src) if s.rstrip().endswith("# stock"))
     assert re.match(rf"{re.escape(str(HERE))}:{line}:\d+: error: stock Triton's lowering to LLVM rejects", text), text
+    return text
+
+
+def test_stock_triton_rejecting_the_lowered_kernel_names_the_kernel_line(fresh_cache, capfd):
+    """Stock Triton prints its diagnostics and a whole-module reproducer on stderr and raises a bare
+    RuntimeError; a TLX kernel gets an error at the line stock names, with what to do, and a quiet stderr."""
+    text = _stock_rejection_at_marked_line(async_load_of_single_bytes, {"x": "*i8", "out": "*i8"})
     assert "cp.async does not support transfers smaller than 4 bytes" in text, text
     assert "at least 4 bytes per thread" in text, text
     kept = re.search(r"with its reproducer: (\S+)", text).group(1)
@@ -689,12 +694,7 @@ def packed_map_in_sixteen_warps(x, out):
 
 def test_a_packed_map_over_too_few_elements_per_thread_is_explained_at_its_line(fresh_cache):
     """Stock Triton's own failure (it fails without TLX at num_warps=16 too): the error says why and what to do."""
-    kernel = packed_map_in_sixteen_warps
-    with pytest.raises(TLXCompilationError) as info:
-        compile_kernel(kernel, {"x": "*fp32", "out": "*fp32"})
-    text = str(info.value)
-    line = kernel.starting_line_number + next(i for i, s in enumerate(kernel.raw_src) if s.rstrip().endswith("# stock"))
-    assert re.match(rf"{re.escape(str(HERE))}:{line}:\d+: error: stock Triton's lowering to LLVM rejects", text), text
+    text = _stock_rejection_at_marked_line(packed_map_in_sixteen_warps, {"x": "*fp32", "out": "*fp32"})
     assert "but got pack = 2, elements per thread = 1" in text, text
     assert "give the task fewer warps, or pass a smaller pack" in text, text
     assert "please report it" not in text, text

@@ -52,43 +52,37 @@ LogicalResult mlir::tlx::verifyBlackwellTarget(Operation *op, StringRef what) {
                            << "this kernel is compiled for sm_" << *capability;
 }
 
-/// Whether `value`, a buffer or a view of it, reaches a block-scale operand:
-/// the source of a tmem_copy into 8-bit tensor memory, or a shared-memory
-/// scale operand of a block-scaled MMA.
-static bool reachesBlockScaleUse(Value value) {
+/// Whether `value`, a buffer or a view of it, has a use `isUse` accepts.
+static bool reachesUse(Value value, function_ref<bool(OpOperand &)> isUse) {
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
     if (isa<LocalViewOp, LocalSliceOp, LocalReshapeOp, LocalReinterpretOp>(
             user)) {
-      if (reachesBlockScaleUse(user->getResult(0)))
+      if (reachesUse(user->getResult(0), isUse))
         return true;
-    } else if (auto copy = dyn_cast<TMEMCopyOp>(user)) {
-      if (use.get() == copy.getSrc() &&
-          isBlockScaleBuffer(copy.getDst().getType()))
-        return true;
-    } else if (auto mma = dyn_cast<TCGen05MMAScaledOp>(user)) {
-      if (use.get() == mma.getAScale() || use.get() == mma.getBScale())
-        return true;
+    } else if (isUse(use)) {
+      return true;
     }
   }
   return false;
 }
 
+/// A block-scale operand: the source of a tmem_copy into 8-bit tensor memory,
+/// or a shared-memory scale operand of a block-scaled MMA.
+static bool isBlockScaleUse(OpOperand &use) {
+  if (auto copy = dyn_cast<TMEMCopyOp>(use.getOwner()))
+    return use.get() == copy.getSrc() &&
+           isBlockScaleBuffer(copy.getDst().getType());
+  if (auto mma = dyn_cast<TCGen05MMAScaledOp>(use.getOwner()))
+    return use.get() == mma.getAScale() || use.get() == mma.getBScale();
+  return false;
+}
+
 static std::pair<Value, Value> getTMAOperands(Operation *op);
 
-/// Whether `value`, a buffer or a view of it, is the buffer of a TMA copy.
-static bool reachesTMAUse(Value value) {
-  for (OpOperand &use : value.getUses()) {
-    Operation *user = use.getOwner();
-    if (isa<LocalViewOp, LocalSliceOp, LocalReshapeOp, LocalReinterpretOp>(
-            user)) {
-      if (reachesTMAUse(user->getResult(0)))
-        return true;
-    } else if (getTMAOperands(user).second == use.get()) {
-      return true;
-    }
-  }
-  return false;
+/// The buffer of a TMA copy.
+static bool isTMAUse(OpOperand &use) {
+  return getTMAOperands(use.getOwner()).second == use.get();
 }
 
 bool mlir::tlx::isBlockScaleBuffer(BufferType buffer) {
@@ -158,7 +152,7 @@ Attribute mlir::tlx::getDefaultBufferLayout(LocalAllocOp alloc) {
   BuffersType buffers = alloc.getType();
   // TMA copies to and from NVMMA layouts only: a 1-D buffer takes the
   // unswizzled one of rank 1 (as stock Triton gives a 1-D descriptor block).
-  if (buffers.getShape().size() == 1 && reachesTMAUse(alloc.getResult()))
+  if (buffers.getShape().size() == 1 && reachesUse(alloc.getResult(), isTMAUse))
     return ttg::getDefaultNVMMASharedEncoding(
         alloc.getContext(), buffers.getShape(),
         buffers.getElementType().getIntOrFloatBitWidth());
@@ -169,8 +163,9 @@ Attribute mlir::tlx::getDefaultBufferLayout(LocalAllocOp alloc) {
   // tcgen05.cp reads block scales unswizzled (the cuBLAS layout is the
   // swizzle); TMA then loads them unswizzled too. A buffer sliced across its
   // swizzle takes the widest one its slices keep.
-  unsigned swizzle =
-      reachesBlockScaleUse(alloc) ? 0 : nvmma.getSwizzlingByteWidth();
+  unsigned swizzle = reachesUse(alloc.getResult(), isBlockScaleUse)
+                         ? 0
+                         : nvmma.getSwizzlingByteWidth();
   while (swizzle != 0 && slicedAcrossSwizzle(alloc.getResult(), swizzle))
     swizzle = swizzle > 32 ? swizzle / 2 : 0;
   if (swizzle == nvmma.getSwizzlingByteWidth())
