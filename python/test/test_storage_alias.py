@@ -250,7 +250,7 @@ def test_a_sized_spec_of_sixty_four_row_buffers_counts_as_the_public_api():
 
 @triton.jit
 def spec_left_unused(out):
-    tlx.storage_alias_spec(buffer_size_bytes=4096)  # unused
+    tlx.storage_alias_spec(buffer_size_bytes=4096)  # misuse
     buf = tlx.local_alloc((64,), tl.float32, 1)
     tlx.local_store(buf[0], tl.zeros((64,), tl.float32))
     tl.store(out + tl.arange(0, 64), tlx.local_load(buf[0]))
@@ -261,10 +261,7 @@ def test_a_spec_no_buffer_set_uses_is_a_warning_at_its_line(monkeypatch):
     with pytest.warns(TLXWarning) as record:
         compile_kernel(spec_left_unused, {"out": "*fp32"})
     texts = [str(w.message) for w in record if issubclass(w.category, TLXWarning)]
-    line = spec_left_unused.starting_line_number + next(
-        i for i, text in enumerate(spec_left_unused.raw_src) if text.rstrip().endswith("# unused")
-    )
-    assert len(texts) == 1 and f"{HERE}:{line}:" in texts[0], texts
+    assert len(texts) == 1 and f"{HERE}:{misuse_line(spec_left_unused)}:" in texts[0], texts
     assert "no buffer set is allocated with reuse=<this storage_alias_spec>: it holds nothing" in texts[0]
 
 

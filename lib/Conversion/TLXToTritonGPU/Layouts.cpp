@@ -78,7 +78,14 @@ static bool isBlockScaleUse(OpOperand &use) {
   return false;
 }
 
-static std::pair<Value, Value> getTMAOperands(Operation *op);
+/// The descriptor and buffer of a TMA op, or {} for any other op.
+static std::pair<Value, Value> getTMAOperands(Operation *op) {
+  if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op))
+    return {load.getDesc(), load.getBuffer()};
+  if (auto store = dyn_cast<AsyncDescriptorStoreOp>(op))
+    return {store.getDesc(), store.getBuffer()};
+  return {};
+}
 
 /// The buffer of a TMA copy.
 static bool isTMAUse(OpOperand &use) {
@@ -498,15 +505,6 @@ Attribute mlir::tlx::getDescriptorLayout(Attribute bufferLayout,
       nvmma.getContext(), nvmma.getSwizzlingByteWidth(), nvmma.getTransposed(),
       nvmma.getElementBitWidth(), nvmma.getFp4Padded(), blockRank,
       nvmma.getCgaBases());
-}
-
-/// The descriptor and buffer of a TMA op, or {} for any other op.
-static std::pair<Value, Value> getTMAOperands(Operation *op) {
-  if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op))
-    return {load.getDesc(), load.getBuffer()};
-  if (auto store = dyn_cast<AsyncDescriptorStoreOp>(op))
-    return {store.getDesc(), store.getBuffer()};
-  return {};
 }
 
 LogicalResult mlir::tlx::propagateBufferLayouts(
